@@ -1,0 +1,119 @@
+// swift-tools-version:6.2
+
+import PackageDescription
+
+let package = Package(
+  name: "tic-tac-toe",
+  products: [
+    .executable(name: "tictactoe", targets: ["tictactoe"]),
+    .executable(name: "tictactoe-benchmarks", targets: ["tictactoe-benchmarks"]),
+  ],
+  targets: [
+    // MARK: - C libraries
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .target(name: "CFuzz"),
+
+    // MARK: - Pure core
+    .target(name: "GameRules"),
+    .target(name: "GameAI", dependencies: ["GameRules"]),
+    .target(name: "Architecture"),
+
+    // MARK: - Wrappers of C libraries
+    .target(name: "SQLite", dependencies: ["CSQLite"]),
+    .target(name: "Crypto", dependencies: ["CCrypto"]),
+
+    // MARK: - Clients
+    .target(name: "AuthenticationClient"),
+    .target(name: "DatabaseClient", dependencies: ["GameRules"]),
+    .target(
+      name: "AuthenticationClientLive",
+      dependencies: ["AuthenticationClient", "Crypto", "SQLite", "DatabaseClientLive"]
+    ),
+    .target(name: "DatabaseClientLive", dependencies: ["DatabaseClient", "GameRules", "SQLite"]),
+
+    // MARK: - Features
+    .target(
+      name: "GameCore",
+      dependencies: ["Architecture", "DatabaseClient", "GameAI", "GameRules"]
+    ),
+    .target(name: "NewGameCore", dependencies: ["Architecture", "GameCore"]),
+    .target(name: "TwoFactorCore", dependencies: ["Architecture", "AuthenticationClient"]),
+    .target(
+      name: "LoginCore",
+      dependencies: ["Architecture", "AuthenticationClient", "TwoFactorCore"]
+    ),
+    .target(name: "StatsCore", dependencies: ["Architecture", "DatabaseClient", "GameRules"]),
+    .target(
+      name: "AppCore",
+      dependencies: [
+        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "LoginCore",
+        "NewGameCore", "StatsCore", "TwoFactorCore",
+      ]
+    ),
+
+    // MARK: - Live world and front ends
+    .target(
+      name: "AppLive",
+      dependencies: ["AppCore", "AuthenticationClientLive", "DatabaseClientLive", "GameAI"]
+    ),
+    .target(name: "TerminalUI", dependencies: ["AppCore"]),
+    .target(
+      name: "TicTacToeCLI",
+      dependencies: ["AppLive", "GameAI", "GameRules", "TerminalUI"]
+    ),
+    .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),
+    .executableTarget(
+      name: "tictactoe-benchmarks", dependencies: ["GameAI", "GameRules"], path: "Benchmarks"),
+    .executableTarget(
+      name: "fuzz-notation", dependencies: ["CFuzz", "GameRules"], path: "Fuzz/Notation"),
+    .executableTarget(
+      name: "fuzz-arguments", dependencies: ["CFuzz", "TicTacToeCLI"], path: "Fuzz/Arguments"),
+
+    // MARK: - Test support
+    .target(name: "ArchitectureTesting", dependencies: ["Architecture"]),
+    .target(
+      name: "TestSupport",
+      dependencies: [
+        "ArchitectureTesting", "AuthenticationClient", "DatabaseClient", "GameCore", "GameRules",
+      ]
+    ),
+
+    // MARK: - Tests
+    .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
+    .testTarget(name: "GameAITests", dependencies: ["GameAI", "GameRules"]),
+    .testTarget(
+      name: "ArchitectureTests", dependencies: ["Architecture", "ArchitectureTesting"]),
+    .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+    .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+    .testTarget(
+      name: "DatabaseClientLiveTests",
+      dependencies: ["DatabaseClient", "DatabaseClientLive", "GameRules", "SQLite"]
+    ),
+    .testTarget(
+      name: "AuthenticationClientLiveTests",
+      dependencies: ["AuthenticationClient", "AuthenticationClientLive", "Crypto", "SQLite"]
+    ),
+    .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
+    .testTarget(name: "NewGameCoreTests", dependencies: ["NewGameCore", "TestSupport"]),
+    .testTarget(name: "LoginCoreTests", dependencies: ["LoginCore", "TestSupport"]),
+    .testTarget(name: "TwoFactorCoreTests", dependencies: ["TwoFactorCore", "TestSupport"]),
+    .testTarget(name: "StatsCoreTests", dependencies: ["StatsCore", "TestSupport"]),
+    .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),
+    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+    .testTarget(
+      name: "TicTacToeCLITests", dependencies: ["TicTacToeCLI", "tictactoe", "GameRules"]),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+let upcoming = [
+  "ExistentialAny", "InternalImportsByDefault", "MemberImportVisibility",
+  "NonisolatedNonsendingByDefault", "InferIsolatedConformances",
+]
+for target in package.targets where target.type != .system {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + upcoming.map { .enableUpcomingFeature($0) }
+    + [.treatAllWarnings(as: .error)]
+}

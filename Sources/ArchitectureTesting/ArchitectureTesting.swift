@@ -1,0 +1,1 @@
+// The ArchitectureTesting module.

@@ -1,0 +1,1 @@
+// The GameAI module.

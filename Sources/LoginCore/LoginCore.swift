@@ -1,0 +1,1 @@
+// The LoginCore module.

@@ -1,0 +1,1 @@
+// The NewGameCore module.

@@ -1,0 +1,1 @@
+print("the game arrives in a later version")
