@@ -208,8 +208,10 @@ public struct Board: Hashable, Sendable, CustomStringConvertible {
 
   // MARK: - Notation
 
-  /// Reads a position such as `x.o/.x./..o`: rows top to bottom separated by `/`, each cell
-  /// `x`, `o` or `.` in any case. X is taken to have moved first.
+  /// Reads a position in text notation, such as `x.o/.x./..o`.
+  ///
+  /// Rows run top to bottom separated by `/`, each cell `x`, `o` or `.` in any case. X is taken
+  /// to have moved first.
   ///
   /// - Parameters:
   ///   - notation: The position.

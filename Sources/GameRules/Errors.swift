@@ -1,4 +1,6 @@
-/// Why a move was refused. A refused move changes nothing.
+/// Why a move was refused.
+///
+/// A refused move changes nothing.
 public enum MoveError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The cell already holds a mark.
   case occupied(Cell)
