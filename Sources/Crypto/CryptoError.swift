@@ -10,6 +10,8 @@ public enum CryptoError: Error, Equatable, Sendable {
   case invalidBase32
   /// A stored password hash could not be read.
   case malformedPasswordHash
+  /// A sealed box was altered or opened with the wrong key.
+  case authenticationFailed
 }
 
 extension CryptoError: CustomStringConvertible {
@@ -21,6 +23,7 @@ extension CryptoError: CustomStringConvertible {
     case .randomGeneratorFailed: "The system random number generator failed."
     case .invalidBase32: "The text is not valid base32."
     case .malformedPasswordHash: "The stored password hash is malformed."
+    case .authenticationFailed: "The sealed data was altered or the key is wrong."
     }
   }
 }

@@ -119,6 +119,49 @@ public struct PasswordHash: Equatable, Sendable {
     return constantTimeEquals(candidate, key)
   }
 
+  /// Hashes a password and derives from the same work a second key that is never stored.
+  ///
+  /// The second key comes from further output of the same derivation, independent of the stored
+  /// key, so it can encrypt data that only the password unlocks.
+  ///
+  /// - Parameters:
+  ///   - password: The password in clear.
+  ///   - algorithm: The function and cost.
+  ///   - saltLength: The salt length in bytes.
+  /// - Returns: The hash to store and a 32-byte key to keep in memory only.
+  /// - Throws: `CryptoError` if the parameters are invalid or derivation fails.
+  public static func hashWithSecretKey(
+    _ password: String, algorithm: Algorithm = .production, saltLength: Int = saltLength
+  ) throws(CryptoError) -> (hash: PasswordHash, secretKey: [UInt8]) {
+    let salt = try SecureRandom.bytes(count: saltLength)
+    let material = try derive(
+      password: Array(password.utf8), salt: salt, algorithm: algorithm,
+      length: keyLength + SecretBox.keyLength)
+    let hash = PasswordHash(
+      algorithm: algorithm, salt: salt, key: Array(material[..<keyLength]))
+    return (hash, Array(material[keyLength...]))
+  }
+
+  /// Checks a password and, when it matches, returns the key `hashWithSecretKey` derived
+  /// alongside this hash.
+  ///
+  /// - Parameter password: The password in clear.
+  /// - Returns: The 32-byte secret key, or `nil` when the password is wrong.
+  /// - Throws: `CryptoError` if derivation fails.
+  public func secretKey(ifMatching password: String) throws(CryptoError) -> [UInt8]? {
+    let material = try Self.derive(
+      password: Array(password.utf8), salt: salt, algorithm: algorithm,
+      length: key.count + SecretBox.keyLength)
+    guard constantTimeEquals(Array(material[..<key.count]), key) else { return nil }
+    return Array(material[key.count...])
+  }
+
+  private init(algorithm: Algorithm, salt: [UInt8], key: [UInt8]) {
+    self.algorithm = algorithm
+    self.salt = salt
+    self.key = key
+  }
+
   private static func derive(
     password: [UInt8], salt: [UInt8], algorithm: Algorithm, length: Int
   ) throws(CryptoError) -> [UInt8] {

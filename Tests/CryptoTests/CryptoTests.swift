@@ -217,3 +217,23 @@ struct PasswordHashTests {
     #expect(throws: CryptoError.malformedPasswordHash) { try PasswordHash(encoded: encoded) }
   }
 }
+
+struct SecretKeyTests {
+  private let cheap = PasswordHash.Algorithm.scrypt(logN: 4, r: 1, p: 1)
+
+  @Test func secretKeyIsReturnedOnlyForTheRightPassword() throws {
+    let (hash, secretKey) = try PasswordHash.hashWithSecretKey("open sesame", algorithm: cheap)
+    #expect(secretKey.count == 32)
+    #expect(try hash.secretKey(ifMatching: "open sesame") == secretKey)
+    #expect(try hash.secretKey(ifMatching: "open sesamE") == nil)
+    #expect(try hash.matches("open sesame"))
+  }
+
+  @Test func secretKeyIsNotPartOfTheStoredHash() throws {
+    let (hash, secretKey) = try PasswordHash.hashWithSecretKey("open sesame", algorithm: cheap)
+    let decoded = try PasswordHash(encoded: hash.encoded)
+    #expect(!decoded.encoded.contains(hexString(secretKey)))
+    #expect(decoded.key != secretKey)
+    #expect(try decoded.secretKey(ifMatching: "open sesame") == secretKey)
+  }
+}
