@@ -72,6 +72,40 @@ struct PersistenceTests {
     #expect(contents(path) == garbage)
   }
 
+  @Test func readOnlyFileGivesOneSentenceAndStaysUnchanged() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    _ = try LocalDatabase(path: path)
+    try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: path)
+    let before = contents(path)
+    #expect {
+      _ = try LocalDatabase(path: path)
+    } throws: { error in
+      (error as? DatabaseError)?.message.hasPrefix("The database \(path) is read-only") == true
+    }
+    #expect(contents(path) == before)
+  }
+
+  @Test func twoConnectionsWritingAtOnceBothSucceed() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    let first = DatabaseClient.live(database: try LocalDatabase(path: path).addingAnn())
+    let second = DatabaseClient.live(database: try LocalDatabase(path: path))
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for (offset, client) in [first, second].enumerated() {
+        group.addTask {
+          for index in 0..<20 {
+            _ = try await client.saveFinishedGame(
+              Fixture.annAsX(
+                against: Fixture.guest, .win, at: Int64(offset * 100 + index) * 1_000))
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(try await first.stats(.account(1)).wins == 40)
+  }
+
   @Test func newerDatabaseIsRefused() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("tictactoe.sqlite")
