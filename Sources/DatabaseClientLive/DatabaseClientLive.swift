@@ -154,7 +154,7 @@ private struct Records: Sendable {
 
   func stats(owner: RecordOwner) throws(DatabaseError) -> Stats {
     try read { database throws(SQLiteError) in
-      let owner = accountID(owner)
+      let account = accountID(owner)
       let tallies = try database.query(
         Self.owned
           + """
@@ -163,7 +163,7 @@ private struct Records: Sendable {
           FROM scored
           GROUP BY opponent_skill
           ORDER BY opponent_skill IS NOT NULL, opponent_skill
-          """, owner
+          """, account
       ).map { row throws(SQLiteError) in
         let skill: Double? = try row.get(0)
         return Tally(
@@ -180,9 +180,9 @@ private struct Records: Sendable {
               (SELECT COUNT(*) AS length FROM runs WHERE outcome = 'win' GROUP BY run)), 0),
             (SELECT COUNT(*) FROM runs
               WHERE outcome = 'win' AND run = (SELECT MAX(run) FROM runs))
-          """, owner)
+          """, account)
       let recent = try history(
-        owner: self.owner(fromAccountID: owner), limit: 10, in: database)
+        owner: owner, limit: 10, in: database)
       return Stats(
         tallies: tallies, currentStreak: try streaks.first?.get(1) ?? 0,
         bestStreak: try streaks.first?.get(0) ?? 0, recentGames: recent)
@@ -250,10 +250,6 @@ private struct Records: Sendable {
     case .account(let id): .integer(Int(id))
     case .guest: .null
     }
-  }
-
-  private func owner(fromAccountID value: SQLiteValue) -> RecordOwner {
-    if case .integer(let id) = value { .account(Int64(id)) } else { .guest }
   }
 
   private func read<Result: Sendable>(
