@@ -62,7 +62,10 @@ let package = Package(
     .target(name: "TerminalUI", dependencies: ["AppCore"]),
     .target(
       name: "TicTacToeCLI",
-      dependencies: ["AppLive", "GameAI", "GameRules", "TerminalUI"]
+      dependencies: [
+        "AppLive", "AuthenticationClient", "AuthenticationClientLive", "Crypto", "DatabaseClient",
+        "DatabaseClientLive", "GameAI", "GameRules", "TerminalUI",
+      ]
     ),
     .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),
     .executableTarget(
@@ -107,7 +110,11 @@ let package = Package(
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),
     .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
     .testTarget(
-      name: "TicTacToeCLITests", dependencies: ["TicTacToeCLI", "tictactoe", "GameRules"]),
+      name: "TicTacToeCLITests",
+      dependencies: [
+        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "TicTacToeCLI", "tictactoe",
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

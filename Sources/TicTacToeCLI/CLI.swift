@@ -33,6 +33,16 @@ public enum CLI {
     case .version:
       print(Help.version)
       return ExitCode.success
+    case .account(let options):
+      return await account(options, common: parsed.common)
+    case .login(let options):
+      return await login(options, common: parsed.common)
+    case .stats(let options):
+      return await stats(options, common: parsed.common)
+    case .history(let user, let json):
+      return await history(user: user, json: json, common: parsed.common)
+    case .replay(let gameID):
+      return await replay(gameID: gameID, common: parsed.common)
     case .analyze(let position, let k, let json):
       return position == "-" ? analyzeLines(k: k, json: json) : analyze(position, k: k, json: json)
     case .bestMove(let position, let k, let difficulty, let seed, let seconds, let json):

@@ -71,6 +71,11 @@ public enum Command: Equatable, Sendable {
     position: String, k: Int?, difficulty: Difficulty, seed: UInt64?, seconds: Double?, json: Bool)
   case solve(BoardShape, json: Bool)
   case count(BoardShape, json: Bool)
+  case account(AccountOptions)
+  case login(LoginOptions)
+  case stats(StatsOptions)
+  case history(user: String?, json: Bool)
+  case replay(gameID: Int64)
   case help(String?)
   case version
 }
@@ -83,7 +88,10 @@ struct CommonOptions: Equatable, Sendable {
 
 extension Command {
   /// The subcommands, in the order help lists them.
-  static let names = ["play", "analyze", "bestmove", "solve", "count"]
+  static let names = [
+    "play", "analyze", "bestmove", "solve", "count", "account", "login", "stats", "history",
+    "replay",
+  ]
 
   /// Parses the arguments after the program's name.
   ///
@@ -137,6 +145,9 @@ extension Command {
       command =
         name == "solve"
         ? .solve(shape, json: parsed.has("json")) : .count(shape, json: parsed.has("json"))
+    case "account", "login", "stats", "history", "replay":
+      (command, parsed) = try parseRecords(
+        name, rest, valued: common, flags: commonFlags)
     default:
       parsed = try Arguments(
         rest, command: name,

@@ -9,6 +9,11 @@ enum Help {
     case "solve": solve
     case "count": count
     case "play": play
+    case "account": account
+    case "login": login
+    case "stats": stats
+    case "history": history
+    case "replay": replay
     default: overview
     }
   }
@@ -23,6 +28,8 @@ enum Help {
       tictactoe bestmove x.o/.x./... --difficulty easy --seed 7
       tictactoe solve --size 4                   prove the value of the empty 4×4 board
       tictactoe count --rows 3 --columns 4 --json
+      tictactoe account create alice             prompts for a password twice
+      tictactoe stats alice --json
 
     Commands:
       play       play a game (the default)
@@ -30,6 +37,11 @@ enum Help {
       bestmove   the engine's move for a position
       solve      the value of an empty board under perfect play
       count      reachable positions and complete games of a board
+      account    create, list and change accounts; turn two-factor on or off
+      login      check a user name, password and two-factor code
+      stats      wins, losses, draws and streaks of an account or the guest
+      history    finished games with ids, dates, players, boards and results
+      replay     a finished game move by move
 
     Positions: rows top to bottom separated by /, cells x, o or . (x.o/.x./..o).
     Cells: column letter then row number, a1 top left.
