@@ -68,9 +68,11 @@ struct PasswordInput {
 
   /// Reads a line with echo off, restoring the terminal afterwards and on Ctrl-C or SIGTERM.
   private func readWithoutEcho(prompt: String) -> String? {
-    writeStandardError(prompt)
     var original = termios()
-    guard tcgetattr(STDIN_FILENO, &original) == 0 else { return readLine(strippingNewline: true) }
+    guard tcgetattr(STDIN_FILENO, &original) == 0 else {
+      writeStandardError(prompt)
+      return readLine(strippingNewline: true)
+    }
     var quiet = original
     // ECHONL still echoes the Enter, so the next prompt starts on its own line.
     quiet.c_lflag &= ~tcflag_t(ECHO)
@@ -80,12 +82,15 @@ struct PasswordInput {
     let previousTerminate = signal(SIGTERM, restoreTerminalAndExit)
     let previousHangUp = signal(SIGHUP, restoreTerminalAndExit)
     defer {
-      tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+      tcsetattr(STDIN_FILENO, TCSANOW, &original)
       signal(SIGINT, previousInterrupt)
       signal(SIGTERM, previousTerminate)
       signal(SIGHUP, previousHangUp)
     }
+    // Echo goes off before the prompt shows, so nothing typed after it can appear; what was
+    // typed before it is dropped.
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+    writeStandardError(prompt)
     return readLine(strippingNewline: true).map(Self.withoutCarriageReturn)
   }
 }

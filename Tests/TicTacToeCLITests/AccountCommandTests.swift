@@ -1,4 +1,5 @@
 import Crypto
+import DatabaseClient
 import Foundation
 import Testing
 import TicTacToeCLI
@@ -240,5 +241,55 @@ struct AccountCommandTests {
       #expect(help.status == 0)
       #expect(help.output.contains("Examples:\n  tictactoe \(command)"), "\(command) --help")
     }
+  }
+}
+
+struct TerminalPromptTests {
+  @Test func createAsksTwiceWithoutEcho() throws {
+    let database = try TemporaryDatabase()
+    let run = try runOnTerminal(
+      ["account", "create", "alice"], environment: database.environment,
+      answers: [
+        ("Password for the new account alice: ", "hidden words"), ("again: ", "hidden words"),
+      ])
+    #expect(run.status == 0)
+    #expect(run.output == "Created the account alice.\n")
+    #expect(run.terminal.contains("Type it again: "))
+    #expect(!run.terminal.contains("hidden"))
+    let login = try runOnTerminal(
+      ["login", "alice"], environment: database.environment,
+      answers: [("Password for alice: ", "hidden words")])
+    #expect(login.status == 0)
+    #expect(login.output == "Signed in as alice.\n")
+    #expect(!login.terminal.contains("hidden"))
+  }
+
+  @Test func differentRepeatsCreateNothing() throws {
+    let database = try TemporaryDatabase()
+    let run = try runOnTerminal(
+      ["account", "create", "alice"], environment: database.environment,
+      answers: [("alice: ", "hidden words"), ("again: ", "hidden wordz")])
+    #expect(run.status == 2)
+    #expect(run.terminal.contains("The two passwords differ, so nothing was changed."))
+    #expect(try database.run("account", "list", "--json").output == "{\"accounts\":[]}\n")
+  }
+
+  @Test func resetOnATerminalAsksFirst() async throws {
+    let database = try TemporaryDatabase()
+    try await database.seed([
+      .finished(
+        x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Ben"), moves: "a1 a2 b1 b2 c1",
+        endedAt: 1_700_000_000_000)
+    ])
+    let declined = try runOnTerminal(
+      ["stats", "--reset"], environment: database.environment,
+      answers: [("Delete 1 finished game of the guest for good? Type yes to confirm: ", "no")])
+    #expect(declined.status == 1)
+    #expect(try database.run("stats", "--json").json()["games"] as? Int == 1)
+    let confirmed = try runOnTerminal(
+      ["stats", "--reset"], environment: database.environment,
+      answers: [("Type yes to confirm: ", "yes")])
+    #expect(confirmed.status == 0)
+    #expect(try database.run("stats", "--json").json()["games"] as? Int == 0)
   }
 }
