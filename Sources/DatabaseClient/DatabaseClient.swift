@@ -1,1 +1,133 @@
-// The DatabaseClient module.
+/// Whose records to read: a signed-in account, or the guest (games with no account).
+public enum RecordOwner: Hashable, Sendable {
+  /// The account with this id.
+  case account(Int64)
+  /// Everyone who played without signing in.
+  case guest
+}
+
+/// What the stats group games by: a person or the computer at one difficulty.
+public enum OpponentKind: Hashable, Sendable {
+  /// Another person at the same keyboard.
+  case person
+  /// The computer at a difficulty.
+  case computer(difficulty: String)
+}
+
+/// Wins, losses and draws against one kind of opponent.
+public struct Tally: Equatable, Sendable {
+  /// The kind of opponent.
+  public var opponent: OpponentKind
+  /// Games won.
+  public var wins: Int
+  /// Games lost.
+  public var losses: Int
+  /// Games drawn.
+  public var draws: Int
+
+  /// Creates a tally.
+  public init(opponent: OpponentKind, wins: Int = 0, losses: Int = 0, draws: Int = 0) {
+    self.opponent = opponent
+    self.wins = wins
+    self.losses = losses
+    self.draws = draws
+  }
+
+  /// All games counted.
+  public var games: Int { wins + losses + draws }
+}
+
+/// A player's record, derived from their finished games.
+///
+/// Games are counted from the owner's side: a game where the owner played X counts X's result;
+/// a game between two people of the same owner (hot seat as guest) counts from X's side.
+public struct Stats: Equatable, Sendable {
+  /// One tally per opponent kind, people first, then the computer by difficulty.
+  public var tallies: [Tally]
+  /// The length of the run of wins ending with the latest game (0 after a loss or draw).
+  public var currentStreak: Int
+  /// The longest run of wins ever.
+  public var bestStreak: Int
+  /// The latest finished games, newest first.
+  public var recentGames: [GameRecord]
+
+  /// Creates stats.
+  public init(
+    tallies: [Tally] = [], currentStreak: Int = 0, bestStreak: Int = 0,
+    recentGames: [GameRecord] = []
+  ) {
+    self.tallies = tallies
+    self.currentStreak = currentStreak
+    self.bestStreak = bestStreak
+    self.recentGames = recentGames
+  }
+
+  /// Games won in all.
+  public var wins: Int { tallies.reduce(0) { $0 + $1.wins } }
+  /// Games lost in all.
+  public var losses: Int { tallies.reduce(0) { $0 + $1.losses } }
+  /// Games drawn in all.
+  public var draws: Int { tallies.reduce(0) { $0 + $1.draws } }
+  /// Games finished in all.
+  public var games: Int { wins + losses + draws }
+  /// Wins over games, or `nil` before the first game.
+  public var winRate: Double? { games == 0 ? nil : Double(wins) / Double(games) }
+}
+
+/// Why the records could not be read or written, in one sentence for the player.
+public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The sentence.
+  public var message: String
+
+  /// Creates an error with a sentence.
+  public init(_ message: String) { self.message = message }
+
+  public var description: String { message }
+}
+
+/// The game records: finished games, the game in progress, stats and history.
+///
+/// Every endpoint throws ``DatabaseError``.
+public struct DatabaseClient: Sendable {
+  /// Saves a finished game and returns its id.
+  public var saveFinishedGame: @Sendable (_ record: GameRecord) async throws -> Int64
+  /// Saves (replacing) the owner's game in progress.
+  public var saveGameInProgress:
+    @Sendable (_ record: GameRecord, _ owner: RecordOwner) async throws
+      -> Void
+  /// Loads the owner's game in progress, if there is one.
+  public var loadGameInProgress: @Sendable (_ owner: RecordOwner) async throws -> GameRecord?
+  /// Forgets the owner's game in progress.
+  public var clearGameInProgress: @Sendable (_ owner: RecordOwner) async throws -> Void
+  /// The owner's stats with up to ten recent games.
+  public var stats: @Sendable (_ owner: RecordOwner) async throws -> Stats
+  /// The owner's finished games, newest first, at most `limit`.
+  public var history: @Sendable (_ owner: RecordOwner, _ limit: Int) async throws -> [GameRecord]
+  /// One finished game by id.
+  public var game: @Sendable (_ id: Int64) async throws -> GameRecord?
+  /// Deletes the owner's finished games.
+  public var resetStats: @Sendable (_ owner: RecordOwner) async throws -> Void
+
+  /// Creates a client from its endpoints.
+  public init(
+    saveFinishedGame: @escaping @Sendable (_ record: GameRecord) async throws -> Int64,
+    saveGameInProgress:
+      @escaping @Sendable (_ record: GameRecord, _ owner: RecordOwner)
+      async throws -> Void,
+    loadGameInProgress: @escaping @Sendable (_ owner: RecordOwner) async throws -> GameRecord?,
+    clearGameInProgress: @escaping @Sendable (_ owner: RecordOwner) async throws -> Void,
+    stats: @escaping @Sendable (_ owner: RecordOwner) async throws -> Stats,
+    history: @escaping @Sendable (_ owner: RecordOwner, _ limit: Int) async throws -> [GameRecord],
+    game: @escaping @Sendable (_ id: Int64) async throws -> GameRecord?,
+    resetStats: @escaping @Sendable (_ owner: RecordOwner) async throws -> Void
+  ) {
+    self.saveFinishedGame = saveFinishedGame
+    self.saveGameInProgress = saveGameInProgress
+    self.loadGameInProgress = loadGameInProgress
+    self.clearGameInProgress = clearGameInProgress
+    self.stats = stats
+    self.history = history
+    self.game = game
+    self.resetStats = resetStats
+  }
+}

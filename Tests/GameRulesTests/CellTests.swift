@@ -1,0 +1,27 @@
+import GameRules
+import Testing
+
+struct CellTests {
+  @Test func namesCountRowsFromOne() {
+    #expect(Cell(row: 0, column: 0).name == "a1")
+    #expect(Cell(row: 2, column: 2).name == "c3")
+    #expect(Cell(row: 14, column: 14).name == "o15")
+  }
+
+  @Test func namesParseInAnyCase() {
+    #expect(Cell(name: "B2") == Cell(row: 1, column: 1))
+    #expect(Cell(name: "o15") == Cell(row: 14, column: 14))
+    for text in ["", "b", "2b", "b0", "b02", "bb", "b-1", "b2x", "é2"] {
+      #expect(Cell(name: text) == nil, "\(text)")
+    }
+  }
+
+  @Test func everyCellNameRoundTrips() {
+    for row in 0..<15 {
+      for column in 0..<15 {
+        let cell = Cell(row: row, column: column)
+        #expect(Cell(name: cell.name) == cell)
+      }
+    }
+  }
+}
