@@ -31,7 +31,10 @@ public final class TestStore<R: Reducer> where R.Action: Equatable {
     didSet { ledger.update { $0.isExhaustive = exhaustivity == .on } }
   }
   /// How long `receive` and `finish` wait by default.
-  public var timeout: Duration = .seconds(1)
+  ///
+  /// Generous, because a passing test never waits it out and other suites may be loading the
+  /// machine; failure tests set a short one.
+  public var timeout: Duration = .seconds(10)
 
   private let reducer: R
   private let runner = EffectRunner<R.Action>()
