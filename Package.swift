@@ -39,7 +39,10 @@ let package = Package(
       name: "GameCore",
       dependencies: ["Architecture", "DatabaseClient", "GameAI", "GameRules"]
     ),
-    .target(name: "NewGameCore", dependencies: ["Architecture", "GameCore"]),
+    .target(
+      name: "NewGameCore",
+      dependencies: ["Architecture", "DatabaseClient", "GameCore", "GameRules", "StatsCore"]
+    ),
     .target(name: "TwoFactorCore", dependencies: ["Architecture", "AuthenticationClient"]),
     .target(
       name: "LoginCore",
