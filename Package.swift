@@ -97,7 +97,10 @@ let package = Package(
     ),
     .testTarget(
       name: "AuthenticationClientLiveTests",
-      dependencies: ["AuthenticationClient", "AuthenticationClientLive", "Crypto", "SQLite"]
+      dependencies: [
+        "AuthenticationClient", "AuthenticationClientLive", "Crypto", "DatabaseClientLive",
+        "SQLite",
+      ]
     ),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "NewGameCoreTests", dependencies: ["NewGameCore", "TestSupport"]),
