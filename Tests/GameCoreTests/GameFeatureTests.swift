@@ -1,5 +1,6 @@
 import ArchitectureTesting
 import DatabaseClient
+import GameAI
 import GameCore
 import GameRules
 import TestSupport
@@ -204,6 +205,33 @@ struct GameFeatureTests {
     await store.send(.view(.cellTapped(.b2))) {
       try $0.game.play(at: .b2)
       $0.hint = nil
+    }
+    await store.finish()
+  }
+
+  @Test
+  func analysisShowsEveryMovesValueUntilTheNextMove() async throws {
+    let store = TestStore(initialState: try makeState()) {
+      GameFeature(
+        engine: .firstEmptyCell, clock: .unimplemented, random: .unimplemented,
+        database: InMemoryDatabase().client)
+    }
+    let draw = Evaluation(value: .draw, plies: 9)
+    let analysis = Analysis(
+      evaluation: draw,
+      moves: Board.classic.emptyCells.map { MoveEvaluation(cell: $0, evaluation: draw) },
+      best: [.a1])
+    await store.send(.view(.analysisTapped))
+    await store.receive(.analysisResponse(analysis)) { $0.analysis = analysis }
+    #expect(store.state.rows[1][1].analysisText == "draw")
+    #expect(store.state.analysisSummary == "X to move: draw. Best: a1.")
+    await store.send(.view(.analysisTapped)) { $0.analysis = nil }
+    #expect(store.state.rows[1][1].analysisText == nil)
+    await store.send(.view(.analysisTapped))
+    await store.receive(.analysisResponse(analysis)) { $0.analysis = analysis }
+    await store.send(.view(.cellTapped(.b2))) {
+      try $0.game.play(at: .b2)
+      $0.analysis = nil
     }
     await store.finish()
   }
