@@ -343,10 +343,16 @@ public struct GameFeature: Reducer {
   }
 
   private func saveProgress(_ state: State) -> Effect<Action> {
+    // A game taken back to its start has nothing worth resuming.
+    guard !state.game.moves.isEmpty else {
+      return clearProgress(state).cancellable(id: CancelID.saveProgress, cancelInFlight: true)
+    }
     let record = state.record
     let owner = state.settings.owner
     return .run { [database] send in
       do {
+        // A save replaced by a newer one before it began must not overwrite it.
+        try Task.checkCancellation()
         try await database.saveGameInProgress(record, owner)
       } catch is CancellationError {
         // A newer move replaced this save.
@@ -361,7 +367,10 @@ public struct GameFeature: Reducer {
     let owner = state.settings.owner
     return .run { [database] send in
       do {
+        try Task.checkCancellation()
         try await database.clearGameInProgress(owner)
+      } catch is CancellationError {
+        // A newer save replaced this one.
       } catch {
         await send(.saveFailed(Self.message(for: error)))
       }

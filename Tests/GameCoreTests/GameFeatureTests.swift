@@ -125,10 +125,11 @@ struct GameFeatureTests {
   @Test
   func undoWhileTheComputerThinksCancelsItsMove() async throws {
     let clock = TestClock()
+    let database = InMemoryDatabase()
     let store = TestStore(initialState: try makeState(.versusComputer)) {
       GameFeature(
         engine: .unimplemented, clock: clock.client, random: .unimplemented,
-        database: InMemoryDatabase().client)
+        database: database.client)
     }
     await store.send(.view(.cellTapped(.b2))) {
       try $0.game.play(at: .b2)
@@ -141,6 +142,7 @@ struct GameFeatureTests {
     await clock.advance(by: .seconds(1))
     await store.finish()
     #expect(clock.sleeperCount == 0)
+    #expect(database.gamesInProgress.isEmpty)
   }
 
   @Test
