@@ -29,7 +29,7 @@ final class Solver {
     geometry = Geometry(rows: rows, columns: columns, k: k)
     symmetries = SymmetryTables(rows: rows, columns: columns)
     let cells = rows * columns
-    table = TranspositionTable(bits: cells <= 12 ? 16 : cells <= 16 ? 20 : 22)
+    table = TranspositionTable(bits: cells <= 9 ? 12 : cells <= 12 ? 16 : cells <= 16 ? 20 : 22)
     self.deadline = deadline
     moveBuffer = Array(repeating: 0, count: (cells + 1) * cells)
     scoreBuffer = Array(repeating: 0, count: (cells + 1) * cells)
