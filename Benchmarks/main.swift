@@ -1,6 +1,7 @@
 // Measures the engine against a plain textbook minimax over an array board.
 //
-// Run with `swift run -c release tictactoe-benchmarks [--skip-4x4] [--skip-large]`.
+// Run with `swift run -c release tictactoe-benchmarks [--skip-4x4] [--skip-large]`, or
+// `... tictactoe-benchmarks --solve ROWSxCOLUMNS:K` to time one solve with progress on stderr.
 
 import Foundation
 import GameAI
@@ -8,6 +9,26 @@ import GameRules
 
 let arguments = Set(CommandLine.arguments.dropFirst())
 let clock = ContinuousClock()
+
+if let index = CommandLine.arguments.firstIndex(of: "--solve"),
+  CommandLine.arguments.indices.contains(index + 1)
+{
+  let numbers = CommandLine.arguments[index + 1].split { "x:".contains($0) }.compactMap {
+    Int($0)
+  }
+  guard numbers.count == 3 else { fatalError("--solve ROWSxCOLUMNS:K, e.g. 5x5:4") }
+  let board = try Board(rows: numbers[0], columns: numbers[1], k: numbers[2])
+  let result = Engine().solve(board) { progress in
+    let line =
+      "\(progress.nodes) nodes, \(progress.movesDone)/\(progress.movesTotal) moves, "
+      + "\(progress.elapsed)\n"
+    FileHandle.standardError.write(Data(line.utf8))
+  }
+  print("\(numbers[0])×\(numbers[1]), k = \(numbers[2]): \(result.evaluation)")
+  print("best: \(result.best.map(\.name).joined(separator: " "))")
+  print("nodes: \(result.nodes), time: \(result.duration)")
+  exit(0)
+}
 
 func seconds(_ duration: Duration) -> Double {
   let (whole, attoseconds) = duration.components
