@@ -60,7 +60,8 @@ struct GameFeatureTests {
     }
     let moves: [Cell] = [.a1, .b2, .c1, .b1, .b3, .c2, .a2, .a3]
     for cell in moves {
-      await store.send(.view(.cellTapped(cell))) { try $0.game.play(at: cell) }
+      // Waiting for each move's save keeps the saves in order for the check below.
+      await store.send(.view(.cellTapped(cell))) { try $0.game.play(at: cell) }.finish()
     }
     #expect(database.gamesInProgress[.guest]?.moves == moves)
     await store.send(.view(.cellTapped(.c3))) {
