@@ -58,7 +58,7 @@ let package = Package(
       name: "AppLive",
       dependencies: ["AppCore", "AuthenticationClientLive", "DatabaseClientLive", "GameAI"]
     ),
-    .target(name: "TerminalUI", dependencies: ["AppCore"]),
+    .target(name: "TerminalUI", dependencies: ["AppCore", "GameRules"]),
     .target(
       name: "TicTacToeCLI",
       dependencies: ["AppLive", "GameAI", "GameRules", "TerminalUI"]
@@ -101,7 +101,8 @@ let package = Package(
     .testTarget(name: "TwoFactorCoreTests", dependencies: ["TwoFactorCore", "TestSupport"]),
     .testTarget(name: "StatsCoreTests", dependencies: ["StatsCore", "TestSupport"]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),
-    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+    .testTarget(
+      name: "TerminalUITests", dependencies: ["GameRules", "TerminalUI", "TestSupport"]),
     .testTarget(
       name: "TicTacToeCLITests", dependencies: ["TicTacToeCLI", "tictactoe", "GameRules"]),
   ],
