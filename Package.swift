@@ -17,7 +17,8 @@ let package = Package(
 
     // MARK: - Pure core
     .target(name: "GameRules"),
-    .target(name: "GameAI", dependencies: ["GameRules"]),
+    // The engine rounds with libm (sqrt), which executables without Foundation do not link.
+    .target(name: "GameAI", dependencies: ["GameRules"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "Architecture"),
 
     // MARK: - Wrappers of C libraries

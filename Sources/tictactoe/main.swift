@@ -1,1 +1,5 @@
-print("the game arrives in a later version")
+import Foundation
+import TicTacToeCLI
+
+let status = await CLI.run(Array(CommandLine.arguments.dropFirst()))
+exit(status)

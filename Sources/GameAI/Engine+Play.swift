@@ -1,0 +1,53 @@
+public import GameRules
+
+extension Engine {
+  // MARK: - Choosing a move
+
+  /// The move the engine plays at `difficulty`, or `nil` when the game is over.
+  ///
+  /// Unbeatable plays a best move (chosen among equals with `generator`). Lower levels err the
+  /// way people do: now and then they miss a win or a block, and otherwise they often prefer a
+  /// plausible move (one that builds or blocks lines) over the best one. The same generator
+  /// state gives the same move.
+  public func bestMove(
+    for board: Board, difficulty: Difficulty, using generator: inout some RandomNumberGenerator
+  ) -> Cell? {
+    guard board.outcome == .inProgress else { return nil }
+    if difficulty.skill >= 1 {
+      return perfectChoices(board, budget: timeBudget).randomElement(using: &generator)
+    }
+    return humanMove(board, skill: difficulty.skill, using: &generator)
+  }
+
+  /// The moves the engine rates best: all optimal moves when it can solve the position, else
+  /// the best move of a deepening search.
+  func perfectChoices(_ board: Board, budget: Duration) -> [Cell] {
+    let start = ContinuousClock.now
+    if board.rows == 3 && board.columns == 3 { return analyze(board).best }
+    if board.cellCount <= 64 {
+      let exact = exactScores(board, deadline: start + budget * 0.5, progress: nil)
+      if !exact.isAborted {
+        let scores = exact.scores.compactMap { cell, score in score.map { (cell, $0) } }
+        let top = scores.map(\.1).max()
+        return scores.filter { $0.1 == top }.map(\.0)
+      }
+    }
+    let deadline = start + budget
+    let move =
+      switch board.cellCount {
+      case ...64: Engine.searchMove(UInt64.self, board, deadline: deadline)
+      case ...128: Engine.searchMove(UInt128.self, board, deadline: deadline)
+      default: Engine.searchMove(Bits256.self, board, deadline: deadline)
+      }
+    return [move]
+  }
+
+  private static func searchMove<B: BitBoard>(
+    _: B.Type, _ board: Board, deadline: ContinuousClock.Instant
+  ) -> Cell {
+    let geometry = Geometry<B>(board)
+    let (mover, other) = geometry.position(of: board)
+    let explorer = Explorer(geometry: geometry, deadline: deadline)
+    return geometry.cell(at: explorer.bestMove(mover: mover, other: other).move)
+  }
+}

@@ -1,0 +1,43 @@
+public import GameRules
+
+extension Engine {
+  /// Solves `board` under perfect play: its value, every optimal move and the work it took.
+  ///
+  /// Boards of up to 64 cells are searched to the end with no time limit; the search stops,
+  /// with a result marked inexact, if the task is cancelled. Larger boards get the time
+  /// budget's estimate. `progress` is called every million positions or so and whenever a
+  /// first move is settled.
+  public func solve(_ board: Board, progress: (@Sendable (SolveProgress) -> Void)?) -> SolveResult {
+    let clock = ContinuousClock()
+    let start = clock.now
+    guard board.outcome == .inProgress else {
+      let finished = Engine.finishedAnalysis(board)
+      return SolveResult(
+        evaluation: finished.evaluation, best: [], moves: [], nodes: 0, duration: .zero)
+    }
+    guard board.cellCount <= 64 else {
+      let analysis = analyze(board)
+      return SolveResult(
+        evaluation: analysis.evaluation, best: analysis.best, moves: analysis.moves, nodes: 0,
+        duration: clock.now - start)
+    }
+    let exact = exactScores(board, deadline: nil) { nodes, done, total in
+      progress?(
+        SolveProgress(
+          nodes: nodes, elapsed: clock.now - start, movesDone: done, movesTotal: total))
+    }
+    let empties = board.emptyCells.count
+    let settled = exact.scores.compactMap { cell, score in score.map { (cell: cell, score: $0) } }
+    let moves = settled.map { move in
+      MoveEvaluation(
+        cell: move.cell,
+        evaluation: Score.evaluation(move.score, emptyCells: empties, isExact: true))
+    }
+    let top = settled.map(\.score).max()
+    var evaluation = Score.evaluation(top ?? 0, emptyCells: empties, isExact: true)
+    evaluation.isExact = !exact.isAborted
+    return SolveResult(
+      evaluation: evaluation, best: settled.filter { $0.score == top }.map(\.cell), moves: moves,
+      nodes: exact.nodes, duration: clock.now - start)
+  }
+}

@@ -1,0 +1,140 @@
+public import GameRules
+
+/// The game engine: analyses positions, picks moves at any difficulty and solves boards.
+///
+/// On 3×3 every answer comes from a table of all positions built once. Boards of up to 64
+/// cells are solved exactly when the search finishes within the time budget; otherwise, and on
+/// larger boards, the engine estimates with a deepening search and marks its answers as
+/// estimates. An engine holds no mutable state, so one instance can serve many threads; long
+/// searches stop early when their task is cancelled.
+public final class Engine: Sendable {
+  /// How long ``analyze(_:)`` and ``bestMove(for:difficulty:using:)`` may think.
+  public let timeBudget: Duration
+
+  /// Creates an engine that thinks for at most `timeBudget` a move.
+  public init(timeBudget: Duration = .seconds(1)) {
+    self.timeBudget = timeBudget
+  }
+
+  // MARK: - Analysis
+
+  /// Every legal move's value for the side to move, the position's value and the best moves.
+  public func analyze(_ board: Board) -> Analysis {
+    guard board.outcome == .inProgress else { return Engine.finishedAnalysis(board) }
+    let start = ContinuousClock.now
+    let empties = board.emptyCells.count
+    let (scores, isExact) = moveScores(board, start: start)
+    let moves = scores.map { cell, score in
+      MoveEvaluation(
+        cell: cell,
+        evaluation: Score.evaluation(score, emptyCells: empties, isExact: isExact))
+    }
+    let top = scores.map(\.score).max() ?? 0
+    return Analysis(
+      evaluation: Score.evaluation(top, emptyCells: empties, isExact: isExact),
+      moves: moves,
+      best: scores.filter { $0.score == top }.map(\.cell))
+  }
+
+  static func finishedAnalysis(_ board: Board) -> Analysis {
+    let value: GameValue = board.outcome == .draw ? .draw : .loss
+    return Analysis(
+      evaluation: Evaluation(value: value, plies: 0, isExact: true), moves: [], best: [])
+  }
+
+  /// Each empty cell's score for the side to move, in reading order, and whether the scores
+  /// are exact.
+  private func moveScores(_ board: Board, start: ContinuousClock.Instant)
+    -> (scores: [(cell: Cell, score: Int)], isExact: Bool)
+  {
+    if board.rows == 3 && board.columns == 3 {
+      let geometry = ClassicTable.geometry
+      let (mover, other) = geometry.position(of: board)
+      let scores = board.emptyCells.map { cell in
+        (cell, ClassicTable.score(of: geometry.index(of: cell), mover: mover, other: other))
+      }
+      return (scores, true)
+    }
+    if board.cellCount <= 64 {
+      let exact = exactScores(board, deadline: start + timeBudget * 0.6, progress: nil)
+      if !exact.isAborted {
+        return (exact.scores.compactMap { cell, score in score.map { (cell, $0) } }, true)
+      }
+    }
+    let deadline = start + timeBudget
+    let scores: [Int: Int] =
+      switch board.cellCount {
+      case ...64: Engine.estimates(UInt64.self, board, deadline: deadline)
+      case ...128: Engine.estimates(UInt128.self, board, deadline: deadline)
+      default: Engine.estimates(Bits256.self, board, deadline: deadline)
+      }
+    let geometry = Geometry<UInt64>(rows: board.rows, columns: board.columns, k: board.k)
+    return (board.emptyCells.map { ($0, scores[geometry.index(of: $0)] ?? 0) }, false)
+  }
+
+  private static func estimates<B: BitBoard>(
+    _: B.Type, _ board: Board, deadline: ContinuousClock.Instant
+  ) -> [Int: Int] {
+    let geometry = Geometry<B>(board)
+    let (mover, other) = geometry.position(of: board)
+    let explorer = Explorer(geometry: geometry, deadline: deadline)
+    let moves = explorer.orderedMoves(
+      geometry.full & ~(mover | other), mover: mover, other: other, hint: -1)
+    return explorer.scores(of: moves, mover: mover, other: other)
+  }
+
+  /// The outcome of an exact search over the moves of a board of up to 64 cells.
+  struct ExactScores {
+    /// Every empty cell in reading order with its exact score, `nil` where unsettled.
+    var scores: [(cell: Cell, score: Int?)]
+    var nodes: Int
+    /// Whether the search stopped before settling every move.
+    var isAborted: Bool
+  }
+
+  /// Exact scores of every empty cell of a board of up to 64 cells, settling moves that lead
+  /// to positions symmetric to each other once.
+  ///
+  /// The search stops at `deadline` or when the task is cancelled.
+  func exactScores(
+    _ board: Board, deadline: ContinuousClock.Instant?,
+    progress: ((_ nodes: Int, _ done: Int, _ total: Int) -> Void)?
+  ) -> ExactScores {
+    let solver = Solver(rows: board.rows, columns: board.columns, k: board.k, deadline: deadline)
+    let geometry = solver.geometry
+    let (mover, other) = geometry.position(of: board)
+    let cells = board.emptyCells
+    // Group the moves by the least image of the position they lead to, most promising first.
+    var groups: [UInt128: [Int]] = [:]
+    var order: [UInt128] = []
+    for cell in cells {
+      let move = geometry.index(of: cell)
+      let least = solver.symmetries.canonical(mover | 1 << UInt64(move), other)
+      let key = UInt128(least.mover) << 64 | UInt128(least.other)
+      if groups[key] == nil { order.append(key) }
+      groups[key, default: []].append(move)
+    }
+    let total = order.count
+    var done = 0
+    if let progress {
+      var reported = 0
+      solver.onCheck = { nodes in
+        guard nodes - reported >= 1 << 20 else { return }
+        reported = nodes
+        progress(nodes, done, total)
+      }
+    }
+    var scores: [Int: Int] = [:]
+    for key in order {
+      guard let moves = groups[key], let first = moves.first,
+        let score = solver.exactScore(of: first, mover: mover, other: other)
+      else { break }
+      for move in moves { scores[move] = score }
+      done += 1
+      progress?(solver.nodes, done, total)
+    }
+    return ExactScores(
+      scores: cells.map { ($0, scores[geometry.index(of: $0)]) }, nodes: solver.nodes,
+      isAborted: solver.isAborted)
+  }
+}

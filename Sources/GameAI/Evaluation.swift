@@ -1,0 +1,109 @@
+public import GameRules
+
+/// The result of a position under perfect play, for the side to move.
+public enum GameValue: String, Sendable, Hashable, CaseIterable {
+  case win
+  case draw
+  case loss
+}
+
+/// How a position or a move turns out: the value and how many moves until the game ends.
+public struct Evaluation: Hashable, Sendable, CustomStringConvertible {
+  /// Win, draw or loss for the side to move (or, for a move, for the side making it).
+  public var value: GameValue
+  /// Moves until the game ends when the winner wins as fast as it can and the loser loses as
+  /// slowly as it can; for a draw, the number of empty cells.
+  public var plies: Int
+  /// Whether the value is proven; `false` when the engine could only estimate it.
+  public var isExact: Bool
+
+  /// Creates an evaluation.
+  public init(value: GameValue, plies: Int, isExact: Bool = true) {
+    self.value = value
+    self.plies = plies
+    self.isExact = isExact
+  }
+
+  /// `win in 3`, `draw`, `loss in 2`, with `(estimate)` when not proven.
+  public var description: String {
+    let text =
+      switch value {
+      case .win: "win in \(plies)"
+      case .loss: "loss in \(plies)"
+      case .draw: "draw"
+      }
+    return isExact ? text : text + " (estimate)"
+  }
+
+  /// Whether `self` is better than `other` for the side it belongs to: a win beats a draw beats
+  /// a loss, a faster win beats a slower one and a slower loss beats a faster one.
+  public func isBetter(than other: Evaluation) -> Bool { rank > other.rank }
+
+  /// A number that orders evaluations from worst to best.
+  var rank: Int {
+    switch value {
+    case .win: 1_000 - plies
+    case .draw: 0
+    case .loss: -1_000 + plies
+    }
+  }
+}
+
+/// One legal move and how it turns out for the side that makes it.
+public struct MoveEvaluation: Hashable, Sendable {
+  /// Where the move is played.
+  public var cell: Cell
+  /// The result for the side making the move, counting plies from before the move.
+  public var evaluation: Evaluation
+
+  /// Creates a move evaluation.
+  public init(cell: Cell, evaluation: Evaluation) {
+    self.cell = cell
+    self.evaluation = evaluation
+  }
+}
+
+/// A position's value, every legal move's value and the best moves.
+public struct Analysis: Hashable, Sendable {
+  /// The position's value for the side to move; a finished position has `plies` 0 and is a loss
+  /// for the side to move when the other side won, a draw when drawn.
+  public var evaluation: Evaluation
+  /// Every legal move in reading order; empty when the game is over.
+  public var moves: [MoveEvaluation]
+  /// Every move whose evaluation is optimal: the fastest win, the slowest loss, or any draw.
+  public var best: [Cell]
+
+  /// Creates an analysis.
+  public init(evaluation: Evaluation, moves: [MoveEvaluation], best: [Cell]) {
+    self.evaluation = evaluation
+    self.moves = moves
+    self.best = best
+  }
+}
+
+/// How far a long solve has come, reported now and then while it runs.
+public struct SolveProgress: Hashable, Sendable {
+  /// Positions searched so far.
+  public var nodes: Int
+  /// Time since the solve began.
+  public var elapsed: Duration
+  /// First moves whose value is settled.
+  public var movesDone: Int
+  /// First moves to settle (distinct up to symmetry).
+  public var movesTotal: Int
+}
+
+/// The outcome of solving a position.
+public struct SolveResult: Hashable, Sendable {
+  /// The position's value for the side to move; `isExact` is `false` when the solve was
+  /// cancelled or the board is too large to solve.
+  public var evaluation: Evaluation
+  /// Every optimal move.
+  public var best: [Cell]
+  /// Every legal move's value, in reading order, as far as it was settled.
+  public var moves: [MoveEvaluation]
+  /// Positions searched.
+  public var nodes: Int
+  /// Time taken.
+  public var duration: Duration
+}

@@ -1,0 +1,100 @@
+/// A command-line mistake: the sentence to print and exit code 2.
+public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// One sentence saying what is wrong and, where it helps, what to do.
+  public var message: String
+
+  /// Creates an error with a sentence.
+  public init(_ message: String) { self.message = message }
+
+  public var description: String { message }
+}
+
+/// The arguments of one subcommand, split into options and positional values.
+///
+/// Options are `--name value`, `--name=value` or flags (`--json`). The caller declares which
+/// names take a value and which are flags; anything else is refused with a clear sentence.
+struct Arguments {
+  private(set) var values: [String: String] = [:]
+  private(set) var flags: Set<String> = []
+  private(set) var positionals: [String] = []
+
+  /// Splits `arguments` for `command`, refusing unknown or repeated options.
+  init(
+    _ arguments: [String], command: String, valued: Set<String>, flags allowedFlags: Set<String>
+  ) throws(UsageError) {
+    var index = 0
+    var onlyPositionals = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+        positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        onlyPositionals = true
+        continue
+      }
+      guard argument.hasPrefix("--") else {
+        throw UsageError(
+          "Unknown option \(argument) for \(command); see tictactoe \(command) --help.")
+      }
+      var name = String(argument.dropFirst(2))
+      var inlineValue: String?
+      if let equals = name.firstIndex(of: "=") {
+        inlineValue = String(name[name.index(after: equals)...])
+        name = String(name[..<equals])
+      }
+      if allowedFlags.contains(name) {
+        guard inlineValue == nil else {
+          throw UsageError("The option --\(name) takes no value.")
+        }
+        flags.insert(name)
+      } else if valued.contains(name) {
+        let value: String
+        if let inlineValue {
+          value = inlineValue
+        } else {
+          guard index < arguments.count else {
+            throw UsageError("The option --\(name) needs a value.")
+          }
+          value = arguments[index]
+          index += 1
+        }
+        guard values[name] == nil else {
+          throw UsageError("The option --\(name) is given more than once.")
+        }
+        values[name] = value
+      } else {
+        throw UsageError(
+          "Unknown option --\(name) for \(command); see tictactoe \(command) --help.")
+      }
+    }
+  }
+
+  /// The value of `--name`, if given.
+  func value(_ name: String) -> String? { values[name] }
+
+  /// Whether the flag `--name` was given.
+  func has(_ name: String) -> Bool { flags.contains(name) }
+
+  /// The value of `--name` as an integer in `range`.
+  func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    guard let text = values[name] else { return nil }
+    guard let number = Int(text), range.contains(number) else {
+      throw UsageError(
+        "The option --\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"."
+      )
+    }
+    return number
+  }
+
+  /// Refuses more than `count` positional values.
+  func requirePositionals(atMost count: Int, command: String) throws(UsageError) {
+    guard positionals.count <= count else {
+      throw UsageError(
+        "Unexpected argument \"\(positionals[count])\" for \(command); see tictactoe \(command) --help."
+      )
+    }
+  }
+}

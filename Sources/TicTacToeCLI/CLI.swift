@@ -1,0 +1,167 @@
+import Foundation
+import GameAI
+import GameRules
+
+/// The `tictactoe` command line: parses arguments, runs a subcommand, returns the exit code.
+public enum CLI {
+  /// One engine per process, so its tables serve every request.
+  private static let engine = Engine()
+
+  /// Exit codes: success, failure (I/O, wrong password), and bad usage or input.
+  public enum ExitCode {
+    /// Everything worked.
+    public static let success: Int32 = 0
+    /// Something outside the input failed.
+    public static let failure: Int32 = 1
+    /// The command line or its input was malformed.
+    public static let usage: Int32 = 2
+  }
+
+  /// Runs the command line `arguments` (without the program's name).
+  public static func run(_ arguments: [String]) async -> Int32 {
+    let parsed: (command: Command, common: CommonOptions)
+    do {
+      parsed = try Command.parseWithCommon(arguments)
+    } catch {
+      printError(error.message)
+      return ExitCode.usage
+    }
+    switch parsed.command {
+    case .help(let topic):
+      print(Help.text(for: topic))
+      return ExitCode.success
+    case .version:
+      print(Help.version)
+      return ExitCode.success
+    case .analyze(let position, let k, let json):
+      return position == "-" ? analyzeLines(k: k, json: json) : analyze(position, k: k, json: json)
+    case .bestMove(let position, let k, let difficulty, let seed, let seconds, let json):
+      return bestMove(
+        position, k: k, difficulty: difficulty, seed: seed, seconds: seconds, json: json)
+    case .solve(let shape, let json):
+      return await solve(shape, json: json)
+    case .count(let shape, let json):
+      return count(shape, json: json)
+    case .play:
+      print("The game arrives in a later version; try tictactoe --help for the analysis commands.")
+      return ExitCode.success
+    }
+  }
+
+  static func printError(_ message: String) {
+    FileHandle.standardError.write(Data("tictactoe: \(message)\n".utf8))
+  }
+
+  private static func board(_ position: String, k: Int?) -> Result<Board, UsageError> {
+    do {
+      return .success(try Board(notation: position, k: k))
+    } catch {
+      return .failure(UsageError(error.description))
+    }
+  }
+
+  // MARK: - analyze
+
+  private static func analyze(_ position: String, k: Int?, json: Bool) -> Int32 {
+    switch board(position, k: k) {
+    case .failure(let error):
+      printError(error.message)
+      return ExitCode.usage
+    case .success(let board):
+      let analysis = engine.analyze(board)
+      print(
+        json
+          ? Formatting.analysisJSON(board, analysis) : Formatting.analysisText(board, analysis))
+      return ExitCode.success
+    }
+  }
+
+  /// Reads one position a line from standard input and writes one result a line.
+  ///
+  /// A bad line is reported on stderr with its number and skipped; the exit code is then 2.
+  private static func analyzeLines(k: Int?, json: Bool) -> Int32 {
+    var output = ""
+    var status = ExitCode.success
+    var lineNumber = 0
+    while let line = readLine() {
+      lineNumber += 1
+      let text = line.trimmingSpaces
+      if text.isEmpty { continue }
+      switch board(text, k: k) {
+      case .failure(let error):
+        FileHandle.standardOutput.write(Data(output.utf8))
+        output = ""
+        printError("line \(lineNumber): \(error.message)")
+        status = ExitCode.usage
+      case .success(let board):
+        let analysis = engine.analyze(board)
+        output +=
+          json
+          ? Formatting.analysisJSON(board, analysis)
+          : Formatting.analysisText(board, analysis).replacingOccurrences(of: "\n", with: " ")
+        output += "\n"
+        if output.utf8.count > 1 << 16 {
+          FileHandle.standardOutput.write(Data(output.utf8))
+          output = ""
+        }
+      }
+    }
+    FileHandle.standardOutput.write(Data(output.utf8))
+    return status
+  }
+
+  // MARK: - bestmove
+
+  private static func bestMove(
+    _ position: String, k: Int?, difficulty: Difficulty, seed: UInt64?, seconds: Double?,
+    json: Bool
+  ) -> Int32 {
+    let board: Board
+    switch Self.board(position, k: k) {
+    case .failure(let error):
+      printError(error.message)
+      return ExitCode.usage
+    case .success(let parsed): board = parsed
+    }
+    var generator = SplitMix64(seed: seed ?? UInt64.random(in: .min ... .max))
+    let searcher = seconds.map { Engine(timeBudget: .milliseconds(Int64($0 * 1_000))) } ?? engine
+    guard let move = searcher.bestMove(for: board, difficulty: difficulty, using: &generator) else {
+      printError(
+        "The game is over (\(Formatting.outcomeText(board.outcome))); there is no move to make.")
+      return ExitCode.usage
+    }
+    print(json ? Formatting.bestMoveJSON(board, move, difficulty) : move.name)
+    return ExitCode.success
+  }
+
+  // MARK: - solve
+
+  private static func solve(_ shape: BoardShape, json: Bool) async -> Int32 {
+    let board = shape.board()
+    let interactive = isatty(STDERR_FILENO) == 1
+    let result = engine.solve(board) { progress in
+      guard interactive else { return }
+      let text =
+        "Solving: \(progress.movesDone) of \(progress.movesTotal) first moves, "
+        + "\(progress.nodes) nodes, \(Formatting.formatted(Formatting.seconds(progress.elapsed))) s"
+      FileHandle.standardError.write(Data("\r\(text)\u{1B}[K".utf8))
+    }
+    if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    print(json ? Formatting.solveJSON(board, result) : Formatting.solveText(board, result))
+    return ExitCode.success
+  }
+
+  // MARK: - count
+
+  private static func count(_ shape: BoardShape, json: Bool) -> Int32 {
+    let board = shape.board()
+    do {
+      let counts = try Enumeration.count(board)
+      print(json ? Formatting.countJSON(board, counts) : Formatting.countText(board, counts))
+      return ExitCode.success
+    } catch {
+      printError(error.description)
+      return ExitCode.usage
+    }
+  }
+}

@@ -1,0 +1,259 @@
+public import GameRules
+
+/// A board's shape from `--size` or `--rows`/`--columns`, and `--k`.
+public struct BoardShape: Equatable, Sendable {
+  /// Rows.
+  public var rows: Int
+  /// Columns.
+  public var columns: Int
+  /// Marks in a row to win.
+  public var k: Int
+
+  /// Creates a shape; the command line validates it before use.
+  public init(rows: Int, columns: Int, k: Int) {
+    self.rows = rows
+    self.columns = columns
+    self.k = k
+  }
+
+  /// An empty board of this shape with `firstMover` to start.
+  public func board(firstMover: Mark = .x) -> Board {
+    guard let board = try? Board(rows: rows, columns: columns, k: k, firstMover: firstMover) else {
+      preconditionFailure("a parsed shape is always valid")
+    }
+    return board
+  }
+}
+
+/// Who starts each game.
+public enum FirstPlayer: String, Equatable, Sendable, CaseIterable {
+  case x
+  case o
+  case alternate
+  case random
+}
+
+/// Which side the computer plays.
+public enum ComputerSide: String, Equatable, Sendable, CaseIterable {
+  case x
+  case o
+  case both
+  case none
+}
+
+/// The options of `tictactoe play`.
+public struct PlayOptions: Equatable, Sendable {
+  /// Line-by-line text instead of full screen.
+  public var plain = false
+  /// Whether any game option was given, so the menus are skipped.
+  public var startsGame = false
+  /// The board.
+  public var shape = BoardShape(rows: 3, columns: 3, k: 3)
+  /// X's name.
+  public var xName: String?
+  /// O's name.
+  public var oName: String?
+  /// The computer's side.
+  public var computer: ComputerSide?
+  /// The computer's strength.
+  public var difficulty = Difficulty.unbeatable
+  /// Who starts.
+  public var first = FirstPlayer.x
+  /// The computer's time budget per move.
+  public var seconds: Double?
+}
+
+/// A parsed command line.
+public enum Command: Equatable, Sendable {
+  case play(PlayOptions)
+  case analyze(position: String, k: Int?, json: Bool)
+  case bestMove(
+    position: String, k: Int?, difficulty: Difficulty, seed: UInt64?, seconds: Double?, json: Bool)
+  case solve(BoardShape, json: Bool)
+  case count(BoardShape, json: Bool)
+  case help(String?)
+  case version
+}
+
+/// Options every subcommand accepts.
+struct CommonOptions: Equatable, Sendable {
+  var database: String?
+  var noColor = false
+}
+
+extension Command {
+  /// The subcommands, in the order help lists them.
+  static let names = ["play", "analyze", "bestmove", "solve", "count"]
+
+  /// Parses the arguments after the program's name.
+  ///
+  /// - Throws: ``UsageError`` with one sentence for anything malformed.
+  public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+    try parseWithCommon(arguments).command
+  }
+
+  static func parseWithCommon(
+    _ arguments: [String]
+  ) throws(UsageError) -> (command: Command, common: CommonOptions) {
+    var rest = arguments
+    var name = "play"
+    if let first = rest.first, !first.hasPrefix("-") {
+      guard names.contains(first) else {
+        throw UsageError("Unknown command \"\(first)\"; run tictactoe --help to see the commands.")
+      }
+      name = first
+      rest.removeFirst()
+    }
+    if rest.contains("--help") || rest.contains("-h") {
+      return (.help(arguments.first.flatMap { names.contains($0) ? $0 : nil }), CommonOptions())
+    }
+    if rest.contains("--version") { return (.version, CommonOptions()) }
+
+    let common: Set<String> = ["database"]
+    let commonFlags: Set<String> = ["no-color"]
+    let shapeOptions: Set<String> = ["size", "rows", "columns", "k"]
+    let command: Command
+    let parsed: Arguments
+    switch name {
+    case "analyze":
+      parsed = try Arguments(
+        rest, command: name, valued: common.union(["k"]), flags: commonFlags.union(["json"]))
+      command = .analyze(
+        position: try position(parsed, command: name), k: try parsed.integer("k", in: 3...15),
+        json: parsed.has("json"))
+    case "bestmove":
+      parsed = try Arguments(
+        rest, command: name, valued: common.union(["k", "difficulty", "seed", "time"]),
+        flags: commonFlags.union(["json"]))
+      command = .bestMove(
+        position: try position(parsed, command: name), k: try parsed.integer("k", in: 3...15),
+        difficulty: try difficulty(parsed), seed: try seed(parsed), seconds: try seconds(parsed),
+        json: parsed.has("json"))
+    case "solve", "count":
+      parsed = try Arguments(
+        rest, command: name, valued: common.union(shapeOptions), flags: commonFlags.union(["json"]))
+      try parsed.requirePositionals(atMost: 0, command: name)
+      let shape = try shape(parsed)
+      command =
+        name == "solve"
+        ? .solve(shape, json: parsed.has("json")) : .count(shape, json: parsed.has("json"))
+    default:
+      parsed = try Arguments(
+        rest, command: name,
+        valued: common.union(shapeOptions).union([
+          "x", "o", "computer", "difficulty", "first", "time",
+        ]),
+        flags: commonFlags.union(["plain"]))
+      try parsed.requirePositionals(atMost: 0, command: name)
+      command = .play(try playOptions(parsed))
+    }
+    return (
+      command, CommonOptions(database: parsed.value("database"), noColor: parsed.has("no-color"))
+    )
+  }
+
+  private static func position(_ parsed: Arguments, command: String) throws(UsageError) -> String {
+    try parsed.requirePositionals(atMost: 1, command: command)
+    guard let position = parsed.positionals.first else {
+      throw UsageError(
+        "The \(command) command needs a position such as x.o/.x./..o; see tictactoe \(command) --help."
+      )
+    }
+    return position
+  }
+
+  private static func difficulty(_ parsed: Arguments) throws(UsageError) -> Difficulty {
+    guard let text = parsed.value("difficulty") else { return .unbeatable }
+    guard let difficulty = Difficulty(text) else {
+      throw UsageError(
+        "The difficulty must be easy, medium, hard, unbeatable or a number from 0 to 1, not \"\(text)\"."
+      )
+    }
+    return difficulty
+  }
+
+  private static func seed(_ parsed: Arguments) throws(UsageError) -> UInt64? {
+    guard let text = parsed.value("seed") else { return nil }
+    guard let seed = UInt64(text) else {
+      throw UsageError(
+        "The seed must be a whole number from 0 to 18446744073709551615, not \"\(text)\".")
+    }
+    return seed
+  }
+
+  private static func seconds(_ parsed: Arguments) throws(UsageError) -> Double? {
+    guard let text = parsed.value("time") else { return nil }
+    guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
+      throw UsageError(
+        "The time must be a number of seconds above 0 and up to 3600, not \"\(text)\".")
+    }
+    return seconds
+  }
+
+  private static func shape(_ parsed: Arguments) throws(UsageError) -> BoardShape {
+    let side = Board.minimumSide...Board.maximumSide
+    let size = try parsed.integer("size", in: side)
+    var rows = try parsed.integer("rows", in: side)
+    var columns = try parsed.integer("columns", in: side)
+    if let size {
+      guard rows == nil, columns == nil else {
+        throw UsageError("Give either --size or --rows and --columns, not both.")
+      }
+      rows = size
+      columns = size
+    }
+    let finalRows = rows ?? columns ?? 3
+    let finalColumns = columns ?? rows ?? 3
+    let k =
+      try parsed.integer("k", in: 1...99) ?? Board.defaultK(rows: finalRows, columns: finalColumns)
+    do {
+      try Board.validate(rows: finalRows, columns: finalColumns, k: k)
+    } catch {
+      throw UsageError(error.description)
+    }
+    return BoardShape(rows: finalRows, columns: finalColumns, k: k)
+  }
+
+  private static func playOptions(_ parsed: Arguments) throws(UsageError) -> PlayOptions {
+    var options = PlayOptions()
+    options.plain = parsed.has("plain")
+    options.shape = try shape(parsed)
+    options.xName = try name(parsed, "x")
+    options.oName = try name(parsed, "o")
+    if let text = parsed.value("computer") {
+      guard let side = ComputerSide(rawValue: text.lowercased()) else {
+        throw UsageError("The computer plays x, o, both or none, not \"\(text)\".")
+      }
+      options.computer = side
+    }
+    options.difficulty = try difficulty(parsed)
+    if let text = parsed.value("first") {
+      guard let first = FirstPlayer(rawValue: text.lowercased()) else {
+        throw UsageError("The first player is x, o, alternate or random, not \"\(text)\".")
+      }
+      options.first = first
+    }
+    options.seconds = try seconds(parsed)
+    let gameOptions: Set<String> = [
+      "size", "rows", "columns", "k", "x", "o", "computer", "difficulty", "first", "time",
+    ]
+    options.startsGame = !gameOptions.isDisjoint(with: parsed.values.keys)
+    return options
+  }
+
+  private static func name(_ parsed: Arguments, _ option: String) throws(UsageError) -> String? {
+    guard let text = parsed.value(option) else { return nil }
+    let trimmed = text.trimmingSpaces
+    guard !trimmed.isEmpty, trimmed.count <= 24 else {
+      throw UsageError("A player's name is 1 to 24 characters; --\(option) was \"\(text)\".")
+    }
+    return trimmed
+  }
+}
+
+extension String {
+  /// The text without leading and trailing whitespace.
+  var trimmingSpaces: String {
+    String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+  }
+}

@@ -1,0 +1,169 @@
+import GameAI
+import GameRules
+import Testing
+
+@Suite(.serialized)
+struct EngineTests {
+  let engine = Engine()
+
+  @Test func analysisAgreesWithPlainMinimaxOnEveryReachablePosition() throws {
+    let oracle = Oracle()
+    for position in try reachablePositions(from: .classic) {
+      let analysis = engine.analyze(position)
+      #expect(analysis.evaluation == (try oracle.evaluation(of: position)), "\(position)")
+      #expect(
+        analysis.moves.map(\.cell) == position.emptyCells.filter { _ in !position.outcome.isOver })
+      for move in analysis.moves {
+        #expect(
+          move.evaluation == (try oracle.moveEvaluation(of: move.cell, on: position)),
+          "\(position) \(move.cell)")
+      }
+      let best = analysis.moves.filter { $0.evaluation == analysis.evaluation }.map(\.cell)
+      #expect(analysis.best == best, "\(position)")
+    }
+  }
+
+  @Test func finishedPositionsHaveNoMovesAndZeroPlies() throws {
+    let won = engine.analyze(try board("xxx/oo./..."))
+    #expect(won.evaluation == Evaluation(value: .loss, plies: 0))
+    #expect(won.moves.isEmpty && won.best.isEmpty)
+    let drawn = engine.analyze(try board("xox/xoo/oxx"))
+    #expect(drawn.evaluation == Evaluation(value: .draw, plies: 0))
+    #expect(drawn.moves.isEmpty)
+  }
+
+  @Test func emptyBoardIsADrawInNinePlies() {
+    let analysis = engine.analyze(.classic)
+    #expect(analysis.evaluation == Evaluation(value: .draw, plies: 9))
+    #expect(analysis.best.count == 9)
+  }
+
+  @Test func afterAnXCornerOnlyTheCentreHolds() throws {
+    for corner in ["a1", "c1", "a3", "c3"] {
+      let position = try Board.classic.playing(at: try #require(Cell(name: corner)))
+      let holding = engine.analyze(position).moves.filter { $0.evaluation.value != .loss }
+      #expect(holding.map(\.cell.name) == ["b2"], "after \(corner)")
+    }
+  }
+
+  @Test func afterAnXCentreOnlyTheCornersHold() throws {
+    let position = try Board.classic.playing(at: Cell(row: 1, column: 1))
+    let holding = engine.analyze(position).moves.filter { $0.evaluation.value != .loss }
+    #expect(holding.map(\.cell.name) == ["a1", "c1", "a3", "c3"])
+  }
+
+  @Test func prefersAWinInOneToAWinInThree() throws {
+    // X to move: a3 wins at once; b2 also wins, with a fork, two moves later.
+    let position = try board("xo./x../..o")
+    let analysis = engine.analyze(position)
+    let winInOne = try #require(Cell(name: "a3"))
+    #expect(analysis.best == [winInOne])
+    #expect(analysis.evaluation == Evaluation(value: .win, plies: 1))
+    #expect(analysis.moves.contains { $0.evaluation == Evaluation(value: .win, plies: 3) })
+    var generator = SplitMix64(seed: 1)
+    for _ in 0..<20 {
+      #expect(
+        engine.bestMove(for: position, difficulty: .unbeatable, using: &generator) == winInOne)
+    }
+  }
+
+  @Test func prefersTheSlowestLoss() throws {
+    // O to move has lost, but blocking a3 loses in four plies where the rest lose in two.
+    let position = try board("xo./x../...")
+    let analysis = engine.analyze(position)
+    #expect(analysis.evaluation == Evaluation(value: .loss, plies: 4))
+    #expect(analysis.best == [try #require(Cell(name: "a3"))])
+    #expect(analysis.moves.count { $0.evaluation == Evaluation(value: .loss, plies: 2) } == 5)
+  }
+
+  @Test func unbeatableNeverLosesAPositionThatCanBeHeld() throws {
+    let oracle = Oracle()
+    var checked: [Board: Bool] = [:]
+    var generator = SplitMix64(seed: 7)
+    func holds(_ board: Board, for side: Mark, target: GameValue) throws -> Bool {
+      if let known = checked[board] { return known }
+      let result: Bool
+      switch board.outcome {
+      case .win(let winner, _): result = winner == side || target == .loss
+      case .draw: result = target != .win
+      case .inProgress where board.toMove == side:
+        // Every move Unbeatable might choose must keep the result.
+        let analysis = engine.analyze(board)
+        let chosen = try #require(
+          engine.bestMove(for: board, difficulty: .unbeatable, using: &generator))
+        #expect(analysis.best.contains(chosen))
+        result = try analysis.best.allSatisfy {
+          try holds(try board.playing(at: $0), for: side, target: target)
+        }
+      case .inProgress:
+        result = try board.emptyCells.allSatisfy {
+          try holds(try board.playing(at: $0), for: side, target: target)
+        }
+      }
+      checked[board] = result
+      return result
+    }
+    var tested = 0
+    for position in try reachablePositions(from: .classic) where !position.outcome.isOver {
+      let value = try oracle.evaluation(of: position).value
+      guard value != .loss else { continue }
+      checked.removeAll(keepingCapacity: true)
+      #expect(try holds(position, for: position.toMove, target: value), "\(position)")
+      tested += 1
+    }
+    #expect(tested > 3_000)
+  }
+
+  @Test func selfPlayAlwaysDraws() throws {
+    for seed in 0..<50 {
+      var generator = SplitMix64(seed: UInt64(seed))
+      var game = Game()
+      while let move = engine.bestMove(
+        for: game.board, difficulty: .unbeatable, using: &generator)
+      {
+        try game.play(at: move)
+      }
+      #expect(game.board.outcome == .draw, "seed \(seed)")
+    }
+  }
+
+  @Test func classicBoardSolvesToADraw() {
+    let result = engine.solve(.classic, progress: nil)
+    #expect(result.evaluation == Evaluation(value: .draw, plies: 9))
+    #expect(result.best.count == 9)
+    #expect(result.nodes > 0)
+  }
+
+  @Test func threeByFourWithThreeInARowIsAFirstPlayerWin() throws {
+    let result = engine.solve(try Board(rows: 3, columns: 4, k: 3), progress: nil)
+    #expect(result.evaluation.value == .win)
+    #expect(result.evaluation.isExact)
+    #expect(!result.best.isEmpty)
+    for cell in result.best {
+      let reply = engine.analyze(try Board(rows: 3, columns: 4, k: 3).playing(at: cell))
+      #expect(reply.evaluation.value == .loss)
+      #expect(reply.evaluation.plies == result.evaluation.plies - 1)
+    }
+  }
+
+  @Test func solveOfAFinishedBoardIsImmediate() throws {
+    let result = engine.solve(try board("xxx/oo./..."), progress: nil)
+    #expect(result.evaluation == Evaluation(value: .loss, plies: 0))
+    #expect(result.best.isEmpty)
+  }
+
+  @Test func bestMoveIsNilWhenTheGameIsOver() throws {
+    var generator = SplitMix64(seed: 3)
+    #expect(
+      engine.bestMove(for: try board("xxx/oo./..."), difficulty: .easy, using: &generator)
+        == nil)
+  }
+
+  @Test func generatorIsReproducible() {
+    var first = SplitMix64(seed: 42)
+    var second = SplitMix64(seed: 42)
+    let a = (0..<8).map { _ in first.next() }
+    #expect(a == (0..<8).map { _ in second.next() })
+    #expect(Set(a).count == 8)
+  }
+}
