@@ -59,7 +59,12 @@ let package = Package(
       name: "AppLive",
       dependencies: ["AppCore", "AuthenticationClientLive", "DatabaseClientLive", "GameAI"]
     ),
-    .target(name: "TerminalUI", dependencies: ["AppCore", "GameRules"]),
+    .target(
+      name: "TerminalUI",
+      dependencies: [
+        "AppCore", "Architecture", "DatabaseClient", "GameCore", "GameRules",
+      ]
+    ),
     .target(
       name: "TicTacToeCLI",
       dependencies: ["AppLive", "GameAI", "GameRules", "TerminalUI"]
@@ -103,7 +108,9 @@ let package = Package(
     .testTarget(name: "StatsCoreTests", dependencies: ["StatsCore", "TestSupport"]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),
     .testTarget(
-      name: "TerminalUITests", dependencies: ["GameRules", "TerminalUI", "TestSupport"]),
+      name: "TerminalUITests",
+      dependencies: ["Architecture", "GameCore", "GameRules", "TerminalUI", "TestSupport"]
+    ),
     .testTarget(
       name: "TicTacToeCLITests", dependencies: ["TicTacToeCLI", "tictactoe", "GameRules"]),
   ],

@@ -1,6 +1,9 @@
+import DatabaseClient
 import Foundation
 import GameAI
+import GameCore
 import GameRules
+import TerminalUI
 
 /// The `tictactoe` command line: parses arguments, runs a subcommand, returns the exit code.
 public enum CLI {
@@ -42,9 +45,60 @@ public enum CLI {
       return await solve(shape, json: json)
     case .count(let shape, let json):
       return count(shape, json: json)
-    case .play:
-      print("The game arrives in a later version; try tictactoe --help for the analysis commands.")
-      return ExitCode.success
+    case .play(let options):
+      // The clients here stand in until AppLive provides the live ones.
+      let engine =
+        options.seconds.map { Engine(timeBudget: .milliseconds(Int64($0 * 1_000))) } ?? Self.engine
+      let environment = TerminalEnvironment(
+        engine: EngineClient(
+          chooseMove: { board, difficulty in
+            var generator = SystemRandomNumberGenerator()
+            return engine.bestMove(for: board, difficulty: difficulty, using: &generator)
+          },
+          hint: { board in
+            var generator = SystemRandomNumberGenerator()
+            return engine.bestMove(for: board, difficulty: Difficulty.unbeatable, using: &generator)
+          },
+          analyze: { _ in [:] }),
+        clock: ClockClient(
+          now: { Int64(Date().timeIntervalSince1970 * 1_000) },
+          sleep: { try await Task.sleep(for: $0) }),
+        random: RandomClient { Int.random(in: $0) },
+        database: DatabaseClient(
+          saveFinishedGame: { _ in 0 }, saveGameInProgress: { _, _ in },
+          loadGameInProgress: { _ in nil }, clearGameInProgress: { _ in },
+          stats: { _ in Stats(tallies: [], currentStreak: 0, bestStreak: 0, recentGames: []) },
+          history: { _, _ in [] }, game: { _ in nil }, resetStats: { _ in }))
+      let computer = options.computer ?? .o
+      let mode: GameMode =
+        switch computer {
+        case .none: .hotSeat
+        case .both: .computerVersusComputer
+        case .x, .o: .versusComputer
+        }
+      func name(_ mark: Mark) -> String {
+        let given = mark == .x ? options.xName : options.oName
+        let isComputer = computer == .both || computer.rawValue == mark.rawValue
+        if let given { return given }
+        guard isComputer else { return "Player \(mark.symbol)" }
+        return computer == .both ? "Computer \(mark.symbol)" : "Computer"
+      }
+      let startingRule: StartingRule =
+        switch options.first {
+        case .x: .x
+        case .o: .o
+        case .alternate: .alternate
+        case .random: .random
+        }
+      let settings = GameSettings(
+        xName: name(.x), oName: name(.o), mode: mode, computerMark: computer == .x ? .x : .o,
+        difficulty: options.difficulty, rows: options.shape.rows, columns: options.shape.columns,
+        k: options.shape.k, startingRule: startingRule)
+      let colorMode = ColorMode.detect(
+        noColorFlag: parsed.common.noColor, environment: ProcessInfo.processInfo.environment)
+      return await TerminalApp.run(
+        options: TerminalOptions(isPlain: options.plain, colorMode: colorMode, game: settings),
+        environment: environment)
     }
   }
 
