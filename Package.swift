@@ -39,7 +39,10 @@ let package = Package(
       name: "GameCore",
       dependencies: ["Architecture", "DatabaseClient", "GameAI", "GameRules"]
     ),
-    .target(name: "NewGameCore", dependencies: ["Architecture", "GameCore"]),
+    .target(
+      name: "NewGameCore",
+      dependencies: ["Architecture", "DatabaseClient", "GameCore", "GameRules", "StatsCore"]
+    ),
     .target(name: "TwoFactorCore", dependencies: ["Architecture", "AuthenticationClient"]),
     .target(
       name: "LoginCore",
@@ -99,7 +102,10 @@ let package = Package(
     ),
     .testTarget(
       name: "AuthenticationClientLiveTests",
-      dependencies: ["AuthenticationClient", "AuthenticationClientLive", "Crypto", "SQLite"]
+      dependencies: [
+        "AuthenticationClient", "AuthenticationClientLive", "Crypto", "DatabaseClientLive",
+        "SQLite",
+      ]
     ),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "NewGameCoreTests", dependencies: ["NewGameCore", "TestSupport"]),

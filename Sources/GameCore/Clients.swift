@@ -1,17 +1,6 @@
 public import DatabaseClient
+public import GameAI
 public import GameRules
-
-/// How good a move is for the side that plays it, as the engine sees it.
-public enum MoveValue: Hashable, Sendable {
-  /// The mover wins in this many plies under perfect play.
-  case win(plies: Int)
-  /// Perfect play ends in a draw.
-  case draw
-  /// The mover loses in this many plies under perfect play.
-  case loss(plies: Int)
-  /// The position was too large to solve: a score from -1 (lost) to 1 (won).
-  case estimate(Double)
-}
 
 /// The computer player: moves for a difficulty, hints and analysis.
 ///
@@ -22,19 +11,49 @@ public struct EngineClient: Sendable {
     @concurrent @Sendable (_ board: Board, _ difficulty: Difficulty) async -> Cell?
   /// The best move for the side to move, or `nil` when none is legal.
   public var hint: @concurrent @Sendable (_ board: Board) async -> Cell?
-  /// Every empty cell's value for the side to move.
-  public var analyze: @concurrent @Sendable (_ board: Board) async -> [Cell: MoveValue]
+  /// Every legal move's value for the side to move, the position's value and the best moves.
+  public var analyze: @concurrent @Sendable (_ board: Board) async -> Analysis
 
   /// Creates a client from its endpoints.
   public init(
     chooseMove:
       @escaping @concurrent @Sendable (_ board: Board, _ difficulty: Difficulty) async -> Cell?,
     hint: @escaping @concurrent @Sendable (_ board: Board) async -> Cell?,
-    analyze: @escaping @concurrent @Sendable (_ board: Board) async -> [Cell: MoveValue]
+    analyze: @escaping @concurrent @Sendable (_ board: Board) async -> Analysis
   ) {
     self.chooseMove = chooseMove
     self.hint = hint
     self.analyze = analyze
+  }
+}
+
+extension EngineClient {
+  /// A client over GameAI's engine, choosing among equal moves with a generator seeded by `seed`.
+  ///
+  /// - Parameters:
+  ///   - engine: The engine, with its time budget.
+  ///   - seed: The seed of the generator behind the lower levels' mistakes and ties.
+  /// - Returns: The client.
+  public static func engine(_ engine: Engine, seed: UInt64) -> EngineClient {
+    let generator = Generator(seed: seed)
+    return EngineClient(
+      chooseMove: { board, difficulty in
+        await generator.move(engine, board: board, difficulty: difficulty)
+      },
+      hint: { board in engine.analyze(board).best.first },
+      analyze: { board in engine.analyze(board) }
+    )
+  }
+}
+
+/// The seeded generator shared by successive moves.
+private actor Generator {
+  private var random: SplitMix64
+
+  init(seed: UInt64) { random = SplitMix64(seed: seed) }
+
+  func move(_ engine: Engine, board: Board, difficulty: Difficulty) -> Cell? {
+    engine.bestMove(for: board, difficulty: difficulty, using: &random)
   }
 }
 

@@ -1,3 +1,4 @@
+import GameAI
 public import GameCore
 public import GameRules
 
@@ -14,7 +15,7 @@ extension EngineClient {
     },
     analyze: { _ in
       TestSupport.unimplemented("EngineClient.analyze")
-      return [:]
+      return Analysis(evaluation: Evaluation(value: .draw, plies: 0), moves: [], best: [])
     }
   )
 
@@ -22,7 +23,13 @@ extension EngineClient {
   public static let firstEmptyCell = EngineClient(
     chooseMove: { board, _ in board.emptyCells.first },
     hint: { board in board.emptyCells.first },
-    analyze: { board in Dictionary(uniqueKeysWithValues: board.emptyCells.map { ($0, .draw) }) }
+    analyze: { board in
+      let draw = Evaluation(value: .draw, plies: board.emptyCells.count)
+      return Analysis(
+        evaluation: draw,
+        moves: board.emptyCells.map { MoveEvaluation(cell: $0, evaluation: draw) },
+        best: Array(board.emptyCells.prefix(1)))
+    }
   )
 
   /// An engine that plays the given cells in order, then none; hints and analysis fail the test.

@@ -39,6 +39,21 @@ public final class TestClock: Sendable {
   /// How many tasks are waiting on the clock.
   public var sleeperCount: Int { contents.withLock(\.sleepers.count) }
 
+  /// Waits until `count` tasks are sleeping on the clock, so a test can advance it past them.
+  ///
+  /// - Parameter count: The number of sleepers to wait for.
+  /// - Returns: Whether they arrived within thirty seconds.
+  @discardableResult
+  public func waitForSleepers(_ count: Int) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(30))
+    while sleeperCount < count {
+      guard clock.now < deadline else { return false }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+  }
+
   /// Moves time forward, waking every sleeper whose time has come, then lets them run.
   public func advance(by duration: Duration) async {
     let due = contents.withLock { contents in

@@ -108,6 +108,7 @@ struct GameFeatureTests {
     #expect(!store.state.isBoardEnabled)
     await store.send(.view(.cellTapped(.a1)))
 
+    #expect(await clock.waitForSleepers(1))
     await clock.advance(by: .milliseconds(349))
     #expect(clock.sleeperCount == 1)
     await clock.advance(by: .milliseconds(1))

@@ -1,0 +1,76 @@
+public import DatabaseClient
+import Glibc
+
+/// Where the database file lives.
+///
+/// In order: the `--database` path, `TICTACTOE_DATABASE`, then
+/// `$XDG_DATA_HOME/tictactoe/tictactoe.sqlite` with `XDG_DATA_HOME` defaulting to
+/// `~/.local/share`.
+public struct DatabaseLocation: Equatable, Sendable {
+  /// The file name inside the default folder.
+  public static let fileName = "tictactoe.sqlite"
+
+  /// The database file.
+  public let path: String
+
+  /// Whether the path is the default one, whose folder the program may create.
+  ///
+  /// A path the player chose is used as given: a missing folder there is an error.
+  public let isDefault: Bool
+
+  /// Resolves the location.
+  ///
+  /// - Parameters:
+  ///   - explicitPath: A `--database` path, if given.
+  ///   - environment: The process environment.
+  /// - Throws: ``DatabaseError`` when no home folder is known.
+  public init(explicitPath: String?, environment: [String: String]) throws(DatabaseError) {
+    if let explicitPath, !explicitPath.isEmpty {
+      path = explicitPath
+      isDefault = false
+    } else if let override = environment["TICTACTOE_DATABASE"], !override.isEmpty {
+      path = override
+      isDefault = false
+    } else {
+      // The XDG spec says to ignore a relative XDG_DATA_HOME.
+      let dataHome: String
+      if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+        dataHome = xdg
+      } else if let home = environment["HOME"], home.hasPrefix("/") {
+        dataHome = home + "/.local/share"
+      } else {
+        throw DatabaseError(
+          "No home folder is set, so there is nowhere to keep the database; pass --database PATH.")
+      }
+      path = dataHome + "/tictactoe/" + Self.fileName
+      isDefault = true
+    }
+  }
+
+  /// The folder that holds the file.
+  public var folder: String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// Creates the folder and any missing parents; the folder itself gets mode 0700.
+  ///
+  /// - Throws: ``DatabaseError`` when a folder cannot be created.
+  public func createFolder() throws(DatabaseError) {
+    var prefix = ""
+    let components = folder.split(separator: "/")
+    for (index, component) in components.enumerated() {
+      prefix += "/" + component
+      let isLast = index == components.count - 1
+      if mkdir(prefix, isLast ? 0o700 : 0o755) != 0, errno != EEXIST {
+        let reason = String(cString: strerror(errno))
+        throw DatabaseError("The folder \(prefix) could not be created (\(reason)).")
+      }
+    }
+    // The folder is ours: keep it private even if something loosened it.
+    if chmod(folder, 0o700) != 0 {
+      let reason = String(cString: strerror(errno))
+      throw DatabaseError("The folder \(folder) could not be made private (\(reason)).")
+    }
+  }
+}

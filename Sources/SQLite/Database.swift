@@ -1,0 +1,378 @@
+import CSQLite
+import Glibc
+
+// SQLITE_TRANSIENT is a macro: it tells SQLite to copy bound text and blobs, which must happen
+// because Swift's bridged pointers die when the call returns.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A connection to an SQLite database.
+///
+/// Opening a file turns on write-ahead logging, `synchronous = NORMAL` and foreign keys, and
+/// waits up to the busy timeout for other connections' locks. Every failure throws
+/// `SQLiteError`; the file is never deleted or recreated.
+///
+/// A connection is not thread-safe as a value: share it behind a lock or an actor.
+public final class Database {
+  /// How to open the file.
+  public enum OpenMode: Equatable, Sendable {
+    /// Read and write, creating the file (mode 0600) if missing; its folder must exist.
+    case readWriteCreate
+    /// Read and write an existing file.
+    case readWrite
+    /// Read an existing file only.
+    case readOnly
+  }
+
+  /// The file path, or `:memory:`.
+  public let path: String
+
+  let handle: OpaquePointer
+
+  private var savepointDepth = 0
+
+  /// Whether this connection lives in memory only.
+  public var isInMemory: Bool { path == ":memory:" || path.isEmpty }
+
+  /// Opens a connection.
+  ///
+  /// - Parameters:
+  ///   - path: A file path, or `:memory:` for a private in-memory database.
+  ///   - mode: Whether to write and create.
+  ///   - busyTimeoutMilliseconds: How long to wait for another connection's lock.
+  /// - Throws: `SQLiteError`: `.cannotOpen` for a missing folder, `.notADatabase` for a corrupt
+  ///   file, `.readOnly` when writing was asked for but is impossible, `.busy` when locked.
+  public init(
+    path: String, mode: OpenMode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 5_000
+  ) throws(SQLiteError) {
+    self.path = path
+    let inMemory = path == ":memory:" || path.isEmpty
+    let errorPath = inMemory ? nil : path
+    if !inMemory, mode == .readWriteCreate {
+      try FileSystem.createPrivateFileIfMissing(path)
+    }
+    var flags = SQLITE_OPEN_FULLMUTEX
+    switch mode {
+    case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    case .readWrite: flags |= SQLITE_OPEN_READWRITE
+    case .readOnly: flags |= SQLITE_OPEN_READONLY
+    }
+    var opened: OpaquePointer?
+    let status = sqlite3_open_v2(path, &opened, flags, nil)
+    guard let opened else {
+      throw SQLiteError(
+        kind: .other, code: status, message: "out of memory", path: errorPath)
+    }
+    guard status == SQLITE_OK else {
+      let message = String(cString: sqlite3_errmsg(opened))
+      let code = sqlite3_extended_errcode(opened)
+      sqlite3_close_v2(opened)
+      throw SQLiteError(
+        kind: SQLiteError.kind(forResultCode: code), code: code, message: message,
+        path: errorPath)
+    }
+    handle = opened
+    sqlite3_extended_result_codes(handle, 1)
+    sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+    try configure(mode: mode, inMemory: inMemory)
+  }
+
+  /// Opens a private in-memory database.
+  ///
+  /// - Throws: `SQLiteError` if SQLite cannot allocate it.
+  public static func inMemory() throws(SQLiteError) -> Database {
+    try Database(path: ":memory:")
+  }
+
+  deinit {
+    sqlite3_close_v2(handle)
+  }
+
+  private func configure(mode: OpenMode, inMemory: Bool) throws(SQLiteError) {
+    if mode != .readOnly {
+      // SQLite silently falls back to read-only for files it cannot write. The owner's write bit
+      // is honoured too, because root ignores it and would otherwise write a protected file.
+      if sqlite3_db_readonly(handle, "main") == 1
+        || (!inMemory && !FileSystem.ownerCanWrite(path))
+      {
+        throw SQLiteError(
+          kind: .readOnly, code: 8, message: "attempt to write a readonly database", path: path)
+      }
+    }
+    // Reading the header here makes a corrupt or locked file fail now, not at first use.
+    _ = try query("SELECT count(*) FROM sqlite_schema")
+    if mode != .readOnly {
+      if !inMemory {
+        let journalMode = try query("PRAGMA journal_mode = WAL").first?[0]
+        guard journalMode == .text("wal") else {
+          throw SQLiteError(
+            kind: .other, message: "write-ahead logging could not be turned on", path: path)
+        }
+      }
+      try execute("PRAGMA synchronous = NORMAL")
+    }
+    try execute("PRAGMA foreign_keys = ON")
+  }
+
+  // MARK: - Running SQL
+
+  /// Runs one or more SQL statements that return no rows, such as a migration script.
+  ///
+  /// - Parameter sql: The statements, separated by semicolons.
+  /// - Throws: `SQLiteError` from the first statement that fails.
+  public func execute(_ sql: String) throws(SQLiteError) {
+    var errorMessage: UnsafeMutablePointer<CChar>?
+    let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+    defer { sqlite3_free(errorMessage) }
+    guard status == SQLITE_OK else {
+      let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
+      throw error(code: sqlite3_extended_errcode(handle), message: message)
+    }
+  }
+
+  /// Compiles one SQL statement.
+  ///
+  /// - Parameter sql: A single statement with `?` placeholders.
+  /// - Returns: The prepared statement.
+  /// - Throws: `SQLiteError` for a syntax error or a database problem.
+  public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+    var statement: OpaquePointer?
+    let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+    guard status == SQLITE_OK, let statement else {
+      throw lastError(status: status)
+    }
+    return Statement(handle: statement, database: self)
+  }
+
+  /// Runs one statement that returns no rows.
+  ///
+  /// - Parameters:
+  ///   - sql: A single statement with `?` placeholders.
+  ///   - bindings: The values for the placeholders, in order.
+  /// - Throws: `SQLiteError`.
+  public func run(_ sql: String, _ bindings: SQLiteValue...) throws(SQLiteError) {
+    let statement = try prepare(sql)
+    try statement.bind(bindings)
+    while try statement.step() != nil {}
+  }
+
+  /// Runs one statement and returns all its rows.
+  ///
+  /// - Parameters:
+  ///   - sql: A single statement with `?` placeholders.
+  ///   - bindings: The values for the placeholders, in order.
+  /// - Returns: The rows.
+  /// - Throws: `SQLiteError`.
+  public func query(_ sql: String, _ bindings: SQLiteValue...) throws(SQLiteError) -> [Row] {
+    try query(sql, bindings: bindings)
+  }
+
+  /// Runs one statement with an array of bindings and returns all its rows.
+  ///
+  /// - Parameters:
+  ///   - sql: A single statement with `?` placeholders.
+  ///   - bindings: The values for the placeholders, in order.
+  /// - Returns: The rows.
+  /// - Throws: `SQLiteError`.
+  public func query(_ sql: String, bindings: [SQLiteValue]) throws(SQLiteError) -> [Row] {
+    let statement = try prepare(sql)
+    try statement.bind(bindings)
+    return try statement.allRows()
+  }
+
+  /// The row id of the last successful insert on this connection.
+  public var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+
+  /// The number of rows the last insert, update or delete changed.
+  public var changes: Int { Int(sqlite3_changes(handle)) }
+
+  /// The journal mode: `wal` for files, `memory` for in-memory databases.
+  ///
+  /// - Throws: `SQLiteError`.
+  public func journalMode() throws(SQLiteError) -> String {
+    try query("PRAGMA journal_mode").first?.get(0) ?? ""
+  }
+
+  // MARK: - Transactions
+
+  /// Runs a body in a transaction, committing if it returns and rolling back if it throws.
+  ///
+  /// The outermost transaction is `BEGIN IMMEDIATE`, so it takes the write lock at once (waiting
+  /// up to the busy timeout) instead of failing midway; nested calls use savepoints.
+  ///
+  /// - Parameter body: The work to do atomically.
+  /// - Returns: What the body returns.
+  /// - Throws: `SQLiteError` from the body, or from beginning or committing.
+  public func transaction<Result>(
+    _ body: () throws(SQLiteError) -> Result
+  ) throws(SQLiteError) -> Result {
+    let depth = savepointDepth
+    let savepoint = "level\(depth)"
+    try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(savepoint)")
+    savepointDepth += 1
+    defer { savepointDepth -= 1 }
+    do {
+      let result = try body()
+      try execute(depth == 0 ? "COMMIT" : "RELEASE \(savepoint)")
+      return result
+    } catch {
+      // The rollback's own failure is secondary; report the original error.
+      if depth == 0 {
+        try? execute("ROLLBACK")
+      } else {
+        try? execute("ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+      }
+      throw error
+    }
+  }
+
+  // MARK: - Migrations
+
+  /// The schema version stored in `PRAGMA user_version`.
+  ///
+  /// - Throws: `SQLiteError`.
+  public func userVersion() throws(SQLiteError) -> Int {
+    try query("PRAGMA user_version").first?.get(0) ?? 0
+  }
+
+  /// Brings the schema up to date by running the steps it has not run yet.
+  ///
+  /// Step `i` (from 0) moves the schema from version `i` to `i + 1`; all pending steps run in one
+  /// transaction, so a failure leaves the database as it was.
+  ///
+  /// - Parameter steps: Every migration since the first, in order. Never edit a released step;
+  ///   append a new one.
+  /// - Throws: `SQLiteError` with `.schemaTooNew` if the database is newer than `steps`, or the
+  ///   failing step's error.
+  public func migrate(_ steps: [String]) throws(SQLiteError) {
+    try transaction { () throws(SQLiteError) in
+      let version = try userVersion()
+      guard version <= steps.count else {
+        throw SQLiteError(
+          kind: .schemaTooNew(found: version, known: steps.count),
+          message: "schema version \(version) is newer than \(steps.count)",
+          path: isInMemory ? nil : path)
+      }
+      for (index, step) in steps.enumerated() where index >= version {
+        try execute(step)
+        try execute("PRAGMA user_version = \(index + 1)")
+      }
+    }
+  }
+
+  // MARK: - Errors
+
+  var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+  func lastError(status: Int32) -> SQLiteError {
+    let extended = sqlite3_extended_errcode(handle)
+    return error(code: extended != 0 ? extended : status, message: lastErrorMessage)
+  }
+
+  func error(code: Int32, message: String) -> SQLiteError {
+    SQLiteError(
+      kind: SQLiteError.kind(forResultCode: code), code: code, message: message,
+      path: isInMemory ? nil : path)
+  }
+}
+
+/// A compiled SQL statement.
+public final class Statement {
+  private let handle: OpaquePointer
+  private let database: Database
+
+  init(handle: OpaquePointer, database: Database) {
+    self.handle = handle
+    self.database = database
+  }
+
+  deinit {
+    sqlite3_finalize(handle)
+  }
+
+  /// Replaces the placeholder values, resetting the statement first.
+  ///
+  /// - Parameter values: One value per `?`, in order.
+  /// - Throws: `SQLiteError` if the count is wrong or SQLite refuses a value.
+  public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+    let expected = Int(sqlite3_bind_parameter_count(handle))
+    guard values.count == expected else {
+      throw SQLiteError(
+        kind: .other, code: 25,
+        message: "\(values.count) values bound to \(expected) placeholders",
+        path: database.isInMemory ? nil : database.path)
+    }
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let status: Int32 =
+        switch value {
+        case .null: sqlite3_bind_null(handle, index)
+        case .integer(let integer): sqlite3_bind_int64(handle, index, sqlite3_int64(integer))
+        case .real(let real): sqlite3_bind_double(handle, index, real)
+        case .text(let text): sqlite3_bind_text(handle, index, text, -1, transient)
+        case .blob(let bytes):
+          bytes.withUnsafeBytes {
+            // A zero-length blob needs a non-null pointer, or SQLite stores NULL.
+            sqlite3_bind_blob(
+              handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+              Int32($0.count), transient)
+          }
+        }
+      guard status == SQLITE_OK else { throw database.lastError(status: status) }
+    }
+  }
+
+  /// Runs the statement until it produces a row or finishes.
+  ///
+  /// - Returns: The next row, or `nil` when done.
+  /// - Throws: `SQLiteError`.
+  public func step() throws(SQLiteError) -> Row? {
+    let status = sqlite3_step(handle)
+    switch status {
+    case SQLITE_ROW: return currentRow()
+    case SQLITE_DONE: return nil
+    default:
+      sqlite3_reset(handle)
+      throw database.lastError(status: status)
+    }
+  }
+
+  /// Runs the statement to the end and returns every row.
+  ///
+  /// - Returns: The rows.
+  /// - Throws: `SQLiteError`.
+  public func allRows() throws(SQLiteError) -> [Row] {
+    var rows: [Row] = []
+    while let row = try step() { rows.append(row) }
+    sqlite3_reset(handle)
+    return rows
+  }
+
+  private func currentRow() -> Row {
+    let count = sqlite3_column_count(handle)
+    var values: [SQLiteValue] = []
+    values.reserveCapacity(Int(count))
+    for column in 0..<count {
+      switch sqlite3_column_type(handle, column) {
+      case SQLITE_INTEGER:
+        values.append(.integer(Int(sqlite3_column_int64(handle, column))))
+      case SQLITE_FLOAT:
+        values.append(.real(sqlite3_column_double(handle, column)))
+      case SQLITE_TEXT:
+        // Checked type first: column_text is NULL for SQL NULL.
+        let text = sqlite3_column_text(handle, column).map { String(cString: $0) } ?? ""
+        values.append(.text(text))
+      case SQLITE_BLOB:
+        let length = Int(sqlite3_column_bytes(handle, column))
+        let bytes = sqlite3_column_blob(handle, column).map {
+          Array(UnsafeRawBufferPointer(start: $0, count: length))
+        }
+        values.append(.blob(bytes ?? []))
+      default:
+        values.append(.null)
+      }
+    }
+    return Row(values: values, path: database.isInMemory ? nil : database.path)
+  }
+}

@@ -1,0 +1,96 @@
+/// A failure reported by SQLite or by this wrapper, with a one-sentence explanation.
+public struct SQLiteError: Error, Equatable, Sendable {
+  /// What went wrong, in terms a caller can act on.
+  public enum Kind: Equatable, Sendable {
+    /// The file could not be opened: a missing folder, a directory, or no permission.
+    case cannotOpen
+    /// The file is not a database or is corrupt.
+    case notADatabase
+    /// The database cannot be written.
+    case readOnly
+    /// Another connection holds a lock longer than the busy timeout.
+    case busy
+    /// The disk or the database is full.
+    case full
+    /// A constraint (unique, foreign key, not null, check) was violated.
+    case constraint
+    /// The disk reported an input or output error.
+    case ioError
+    /// The database's schema version is newer than any this code knows.
+    case schemaTooNew(found: Int, known: Int)
+    /// A column held a value of another type than the one asked for.
+    case typeMismatch(column: Int, expected: String, found: String)
+    /// Any other failure; `message` has SQLite's words.
+    case other
+  }
+
+  /// The category of the failure.
+  public let kind: Kind
+
+  /// SQLite's extended result code, or 0 when the wrapper detected the problem itself.
+  public let code: Int32
+
+  /// SQLite's own message, or the wrapper's when `code` is 0.
+  public let message: String
+
+  /// The database file, or `nil` for an in-memory database.
+  public let path: String?
+
+  /// Creates an error.
+  ///
+  /// - Parameters:
+  ///   - kind: The category.
+  ///   - code: SQLite's extended result code, or 0.
+  ///   - message: SQLite's message.
+  ///   - path: The database file, if any.
+  public init(kind: Kind, code: Int32 = 0, message: String, path: String? = nil) {
+    self.kind = kind
+    self.code = code
+    self.message = message
+    self.path = path
+  }
+
+  /// The category that SQLite's primary result code falls into.
+  static func kind(forResultCode code: Int32) -> Kind {
+    switch code & 0xff {
+    case 14: .cannotOpen  // SQLITE_CANTOPEN
+    case 26, 11: .notADatabase  // SQLITE_NOTADB, SQLITE_CORRUPT
+    case 8: .readOnly  // SQLITE_READONLY
+    case 5, 6: .busy  // SQLITE_BUSY, SQLITE_LOCKED
+    case 13: .full  // SQLITE_FULL
+    case 19: .constraint  // SQLITE_CONSTRAINT
+    case 10: .ioError  // SQLITE_IOERR
+    default: .other
+    }
+  }
+}
+
+extension SQLiteError: CustomStringConvertible {
+  /// One sentence for the player, naming the file and what to do about it.
+  public var description: String {
+    let file = path.map { "The database \($0)" } ?? "The database"
+    return switch kind {
+    case .cannotOpen:
+      "\(file) cannot be opened: its folder is missing or not accessible (\(message))."
+    case .notADatabase:
+      "\(file) is not a valid database or is corrupt; it was left unchanged (\(message))."
+    case .readOnly:
+      "\(file) is read-only, so nothing can be saved (\(message))."
+    case .busy:
+      "\(file) is locked by another program; try again once it has finished (\(message))."
+    case .full:
+      "\(file) could not be written because the disk is full (\(message))."
+    case .constraint:
+      "\(file) refused a change that breaks one of its rules (\(message))."
+    case .ioError:
+      "\(file) could not be read or written because of a disk error (\(message))."
+    case .schemaTooNew(let found, let known):
+      "\(file) was written by a newer version of this program (schema \(found), this version "
+        + "knows up to \(known)); it was left unchanged."
+    case .typeMismatch(let column, let expected, let found):
+      "\(file) holds \(found) in column \(column) where \(expected) was expected."
+    case .other:
+      "\(file) reported an error: \(message)."
+    }
+  }
+}

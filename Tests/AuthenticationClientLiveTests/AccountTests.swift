@@ -1,0 +1,162 @@
+import AuthenticationClient
+import AuthenticationClientLive
+import Testing
+
+struct AccountTests {
+  @Test func createdAccountSignsIn() async throws {
+    let harness = try Harness()
+    let session = try await harness.client.createAccount("Ann", "correct horse")
+    #expect(session.userName == "Ann")
+    #expect(
+      try await harness.client.login("ann", "correct horse")
+        == .signedIn(Session(accountID: session.accountID, userName: "Ann")))
+  }
+
+  @Test func wrongPasswordAndUnknownUserGetTheSameError() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("ann", "correct horse")
+    var messages: [String] = []
+    for (user, password) in [("ann", "wrong horse"), ("bob", "correct horse")] {
+      do {
+        _ = try await harness.client.login(user, password)
+        Issue.record("\(user) signed in with a wrong password")
+      } catch let error as AuthenticationError {
+        #expect(error == .invalidCredentials)
+        messages.append(error.message)
+      }
+    }
+    #expect(messages.count == 2 && messages[0] == messages[1])
+    #expect(messages[0] == "The user name or password is incorrect.")
+  }
+
+  @Test func userNamesAreCheckedAndUniqueIgnoringCase() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("ann", "correct horse")
+    await #expect(throws: AuthenticationError.userNameTaken) {
+      _ = try await harness.client.createAccount("ANN", "another horse")
+    }
+    for name in ["", "has space", String(repeating: "a", count: 33), "émile", "a;drop"] {
+      await #expect(throws: AuthenticationError.invalidUserName) {
+        _ = try await harness.client.createAccount(name, "correct horse")
+      }
+    }
+    await #expect(throws: AuthenticationError.passwordTooShort) {
+      _ = try await harness.client.createAccount("bob", "1234567")
+    }
+    _ = try await harness.client.createAccount("bob.o_k@x-y", "12345678")
+  }
+
+  @Test func passwordChangeReplacesTheOldOne() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("ann", "correct horse")
+    await #expect(throws: AuthenticationError.invalidCredentials) {
+      try await harness.client.changePassword("ann", "wrong horse", "battery staple")
+    }
+    await #expect(throws: AuthenticationError.passwordTooShort) {
+      try await harness.client.changePassword("ann", "correct horse", "short")
+    }
+    try await harness.client.changePassword("ann", "correct horse", "battery staple")
+    await #expect(throws: AuthenticationError.invalidCredentials) {
+      _ = try await harness.client.login("ann", "correct horse")
+    }
+    _ = try await harness.client.login("ann", "battery staple")
+  }
+
+  @Test func deletedAccountIsGoneAndItsNameFree() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("ann", "correct horse")
+    _ = try await harness.client.createAccount("bob", "correct horse")
+    await #expect(throws: AuthenticationError.invalidCredentials) {
+      try await harness.client.deleteAccount("ann", "wrong horse")
+    }
+    try await harness.client.deleteAccount("ann", "correct horse")
+    await #expect(throws: AuthenticationError.invalidCredentials) {
+      _ = try await harness.client.login("ann", "correct horse")
+    }
+    #expect(try await harness.client.listAccounts().map(\.userName) == ["bob"])
+    _ = try await harness.client.createAccount("ann", "new horse!")
+  }
+
+  @Test func listShowsNamesAndTwoFactorInNameOrder() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("zoe", "correct horse")
+    _ = try await harness.annWithTwoFactor()
+    let accounts = try await harness.client.listAccounts()
+    #expect(accounts.map(\.userName) == ["ann", "zoe"])
+    #expect(accounts.map(\.hasTwoFactor) == [true, false])
+  }
+}
+
+struct LockoutTests {
+  private func failLogins(_ harness: Harness, user: String, times: Int) async {
+    for _ in 0..<times {
+      await #expect(throws: AuthenticationError.invalidCredentials) {
+        _ = try await harness.client.login(user, "wrong horse")
+      }
+    }
+  }
+
+  @Test func fiveFailuresLockEvenTheRightPasswordForThirtySeconds() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("ann", "correct horse")
+    await failLogins(harness, user: "ann", times: 5)
+    await #expect(throws: AuthenticationError.lockedOut(retryAfterSeconds: 30)) {
+      _ = try await harness.client.login("ann", "correct horse")
+    }
+    harness.clock.advance(seconds: 29)
+    await #expect(throws: AuthenticationError.lockedOut(retryAfterSeconds: 1)) {
+      _ = try await harness.client.login("ann", "correct horse")
+    }
+    harness.clock.advance(seconds: 1)
+    _ = try await harness.client.login("ann", "correct horse")
+    // Success starts the count again.
+    await failLogins(harness, user: "ann", times: 4)
+    _ = try await harness.client.login("ann", "correct horse")
+  }
+
+  @Test func delaysGrowWithEachFurtherFailure() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("ann", "correct horse")
+    await failLogins(harness, user: "ann", times: 5)
+    for expected in [60, 120, 240] {
+      harness.clock.advance(seconds: Int64(expected / 2))
+      await failLogins(harness, user: "ann", times: 1)
+      await #expect(throws: AuthenticationError.lockedOut(retryAfterSeconds: expected)) {
+        _ = try await harness.client.login("ann", "correct horse")
+      }
+    }
+  }
+
+  @Test func unknownUserIsLockedOutTheSameWay() async throws {
+    let harness = try Harness()
+    await failLogins(harness, user: "ghost", times: 5)
+    await #expect(throws: AuthenticationError.lockedOut(retryAfterSeconds: 30)) {
+      _ = try await harness.client.login("ghost", "correct horse")
+    }
+  }
+
+  @Test func lockoutCountsPerUserName() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("bob", "correct horse")
+    await failLogins(harness, user: "ann", times: 5)
+    await #expect(throws: AuthenticationError.lockedOut(retryAfterSeconds: 30)) {
+      _ = try await harness.client.login("ann", "correct horse")
+    }
+    _ = try await harness.client.login("bob", "correct horse")
+  }
+
+  @Test func wrongCodesCountTowardsTheLockout() async throws {
+    let harness = try Harness()
+    let (secret, _) = try await harness.annWithTwoFactor()
+    let challenge = try await harness.challenge()
+    for _ in 0..<5 {
+      await #expect(throws: AuthenticationError.invalidCode) {
+        _ = try await harness.client.verifyTwoFactor(challenge, "000000")
+      }
+    }
+    let rightCode = try harness.code(secret: secret)
+    await #expect(throws: AuthenticationError.lockedOut(retryAfterSeconds: 30)) {
+      _ = try await harness.client.verifyTwoFactor(challenge, rightCode)
+    }
+  }
+}

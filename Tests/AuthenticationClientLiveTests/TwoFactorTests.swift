@@ -1,0 +1,182 @@
+import AuthenticationClient
+import AuthenticationClientLive
+import Crypto
+import Foundation
+import Testing
+
+struct TwoFactorTests {
+  @Test func enrolmentShowsTheSecretAndURIAndTurnsOnOnlyAfterAValidCode() async throws {
+    let harness = try Harness()
+    let session = try await harness.client.createAccount("ann", "correct horse")
+    let enrolment = try await harness.client.beginTwoFactor("ann", "correct horse")
+    #expect(try Base32.decode(enrolment.secret).count == 20)
+    #expect(enrolment.uri.hasPrefix("otpauth://totp/TicTacToe:ann?secret=\(enrolment.secret)&"))
+    // Not on yet: the password alone still signs in.
+    #expect(
+      try await harness.client.login("ann", "correct horse")
+        == .signedIn(Session(accountID: session.accountID, userName: "ann")))
+    await #expect(throws: AuthenticationError.invalidCode) {
+      _ = try await harness.client.confirmTwoFactor(
+        "ann", try harness.code(secret: enrolment.secret, steps: 2))
+    }
+    #expect(try await harness.client.listAccounts().first?.hasTwoFactor == false)
+    let codes = try await harness.client.confirmTwoFactor(
+      "ann", try harness.code(secret: enrolment.secret))
+    #expect(codes.count == 8)
+    #expect(Set(codes).count == 8)
+    #expect(codes.allSatisfy { $0.count == 11 && $0.split(separator: "-").count == 2 })
+    guard case .twoFactorRequired = try await harness.client.login("ann", "correct horse") else {
+      Issue.record("two-factor is not on after confirming")
+      return
+    }
+  }
+
+  @Test func confirmingWithoutBeginningIsRefused() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("ann", "correct horse")
+    await #expect {
+      _ = try await harness.client.confirmTwoFactor("ann", "123456")
+    } throws: { error in
+      if case .twoFactorState = error as? AuthenticationError { true } else { false }
+    }
+  }
+
+  @Test func currentCodeSignsInAndCannotBeReplayed() async throws {
+    let harness = try Harness()
+    let (secret, _) = try await harness.annWithTwoFactor()
+    let code = try harness.code(secret: secret)
+    let session = try await harness.client.verifyTwoFactor(try await harness.challenge(), code)
+    #expect(session.userName == "ann")
+    let again = try await harness.challenge()
+    await #expect(throws: AuthenticationError.invalidCode) {
+      _ = try await harness.client.verifyTwoFactor(again, code)
+    }
+  }
+
+  @Test("codes one step either side are accepted", arguments: [-1, 1] as [Int64])
+  func neighbouringStepIsAccepted(steps: Int64) async throws {
+    let harness = try Harness()
+    let (secret, _) = try await harness.annWithTwoFactor()
+    // One more step, so the past step is later than the one used to confirm.
+    harness.clock.advance(seconds: 30)
+    let code = try harness.code(secret: secret, steps: steps)
+    _ = try await harness.client.verifyTwoFactor(try await harness.challenge(), code)
+  }
+
+  @Test("codes two steps away are rejected", arguments: [-2, 2] as [Int64])
+  func codeTwoStepsAwayIsRejected(steps: Int64) async throws {
+    let harness = try Harness()
+    let (secret, _) = try await harness.annWithTwoFactor()
+    // Two steps on, so the past step is later than the one used to confirm.
+    harness.clock.advance(seconds: 60)
+    let code = try harness.code(secret: secret, steps: steps)
+    await #expect(throws: AuthenticationError.invalidCode) {
+      _ = try await harness.client.verifyTwoFactor(try await harness.challenge(), code)
+    }
+  }
+
+  @Test func olderCodeIsRejectedOnceALaterOneWasUsed() async throws {
+    let harness = try Harness()
+    let (secret, _) = try await harness.annWithTwoFactor()
+    let later = try harness.code(secret: secret, steps: 1)
+    let current = try harness.code(secret: secret)
+    _ = try await harness.client.verifyTwoFactor(try await harness.challenge(), later)
+    await #expect(throws: AuthenticationError.invalidCode) {
+      _ = try await harness.client.verifyTwoFactor(try await harness.challenge(), current)
+    }
+  }
+
+  @Test func recoveryCodeWorksOnceInAnyCase() async throws {
+    let harness = try Harness()
+    let (_, recoveryCodes) = try await harness.annWithTwoFactor()
+    let code = recoveryCodes[3]
+    _ = try await harness.client.verifyTwoFactor(try await harness.challenge(), code.uppercased())
+    await #expect(throws: AuthenticationError.invalidCode) {
+      _ = try await harness.client.verifyTwoFactor(try await harness.challenge(), code)
+    }
+    let other = recoveryCodes[4].replacingOccurrences(of: "-", with: "")
+    _ = try await harness.client.verifyTwoFactor(try await harness.challenge(), other)
+  }
+
+  @Test func challengeExpiresAfterFiveMinutes() async throws {
+    let harness = try Harness()
+    let (secret, _) = try await harness.annWithTwoFactor()
+    let challenge = try await harness.challenge()
+    harness.clock.advance(seconds: 5 * 60)
+    await #expect(throws: AuthenticationError.invalidCode) {
+      _ = try await harness.client.verifyTwoFactor(challenge, try harness.code(secret: secret))
+    }
+  }
+
+  @Test func forgedChallengeIsRejected() async throws {
+    let harness = try Harness()
+    let (secret, _) = try await harness.annWithTwoFactor()
+    let forged = TwoFactorChallenge(userName: "ann", token: "00")
+    await #expect(throws: AuthenticationError.invalidCode) {
+      _ = try await harness.client.verifyTwoFactor(forged, try harness.code(secret: secret))
+    }
+  }
+
+  @Test func twoFactorSurvivesAPasswordChange() async throws {
+    let harness = try Harness()
+    let (secret, _) = try await harness.annWithTwoFactor()
+    try await harness.client.changePassword("ann", "correct horse", "battery staple")
+    let challenge = try await harness.challenge("battery staple")
+    _ = try await harness.client.verifyTwoFactor(challenge, try harness.code(secret: secret))
+  }
+
+  @Test func disablingNeedsThePasswordAndTurnsItOff() async throws {
+    let harness = try Harness()
+    _ = try await harness.annWithTwoFactor()
+    await #expect(throws: AuthenticationError.invalidCredentials) {
+      try await harness.client.disableTwoFactor("ann", "wrong horse")
+    }
+    try await harness.client.disableTwoFactor("ann", "correct horse")
+    guard case .signedIn = try await harness.client.login("ann", "correct horse") else {
+      Issue.record("two-factor is still on")
+      return
+    }
+    await #expect {
+      try await harness.client.disableTwoFactor("ann", "correct horse")
+    } throws: { error in
+      if case .twoFactorState = error as? AuthenticationError { true } else { false }
+    }
+  }
+
+  @Test func enablingTwiceIsRefused() async throws {
+    let harness = try Harness()
+    _ = try await harness.annWithTwoFactor()
+    await #expect {
+      _ = try await harness.client.beginTwoFactor("ann", "correct horse")
+    } throws: { error in
+      if case .twoFactorState = error as? AuthenticationError { true } else { false }
+    }
+  }
+}
+
+struct StorageTests {
+  @Test func noPasswordSecretOrRecoveryCodeIsStoredInClear() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    let secret: String
+    let recoveryCodes: [String]
+    do {
+      let harness = try Harness(path: path)
+      (secret, recoveryCodes) = try await harness.annWithTwoFactor()
+    }
+    var stored = Data()
+    for suffix in ["", "-wal"] {
+      stored.append(FileManager.default.contents(atPath: path + suffix) ?? Data())
+    }
+    #expect(stored.count > 0)
+    let rawSecret = Data(try Base32.decode(secret))
+    var needles = [Data("correct horse".utf8), Data(secret.utf8), rawSecret]
+    for code in recoveryCodes {
+      needles.append(Data(code.utf8))
+      needles.append(Data(code.replacingOccurrences(of: "-", with: "").utf8))
+    }
+    for needle in needles {
+      #expect(stored.range(of: needle) == nil)
+    }
+  }
+}

@@ -1,0 +1,192 @@
+import DatabaseClient
+import Foundation
+import GameRules
+import SQLite
+import Testing
+
+@testable import DatabaseClientLive
+
+struct PersistenceTests {
+  @Test func gameInProgressSurvivesClosingAndReopening() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    let record = GameRecord(
+      x: Fixture.ann, o: Fixture.computer(.hard),
+      moves: ["b2", "a1", "c3"].compactMap { Cell(name: $0) }, startedAt: 9_000)
+    do {
+      let client = DatabaseClient.live(database: try LocalDatabase(path: path).addingAnn())
+      try await client.saveGameInProgress(record, .account(1))
+    }
+    let reopened = DatabaseClient.live(database: try LocalDatabase(path: path))
+    let loaded = try #require(try await reopened.loadGameInProgress(.account(1)))
+    #expect(loaded.moves == record.moves)
+    #expect(try loaded.game().board.notation == "o../.x./..x")
+  }
+
+  @Test func earlierSchemaMigratesAndKeepsGames() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    do {
+      let old = try Database(path: path)
+      try old.migrate(Array(Schema.migrations.prefix(1)))
+      try old.execute(
+        """
+        INSERT INTO games (x_name, o_name, o_computer, board_rows, board_columns, k,
+          first_mover, result, started_at, ended_at)
+        VALUES ('Guest', 'Computer', 0.25, 3, 3, 3, 'x', 'xWins', 1, 2);
+        INSERT INTO moves VALUES (1, 0, 1, 1);
+        """)
+    }
+    let client = DatabaseClient.live(database: try LocalDatabase(path: path).addingAnn())
+    let stats = try await client.stats(.guest)
+    #expect(stats.tallies == [Tally(opponent: .computer(difficulty: "easy"), wins: 1)])
+    #expect(try Database(path: path).userVersion() == Schema.migrations.count)
+  }
+
+  @Test func emptyDatabaseGetsTheLatestSchema() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    _ = try LocalDatabase(path: path)
+    let tables = try Database(path: path).query(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
+    ).map { try $0.get(0, as: String.self) }
+    #expect(
+      tables == [
+        "accounts", "games", "moves", "recovery_codes", "sign_in_failures", "two_factor",
+      ])
+  }
+
+  @Test func fileOfRandomBytesGivesOneSentenceAndStaysUnchanged() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    var generator = SeededBytes(seed: 7)
+    let garbage = generator.next(4_096)
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(garbage)))
+    #expect {
+      _ = try LocalDatabase(path: path)
+    } throws: { error in
+      guard let error = error as? DatabaseError else { return false }
+      return error.message.hasPrefix("The database \(path) is not a valid database")
+        && error.message.hasSuffix(".") && !error.message.contains("\n")
+    }
+    #expect(contents(path) == garbage)
+  }
+
+  @Test func readOnlyFileGivesOneSentenceAndStaysUnchanged() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    _ = try LocalDatabase(path: path)
+    try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: path)
+    let before = contents(path)
+    #expect {
+      _ = try LocalDatabase(path: path)
+    } throws: { error in
+      (error as? DatabaseError)?.message.hasPrefix("The database \(path) is read-only") == true
+    }
+    #expect(contents(path) == before)
+  }
+
+  @Test func twoConnectionsWritingAtOnceBothSucceed() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    let first = DatabaseClient.live(database: try LocalDatabase(path: path).addingAnn())
+    let second = DatabaseClient.live(database: try LocalDatabase(path: path))
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for (offset, client) in [first, second].enumerated() {
+        group.addTask {
+          for index in 0..<20 {
+            _ = try await client.saveFinishedGame(
+              Fixture.annAsX(
+                against: Fixture.guest, .win, at: Int64(offset * 100 + index) * 1_000))
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(try await first.stats(.account(1)).wins == 40)
+  }
+
+  @Test func newerDatabaseIsRefused() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    try Database(path: path).execute("PRAGMA user_version = 99")
+    #expect {
+      _ = try LocalDatabase(path: path)
+    } throws: { error in
+      (error as? DatabaseError)?.message.contains("newer version") == true
+    }
+    #expect(try Database(path: path).userVersion() == 99)
+  }
+
+  @Test func lockedDatabaseReportsTheLock() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    let client = DatabaseClient.live(
+      database: try LocalDatabase(path: path, busyTimeoutMilliseconds: 50).addingAnn())
+    let holder = try Database(path: path)
+    try holder.execute("BEGIN IMMEDIATE")
+    await #expect {
+      _ = try await client.saveFinishedGame(
+        Fixture.annAsX(against: Fixture.guest, .win, at: 1_000))
+    } throws: { error in
+      (error as? DatabaseError)?.message.contains("locked by another program") == true
+    }
+    try holder.execute("ROLLBACK")
+  }
+}
+
+struct LocationTests {
+  @Test func explicitPathWinsOverEverything() throws {
+    let location = try DatabaseLocation(
+      explicitPath: "/tmp/a.sqlite",
+      environment: ["TICTACTOE_DATABASE": "/tmp/b.sqlite", "XDG_DATA_HOME": "/x", "HOME": "/h"])
+    #expect(location.path == "/tmp/a.sqlite")
+    #expect(!location.isDefault)
+  }
+
+  @Test func environmentVariableWinsOverXDG() throws {
+    let location = try DatabaseLocation(
+      explicitPath: nil,
+      environment: ["TICTACTOE_DATABASE": "/tmp/b.sqlite", "XDG_DATA_HOME": "/x"])
+    #expect(location.path == "/tmp/b.sqlite")
+    #expect(!location.isDefault)
+  }
+
+  @Test func xdgDataHomeThenHome() throws {
+    let xdg = try DatabaseLocation(
+      explicitPath: nil, environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/ann"])
+    #expect(xdg.path == "/data/tictactoe/tictactoe.sqlite")
+    #expect(xdg.isDefault)
+    let home = try DatabaseLocation(
+      explicitPath: nil, environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/ann"])
+    #expect(home.path == "/home/ann/.local/share/tictactoe/tictactoe.sqlite")
+    #expect(home.folder == "/home/ann/.local/share/tictactoe")
+  }
+
+  @Test func noHomeIsAnError() {
+    #expect(throws: DatabaseError.self) {
+      _ = try DatabaseLocation(explicitPath: nil, environment: [:])
+    }
+  }
+
+  @Test func defaultFolderIsCreatedPrivateAndTheFileIsOwnerOnly() throws {
+    let folder = try TemporaryFolder()
+    let database = try LocalDatabase.open(
+      explicitPath: nil, environment: ["XDG_DATA_HOME": folder.file("data")])
+    let path = folder.file("data/tictactoe/tictactoe.sqlite")
+    #expect(database.path == path)
+    #expect(try permissions(folder.file("data/tictactoe")) == 0o700)
+    #expect(try permissions(path) == 0o600)
+  }
+
+  @Test func explicitPathInAMissingFolderIsAnErrorAndCreatesNothing() throws {
+    let folder = try TemporaryFolder()
+    #expect {
+      _ = try LocalDatabase.open(
+        explicitPath: folder.file("missing/games.sqlite"), environment: [:])
+    } throws: { error in
+      (error as? DatabaseError)?.message.contains("folder is missing") == true
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.file("missing")))
+  }
+}

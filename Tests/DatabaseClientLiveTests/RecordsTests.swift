@@ -1,0 +1,122 @@
+import DatabaseClient
+import DatabaseClientLive
+import GameRules
+import Testing
+
+struct RecordsTests {
+  private let client: DatabaseClient
+
+  init() throws {
+    client = .live(database: try LocalDatabase.inMemory().addingAnn())
+  }
+
+  @Test func finishedGameRoundTrips() async throws {
+    var record = GameRecord(
+      x: Fixture.ann, o: Fixture.computer(.hard), rows: 4, columns: 5, k: 4, firstMover: .o,
+      moves: ["b2", "a1", "e4", "c3"].compactMap { Cell(name: $0) }, result: .draw,
+      startedAt: 1_700_000_000_000, endedAt: 1_700_000_090_000)
+    let id = try await client.saveFinishedGame(record)
+    record.id = id
+    #expect(try await client.game(id) == record)
+    #expect(try await client.history(.account(1), 10) == [record])
+    let replayed = try #require(try await client.game(id)).moves
+    #expect(replayed.map(\.name) == ["b2", "a1", "e4", "c3"])
+  }
+
+  @Test func unknownGameIsNil() async throws {
+    #expect(try await client.game(42) == nil)
+  }
+
+  @Test func gameWithoutResultIsNotSavedAsFinished() async throws {
+    let record = GameRecord(x: Fixture.ann, o: Fixture.guest, startedAt: 0)
+    await #expect(throws: DatabaseError.self) { _ = try await client.saveFinishedGame(record) }
+    #expect(try await client.history(.account(1), 10).isEmpty)
+  }
+
+  @Test func statsAfterAScriptedSeries() async throws {
+    let easy = Fixture.computer(.easy)
+    let hard = Fixture.computer(.hard)
+    let games = [
+      Fixture.annAsX(against: easy, .win, at: 1_000),
+      Fixture.annAsO(against: easy, .win, at: 2_000),
+      Fixture.annAsX(against: easy, .loss, at: 3_000),
+      Fixture.annAsO(against: easy, .draw, at: 4_000),
+      Fixture.annAsX(against: hard, .loss, at: 5_000),
+      Fixture.annAsO(against: Fixture.guest, .win, at: 6_000),
+      // Not Ann's: a guest game and a computer demo.
+      Fixture.game(x: Fixture.guest, o: hard, result: .xWins, at: 7_000),
+      Fixture.game(x: easy, o: hard, result: .oWins, at: 8_000),
+    ]
+    for game in games { _ = try await client.saveFinishedGame(game) }
+
+    let stats = try await client.stats(.account(1))
+    #expect(
+      stats.tallies == [
+        Tally(opponent: .person, wins: 1),
+        Tally(opponent: .computer(difficulty: "easy"), wins: 2, losses: 1, draws: 1),
+        Tally(opponent: .computer(difficulty: "hard"), losses: 1),
+      ])
+    #expect(stats.games == 6)
+    #expect(stats.winRate == 0.5)
+    #expect(stats.currentStreak == 1)
+    #expect(stats.bestStreak == 2)
+    #expect(stats.recentGames.map(\.endedAt) == [6_000, 5_000, 4_000, 3_000, 2_000, 1_000])
+
+    let guestStats = try await client.stats(.guest)
+    #expect(guestStats.tallies == [Tally(opponent: .computer(difficulty: "hard"), wins: 1)])
+  }
+
+  @Test(
+    "streaks follow the order games ended in",
+    arguments: [
+      ("wwlwwwdw", 1, 3), ("wwww", 4, 4), ("wwl", 0, 2), ("", 0, 0), ("ldl", 0, 0),
+      ("lwwdwww", 3, 3),
+    ])
+  func streaks(script: String, current: Int, best: Int) async throws {
+    // Saved out of order to show the order comes from the end times, not the ids.
+    for (index, letter) in script.enumerated().reversed() {
+      let outcome: Fixture.Outcome = letter == "w" ? .win : letter == "l" ? .loss : .draw
+      _ = try await client.saveFinishedGame(
+        Fixture.annAsX(against: Fixture.computer(.medium), outcome, at: Int64(index + 1) * 1_000))
+    }
+    let stats = try await client.stats(.account(1))
+    #expect(stats.currentStreak == current)
+    #expect(stats.bestStreak == best)
+  }
+
+  @Test func historyIsNewestFirstAndLimited() async throws {
+    for time in [3_000, 1_000, 2_000] as [Int64] {
+      _ = try await client.saveFinishedGame(
+        Fixture.annAsX(against: Fixture.guest, .win, at: time))
+    }
+    let history = try await client.history(.account(1), 2)
+    #expect(history.map(\.endedAt) == [3_000, 2_000])
+  }
+
+  @Test func resetDeletesOnlyTheOwnersGames() async throws {
+    _ = try await client.saveFinishedGame(Fixture.annAsX(against: Fixture.guest, .win, at: 1_000))
+    _ = try await client.saveFinishedGame(
+      Fixture.game(x: Fixture.guest, o: Fixture.computer(.easy), result: .draw, at: 2_000))
+    try await client.resetStats(.account(1))
+    #expect(try await client.stats(.account(1)) == Stats())
+    #expect(try await client.history(.guest, 10).count == 1)
+  }
+
+  @Test func gameInProgressIsSavedReplacedLoadedAndCleared() async throws {
+    #expect(try await client.loadGameInProgress(.guest) == nil)
+    var record = GameRecord(
+      x: Fixture.guest, o: Fixture.computer(.unbeatable),
+      moves: [Cell(row: 1, column: 1)], startedAt: 5_000)
+    try await client.saveGameInProgress(record, .guest)
+    record.moves.append(Cell(row: 0, column: 0))
+    try await client.saveGameInProgress(record, .guest)
+    let loaded = try #require(try await client.loadGameInProgress(.guest))
+    #expect(loaded.moves == record.moves)
+    #expect(loaded.x == record.x && loaded.o == record.o && loaded.startedAt == 5_000)
+    #expect(try await client.loadGameInProgress(.account(1)) == nil)
+    #expect(try await client.history(.guest, 10).isEmpty)
+    #expect(try await client.stats(.guest) == Stats())
+    try await client.clearGameInProgress(.guest)
+    #expect(try await client.loadGameInProgress(.guest) == nil)
+  }
+}

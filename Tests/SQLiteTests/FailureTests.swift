@@ -1,0 +1,118 @@
+import Foundation
+import SQLite
+import Testing
+
+struct FailureTests {
+  @Test func fileOfRandomBytesIsRejectedAndLeftUnchanged() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    var generator = SeededBytes(seed: 42)
+    let garbage = generator.next(8_192)
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(garbage)))
+    #expect {
+      _ = try Database(path: path)
+    } throws: { error in
+      guard let error = error as? SQLiteError else { return false }
+      return error.kind == .notADatabase && error.code == 26
+        && error.description.hasPrefix("The database \(path) is not a valid database")
+    }
+    #expect(contents(path) == garbage)
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+  }
+
+  @Test func readOnlyFileIsRejectedForWritingAndLeftUnchanged() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    do {
+      let database = try Database(path: path)
+      try database.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1)")
+    }
+    try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+    let before = contents(path)
+    #expect {
+      _ = try Database(path: path)
+    } throws: { error in
+      guard let error = error as? SQLiteError else { return false }
+      return error.kind == .readOnly && error.description.contains("is read-only")
+    }
+    #expect(contents(path) == before)
+    #expect(try permissions(path) == 0o444)
+  }
+
+  @Test func readOnlyModeReadsButRefusesWrites() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    do {
+      let database = try Database(path: path)
+      try database.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1)")
+    }
+    let reader = try Database(path: path, mode: .readOnly)
+    #expect(try reader.query("SELECT n FROM t")[0].get(0) == 1)
+    #expect {
+      try reader.run("INSERT INTO t VALUES (2)")
+    } throws: { error in
+      (error as? SQLiteError)?.kind == .readOnly
+    }
+  }
+
+  @Test func missingFolderIsReportedAndNotCreated() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("missing/games.sqlite")
+    #expect {
+      _ = try Database(path: path)
+    } throws: { error in
+      guard let error = error as? SQLiteError else { return false }
+      return error.kind == .cannotOpen && error.description.contains("folder is missing")
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.file("missing")))
+  }
+
+  @Test func missingFileIsNotCreatedWithoutTheCreateMode() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    #expect {
+      _ = try Database(path: path, mode: .readWrite)
+    } throws: { error in
+      (error as? SQLiteError)?.kind == .cannotOpen
+    }
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func writerWaitsThenReportsAConnectionHoldingTheWriteLock() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    let holder = try Database(path: path)
+    try holder.execute("CREATE TABLE t (n INTEGER)")
+    try holder.execute("BEGIN IMMEDIATE; INSERT INTO t VALUES (1)")
+    let other = try Database(path: path, busyTimeoutMilliseconds: 50)
+    let before = contents(path)
+    #expect {
+      try other.transaction { () throws(SQLiteError) in
+        try other.run("INSERT INTO t VALUES (2)")
+      }
+    } throws: { error in
+      guard let error = error as? SQLiteError else { return false }
+      return error.kind == .busy && error.description.contains("locked by another program")
+    }
+    #expect(contents(path) == before)
+    try holder.execute("COMMIT")
+    try other.run("INSERT INTO t VALUES (2)")
+    #expect(try other.query("SELECT count(*) FROM t")[0].get(0) == 2)
+  }
+
+  @Test func exclusiveLockBlocksOpeningAndLeavesTheFileUnchanged() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    let holder = try Database(path: path)
+    try holder.execute("CREATE TABLE t (n INTEGER)")
+    try holder.execute("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; INSERT INTO t VALUES (1)")
+    let before = contents(path)
+    #expect {
+      _ = try Database(path: path, busyTimeoutMilliseconds: 50)
+    } throws: { error in
+      (error as? SQLiteError)?.kind == .busy
+    }
+    #expect(contents(path) == before)
+    #expect(FileManager.default.fileExists(atPath: path))
+  }
+}
