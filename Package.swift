@@ -65,7 +65,8 @@ let package = Package(
     .target(
       name: "TerminalUI",
       dependencies: [
-        "AppCore", "Architecture", "DatabaseClient", "GameCore", "GameRules",
+        "AppCore", "Architecture", "DatabaseClient", "GameCore", "GameRules", "LoginCore",
+        "NewGameCore", "StatsCore", "TwoFactorCore", "AuthenticationClient",
       ]
     ),
     .target(

@@ -229,11 +229,57 @@ if ! screen | grep -q "^ Winner\|^ Tied"; then
   expect_screen "quit" "┌───┬───┬───┐"
 fi
 t send-keys -t "$session" q
-if screen | grep -q "Quit this game?" || wait_for "Quit this game?" 2; then
+if wait_for "Quit this game?" 2; then
   t send-keys -t "$session" y
 fi
+# Quit leads to New game with the names kept; Esc there leaves the program.
+wait_for "^ New game" 5 || fail "quit: no New game screen:"$'\n'"$(screen)"
+expect_screen "quit" "X name .*\[Ada "
+t send-keys -t "$session" Escape
 check_restored "q"
 [[ $(cat "$work/status" 2>/dev/null) == 0 ]] || fail "q: exit status $(cat "$work/status")"
+t kill-session -t "$session"
+
+# ---------------------------------------------------------------------------------------------
+# Without options the app opens at Sign in; a guest is one key away.
+
+start_at_sign_in() {
+  session="s$((RANDOM))"
+  rm -f "$work/before" "$work/after" "$work/status"
+  t new-session -d -s "$session" -x 80 -y 24 \
+    "stty -g > '$work/before'; env TERM=tmux-256color LANG=C.UTF-8 '$binary'; \
+     echo \$? > '$work/status'; stty -g > '$work/after'; sleep 600"
+  wait_for "^ Sign in" 10 || fail "sign in: not shown:"$'\n'"$(screen)"
+}
+
+start_at_sign_in
+expect_screen "sign in" "< Play as guest >"
+t send-keys -t "$session" C-g
+wait_for "^ New game" 5 || fail "guest: no New game screen"
+expect_screen "guest" "Playing as a guest"
+t send-keys -t "$session" -l "Grace"
+t send-keys -t "$session" Enter
+wait_for "^ Grace, place your X" 5 || fail "guest: the game did not start:"$'\n'"$(screen)"
+t send-keys -t "$session" C-c
+check_restored "guest Ctrl-C"
+t kill-session -t "$session"
+
+# The demo sign-in with two-factor: a wrong password, then the right one and the code.
+start_at_sign_in
+t send-keys -t "$session" -l "ada@2fa.example"
+t send-keys -t "$session" Tab
+t send-keys -t "$session" -l "wrong"
+t send-keys -t "$session" Enter
+wait_for "^ > Password .*\[_ " 5 || fail "sign in: password not cleared:"$'\n'"$(screen)"
+expect_screen "sign in" "ada@2fa.example"
+t send-keys -t "$session" -l "password"
+t send-keys -t "$session" Enter
+wait_for "^ Two-factor" 5 || fail "two-factor: not shown:"$'\n'"$(screen)"
+t send-keys -t "$session" -l "1234"
+t send-keys -t "$session" Enter
+wait_for "Signed in as ada@2fa.example" 5 || fail "two-factor: not signed in:"$'\n'"$(screen)"
+t send-keys -t "$session" Escape
+check_restored "sign in Esc"
 t kill-session -t "$session"
 
 # ---------------------------------------------------------------------------------------------

@@ -117,7 +117,9 @@ public enum GameInput {
     case .undo: return .send(.undoTapped)
     case .redo: return .send(.redoTapped)
     case .hint: return .send(.hintTapped)
-    case .newGame: return .send(.playAgainTapped)
+    case .newGame:
+      // Mid-game, a new game means leaving this one (confirmed) for the New game screen.
+      return .send(state.isGameOver ? .playAgainTapped : .quitTapped)
     case .quit: return .send(.quitTapped)
     case .toggleHelp:
       terminal.isShowingHelp = true

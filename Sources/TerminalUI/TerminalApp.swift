@@ -1,11 +1,16 @@
+import AppCore
 public import Architecture
+public import AuthenticationClient
 public import DatabaseClient
 import Foundation
 public import GameCore
 import GameRules
+import NewGameCore
 
 /// The clients the terminal app runs the core with.
 public struct TerminalEnvironment: Sendable {
+  /// The accounts.
+  public var authentication: AuthenticationClient
   /// The computer player.
   public var engine: EngineClient
   /// The time.
@@ -19,9 +24,10 @@ public struct TerminalEnvironment: Sendable {
 
   /// Creates an environment.
   public init(
-    engine: EngineClient, clock: ClockClient, random: RandomClient, database: DatabaseClient,
-    thinkingPause: Duration = .milliseconds(350)
+    authentication: AuthenticationClient, engine: EngineClient, clock: ClockClient,
+    random: RandomClient, database: DatabaseClient, thinkingPause: Duration = .milliseconds(350)
   ) {
+    self.authentication = authentication
     self.engine = engine
     self.clock = clock
     self.random = random
@@ -38,12 +44,18 @@ public struct TerminalOptions: Sendable {
   public var colorMode: ColorMode
   /// The game to start at once, skipping the menus.
   public var game: GameSettings?
+  /// A line for the Sign in screen, such as which accounts a demo client accepts.
+  public var signInNote: String?
 
   /// Creates options.
-  public init(isPlain: Bool = false, colorMode: ColorMode = .color, game: GameSettings? = nil) {
+  public init(
+    isPlain: Bool = false, colorMode: ColorMode = .color, game: GameSettings? = nil,
+    signInNote: String? = nil
+  ) {
     self.isPlain = isPlain
     self.colorMode = colorMode
     self.game = game
+    self.signInNote = signInNote
   }
 }
 
@@ -95,15 +107,57 @@ public enum TerminalApp {
   public static func run(options: TerminalOptions, environment: TerminalEnvironment) async
     -> Int32
   {
+    if options.isPlain || !Terminal.isInteractive {
+      return await runPlain(options: options, environment: environment)
+    }
+    let starter = options.game.map { firstMover($0, environment) } ?? .x
+    var initial = TicTacToe.State()
+    if let settings = options.game {
+      var newGame = NewGame.State()
+      newGame.xName = settings.xName
+      newGame.oName = settings.oName
+      newGame.mode = settings.mode
+      newGame.computerMark = settings.computerMark
+      newGame.difficulty = settings.difficulty
+      (newGame.rows, newGame.columns, newGame.k) = (settings.rows, settings.columns, settings.k)
+      newGame.startingRule = settings.startingRule
+      do {
+        newGame.game = try GameFeature.State(
+          settings: settings, firstMover: starter, startedAt: environment.clock.now())
+      } catch {
+        FileHandle.standardError.write(Data("tictactoe: \(error.description)\n".utf8))
+        return 2
+      }
+      initial = .newGame(newGame)
+    }
+    let store = Store(initialState: initial) {
+      TicTacToe(
+        authentication: environment.authentication, database: environment.database,
+        engine: environment.engine, clock: environment.clock, random: environment.random,
+        thinkingPause: environment.thinkingPause)
+    }
+    let session = FullScreenSession(
+      store: store, mode: options.colorMode,
+      terminal: AppTerminalState(signInNote: options.signInNote))
+    let status = await session.run(startsGame: options.game != nil)
+    withExtendedLifetime(session) {}
+    return status
+  }
+
+  /// Plain mode plays one game after another with the given settings (or a guest against the
+  /// computer) and ends when the player quits or the input ends.
+  @MainActor
+  private static func runPlain(options: TerminalOptions, environment: TerminalEnvironment) async
+    -> Int32
+  {
     let settings =
-      options.game ?? GameSettings(xName: "Player", oName: "Computer", mode: .versusComputer)
-    let starter: Mark =
-      settings.startingRule == .random
-      ? (environment.random.int(0..<2) == 0 ? .x : .o) : settings.firstGameStarter
+      options.game
+      ?? GameSettings(xName: "Player", oName: NewGame.computerName, mode: .versusComputer)
     let game: GameFeature.State
     do {
       game = try GameFeature.State(
-        settings: settings, firstMover: starter, startedAt: environment.clock.now())
+        settings: settings, firstMover: firstMover(settings, environment),
+        startedAt: environment.clock.now())
     } catch {
       FileHandle.standardError.write(Data("tictactoe: \(error.description)\n".utf8))
       return 2
@@ -114,16 +168,17 @@ public enum TerminalApp {
           engine: environment.engine, clock: environment.clock, random: environment.random,
           database: environment.database, thinkingPause: environment.thinkingPause))
     }
-    if options.isPlain || !Terminal.isInteractive {
-      let session = PlainSession(store: store)
-      let status = await session.run()
-      withExtendedLifetime(session) {}
-      return status
-    }
-    let session = FullScreenSession(store: store, mode: options.colorMode)
+    let session = PlainSession(store: store)
     let status = await session.run()
     withExtendedLifetime(session) {}
     return status
+  }
+
+  private static func firstMover(_ settings: GameSettings, _ environment: TerminalEnvironment)
+    -> Mark
+  {
+    settings.startingRule == .random
+      ? (environment.random.int(0..<2) == 0 ? .x : .o) : settings.firstGameStarter
   }
 
   /// Waits until the store's effects are done, for at most `limit`.
@@ -136,28 +191,22 @@ public enum TerminalApp {
   }
 }
 
-/// The full-screen game: draws on every change, reads keys off the main actor.
+/// The full-screen app: draws on every change, reads keys off the main actor.
 @MainActor
 private final class FullScreenSession {
-  private enum Event {
-    case terminal(TerminalEvent)
-    case quit
-  }
-
-  private let store: Store<StandaloneGame>
+  private let store: Store<TicTacToe>
   private let mode: ColorMode
-  private var terminal: GameTerminalState
+  private var terminal: AppTerminalState
   private var frame = Frame()
   private var size = (width: 80, height: 24)
 
-  init(store: Store<StandaloneGame>, mode: ColorMode) {
+  init(store: Store<TicTacToe>, mode: ColorMode, terminal: AppTerminalState) {
     self.store = store
     self.mode = mode
-    terminal = GameTerminalState(
-      rows: store.state.game.board.rows, columns: store.state.game.board.columns)
+    self.terminal = terminal
   }
 
-  func run() async -> Int32 {
+  func run(startsGame: Bool) async -> Int32 {
     guard Terminal.enterRawMode() else {
       FileHandle.standardError.write(
         Data("tictactoe: the terminal could not be set up; try --plain.\n".utf8))
@@ -165,37 +214,28 @@ private final class FullScreenSession {
     }
     defer { Terminal.restore() }
     size = Terminal.size
-    let (events, continuation) = AsyncStream.makeStream(of: Event.self)
-    let reader = Task {
-      for await event in Terminal.events() { continuation.yield(.terminal(event)) }
-      continuation.finish()
-    }
-    defer { reader.cancel() }
-    let token = store.observe { [weak self] state in
-      if state.hasQuit { continuation.yield(.quit) }
-      self?.draw()
-    }
+    let token = store.observe { [weak self] _ in self?.draw() }
     defer { token.cancel() }
-    store.send(.started)
-    for await event in events {
+    if startsGame { store.send(.newGame(.game(.started))) }
+    for await event in Terminal.events() {
       switch event {
-      case .quit, .terminal(.endOfInput):
+      case .endOfInput:
         await TerminalApp.settle(store)
         return 0
-      case .terminal(.resized):
+      case .resized:
         size = Terminal.size
         draw()
-      case .terminal(.keys(let keys)):
+      case .keys(let keys):
         for key in keys {
-          let response = GameInput.handle(
-            key, frame: frame, state: store.state.game, terminal: &terminal)
-          switch response {
+          AppScreens.follow(store.state, terminal: &terminal)
+          switch AppScreens.handle(key, state: store.state, frame: frame, terminal: &terminal) {
           case .none: draw()
-          case .send(let view):
-            store.send(.view(view))
+          case .send(let action):
+            store.send(action)
             draw()
           case .exit:
-            return 130
+            await TerminalApp.settle(store)
+            return key == .interrupt ? 130 : 0
           }
         }
       }
@@ -204,8 +244,9 @@ private final class FullScreenSession {
   }
 
   private func draw() {
-    frame = GameScreen(store.state.game, terminal: terminal)
-      .frame(width: size.width, height: size.height)
+    AppScreens.follow(store.state, terminal: &terminal)
+    frame = AppScreens.frame(
+      store.state, terminal: terminal, width: size.width, height: size.height)
     Terminal.write(Terminal.drawing(frame, mode: mode))
   }
 }

@@ -1,3 +1,4 @@
+import AuthenticationClient
 import DatabaseClient
 import Foundation
 import GameAI
@@ -49,17 +50,27 @@ public enum CLI {
       // The clients here stand in until AppLive provides the live ones.
       let engine =
         options.seconds.map { Engine(timeBudget: .milliseconds(Int64($0 * 1_000))) } ?? Self.engine
+      let authentication = AuthenticationClient(
+        login: { userName, password in
+          guard userName.contains("@"), password == "password" else {
+            throw AuthenticationError.invalidCredentials
+          }
+          guard !userName.contains("2fa") else {
+            return .twoFactorRequired(TwoFactorChallenge(userName: userName, token: "demo"))
+          }
+          return .signedIn(Session(accountID: 1, userName: userName))
+        },
+        verifyTwoFactor: { challenge, code in
+          guard code == "1234" else { throw AuthenticationError.invalidCode }
+          return Session(accountID: 1, userName: challenge.userName)
+        },
+        createAccount: { userName, _ in Session(accountID: 1, userName: userName) },
+        changePassword: { _, _, _ in }, deleteAccount: { _, _ in }, listAccounts: { [] },
+        beginTwoFactor: { _, _ in throw AuthenticationError.invalidCredentials },
+        confirmTwoFactor: { _, _ in [] }, disableTwoFactor: { _, _ in })
       let environment = TerminalEnvironment(
-        engine: EngineClient(
-          chooseMove: { board, difficulty in
-            var generator = SystemRandomNumberGenerator()
-            return engine.bestMove(for: board, difficulty: difficulty, using: &generator)
-          },
-          hint: { board in
-            var generator = SystemRandomNumberGenerator()
-            return engine.bestMove(for: board, difficulty: Difficulty.unbeatable, using: &generator)
-          },
-          analyze: { _ in [:] }),
+        authentication: authentication,
+        engine: .engine(engine, seed: UInt64.random(in: .min ... .max)),
         clock: ClockClient(
           now: { Int64(Date().timeIntervalSince1970 * 1_000) },
           sleep: { try await Task.sleep(for: $0) }),
@@ -97,7 +108,11 @@ public enum CLI {
       let colorMode = ColorMode.detect(
         noColorFlag: parsed.common.noColor, environment: ProcessInfo.processInfo.environment)
       return await TerminalApp.run(
-        options: TerminalOptions(isPlain: options.plain, colorMode: colorMode, game: settings),
+        options: TerminalOptions(
+          isPlain: options.plain, colorMode: colorMode,
+          game: options.startsGame ? settings : nil,
+          signInNote: "Demo sign-in: a user name with @ and the password \"password\"; "
+            + "with 2fa in the name the code is 1234."),
         environment: environment)
     }
   }

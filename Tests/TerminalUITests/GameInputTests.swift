@@ -86,7 +86,7 @@ struct GameInputTests {
         .character("u"), .character("r"), .character("h"), .character("n"), .character("q"),
         state: state, terminal: &terminal)
         == [
-          .send(.undoTapped), .send(.redoTapped), .send(.hintTapped), .send(.playAgainTapped),
+          .send(.undoTapped), .send(.redoTapped), .send(.hintTapped), .send(.quitTapped),
           .send(.quitTapped),
         ])
   }
