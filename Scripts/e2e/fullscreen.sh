@@ -33,7 +33,8 @@ start() {
   session="s$((RANDOM))"
   rm -f "$work/before" "$work/after" "$work/status"
   t new-session -d -s "$session" -x 80 -y 24 \
-    "stty -g > '$work/before'; env TERM=tmux-256color LANG=C.UTF-8 '$binary' play $*; \
+    "stty -g > '$work/before'; env TERM=tmux-256color LANG=C.UTF-8 \
+     TICTACTOE_DATABASE='$work/$session.sqlite' '$binary' play $*; \
      echo \$? > '$work/status'; stty -g > '$work/after'; sleep 600"
   wait_for "place your X\|is thinking" 10 || fail "start: the game did not appear"
 }
@@ -247,7 +248,8 @@ start_at_sign_in() {
   session="s$((RANDOM))"
   rm -f "$work/before" "$work/after" "$work/status"
   t new-session -d -s "$session" -x 80 -y 24 \
-    "stty -g > '$work/before'; env TERM=tmux-256color LANG=C.UTF-8 '$binary'; \
+    "stty -g > '$work/before'; env TERM=tmux-256color LANG=C.UTF-8 \
+     TICTACTOE_DATABASE='$work/$session.sqlite' '$binary'; \
      echo \$? > '$work/status'; stty -g > '$work/after'; sleep 600"
   wait_for "^ Sign in" 10 || fail "sign in: not shown:"$'\n'"$(screen)"
 }
@@ -264,22 +266,23 @@ t send-keys -t "$session" C-c
 check_restored "guest Ctrl-C"
 t kill-session -t "$session"
 
-# The demo sign-in with two-factor: a wrong password, then the right one and the code.
+# Create an account: a short password is refused, a good one signs in.
 start_at_sign_in
-t send-keys -t "$session" -l "ada@2fa.example"
+t send-keys -t "$session" -l "ada"
 t send-keys -t "$session" Tab
-t send-keys -t "$session" -l "wrong"
+t send-keys -t "$session" -l "short"
+t send-keys -t "$session" Tab Tab
+wait_for "^ > < Create account >" 5 || fail "create account: focus not on the button"
 t send-keys -t "$session" Enter
-wait_for "^ > Password .*\[_ " 5 || fail "sign in: password not cleared:"$'\n'"$(screen)"
-expect_screen "sign in" "ada@2fa.example"
-t send-keys -t "$session" -l "password"
+wait_for "at least 8" 5 || fail "create account: short password accepted:"$'\n'"$(screen)"
+t send-keys -t "$session" BTab BTab
+t send-keys -t "$session" -l "long enough"
+t send-keys -t "$session" Tab Tab
 t send-keys -t "$session" Enter
-wait_for "^ Two-factor" 5 || fail "two-factor: not shown:"$'\n'"$(screen)"
-t send-keys -t "$session" -l "1234"
-t send-keys -t "$session" Enter
-wait_for "Signed in as ada@2fa.example" 5 || fail "two-factor: not signed in:"$'\n'"$(screen)"
+wait_for "Signed in as ada" 15 || fail "create account: not signed in:"$'\n'"$(screen)"
+expect_screen "create account" "X name .*\[ada "
 t send-keys -t "$session" Escape
-check_restored "sign in Esc"
+check_restored "create account Esc"
 t kill-session -t "$session"
 
 # ---------------------------------------------------------------------------------------------

@@ -5,6 +5,9 @@ set -euo pipefail
 
 binary=${1:?usage: plain.sh PATH_TO_TICTACTOE}
 failures=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+runs=0
 
 fail() {
   echo "FAIL: $1" >&2
@@ -15,8 +18,11 @@ fail() {
 run() {
   local input=$1
   shift
+  runs=$((runs + 1))
   set +e
-  output=$(printf '%s' "$input" | timeout 30 "$binary" "$@" 2>&1)
+  # Each run gets a database of its own, away from the player's.
+  output=$(printf '%s' "$input" |
+    TICTACTOE_DATABASE="$work/run$runs.sqlite" timeout 30 "$binary" "$@" 2>&1)
   status=$?
   set -e
 }

@@ -57,7 +57,7 @@ extension Engine {
     let empty = geometry.full & ~(mover | other)
     let wins = geometry.threats(of: mover, against: other) & empty
     let blocks = geometry.threats(of: other, against: mover) & empty
-    let explorer = Explorer(geometry: geometry, deadline: .now)
+    let explorer = Explorer(geometry: geometry, deadline: .now, tableBits: 0)
     let candidates = explorer.candidates(mover: mover, other: other)
     let values = explorer.plausibility(candidates, mover: mover, other: other)
     return Tactics(

@@ -97,10 +97,12 @@ public final class Engine: Sendable {
   ///
   /// The search stops at `deadline` or when the task is cancelled.
   func exactScores(
-    _ board: Board, deadline: ContinuousClock.Instant?,
+    _ board: Board, deadline: ContinuousClock.Instant?, tableBits: Int? = nil,
     progress: ((_ nodes: Int, _ done: Int, _ total: Int) -> Void)?
   ) -> ExactScores {
-    let solver = Solver(rows: board.rows, columns: board.columns, k: board.k, deadline: deadline)
+    let solver = Solver(
+      rows: board.rows, columns: board.columns, k: board.k, deadline: deadline,
+      tableBits: tableBits)
     let geometry = solver.geometry
     let (mover, other) = geometry.position(of: board)
     let cells = board.emptyCells

@@ -12,7 +12,7 @@ final class Explorer<B: BitBoard> {
   private let zobrist: [UInt64]
   /// Evaluation weights by how many marks an unblocked window holds.
   private let weights: [Int]
-  private var table = TranspositionTable(bits: 18)
+  private var table: TranspositionTable
   private(set) var nodes = 0
   private(set) var isAborted = false
   private let deadline: ContinuousClock.Instant
@@ -20,8 +20,10 @@ final class Explorer<B: BitBoard> {
   /// How many moves an inner node tries, best first.
   private let breadth: Int
 
-  init(geometry: Geometry<B>, deadline: ContinuousClock.Instant) {
+  /// Creates a search over `geometry` that stops at `deadline`; `tableBits` sizes its table.
+  init(geometry: Geometry<B>, deadline: ContinuousClock.Instant, tableBits: Int = 18) {
     self.geometry = geometry
+    table = TranspositionTable(bits: tableBits)
     self.deadline = deadline
     let rows = geometry.rows
     let columns = geometry.columns
@@ -163,7 +165,7 @@ final class Explorer<B: BitBoard> {
     _ mover: B, _ other: B, hash: UInt64, ply: Int, depth: Int, alpha: Int, beta: Int
   ) -> Int {
     nodes += 1
-    if nodes & 1_023 == 0 {
+    if nodes & 63 == 0 {
       checkLimits()
     }
     if isAborted { return 0 }

@@ -25,11 +25,16 @@ final class Solver {
   /// Ordering weights by how many marks a window through the cell already holds.
   private static let buildWeights = [1, 4, 16, 64, 256, 1_024, 4_096, 16_384]
 
-  init(rows: Int, columns: Int, k: Int, deadline: ContinuousClock.Instant? = nil) {
+  /// Creates a solver for one board shape that stops at `deadline`; `tableBits` (by default
+  /// sized to the board) sizes its transposition table.
+  init(
+    rows: Int, columns: Int, k: Int, deadline: ContinuousClock.Instant? = nil,
+    tableBits: Int? = nil
+  ) {
     geometry = Geometry(rows: rows, columns: columns, k: k)
     symmetries = SymmetryTables(rows: rows, columns: columns)
     let cells = rows * columns
-    table = TranspositionTable(bits: cells <= 12 ? 16 : cells <= 16 ? 20 : 22)
+    table = TranspositionTable(bits: tableBits ?? (cells <= 9 ? 12 : cells <= 12 ? 16 : 18))
     self.deadline = deadline
     moveBuffer = Array(repeating: 0, count: (cells + 1) * cells)
     scoreBuffer = Array(repeating: 0, count: (cells + 1) * cells)

@@ -1,4 +1,4 @@
-import AuthenticationClient
+import AppLive
 import DatabaseClient
 import Foundation
 import GameAI
@@ -46,40 +46,21 @@ public enum CLI {
       return await solve(shape, json: json)
     case .count(let shape, let json):
       return count(shape, json: json)
+    case .gtp(let k, let difficulty, let seconds):
+      return gtp(k: k, difficulty: difficulty, seconds: seconds)
     case .play(let options):
-      // The clients here stand in until AppLive provides the live ones.
-      let engine =
-        options.seconds.map { Engine(timeBudget: .milliseconds(Int64($0 * 1_000))) } ?? Self.engine
-      let authentication = AuthenticationClient(
-        login: { userName, password in
-          guard userName.contains("@"), password == "password" else {
-            throw AuthenticationError.invalidCredentials
-          }
-          guard !userName.contains("2fa") else {
-            return .twoFactorRequired(TwoFactorChallenge(userName: userName, token: "demo"))
-          }
-          return .signedIn(Session(accountID: 1, userName: userName))
-        },
-        verifyTwoFactor: { challenge, code in
-          guard code == "1234" else { throw AuthenticationError.invalidCode }
-          return Session(accountID: 1, userName: challenge.userName)
-        },
-        createAccount: { userName, _ in Session(accountID: 1, userName: userName) },
-        changePassword: { _, _, _ in }, deleteAccount: { _, _ in }, listAccounts: { [] },
-        beginTwoFactor: { _, _ in throw AuthenticationError.invalidCredentials },
-        confirmTwoFactor: { _, _ in [] }, disableTwoFactor: { _, _ in })
+      let clients: LiveClients
+      do {
+        clients = try LiveClients(
+          databasePath: parsed.common.database,
+          timeBudget: options.seconds.map { .milliseconds(Int64($0 * 1_000)) } ?? .seconds(1))
+      } catch {
+        printError(error.message)
+        return ExitCode.failure
+      }
       let environment = TerminalEnvironment(
-        authentication: authentication,
-        engine: .engine(engine, seed: UInt64.random(in: .min ... .max)),
-        clock: ClockClient(
-          now: { Int64(Date().timeIntervalSince1970 * 1_000) },
-          sleep: { try await Task.sleep(for: $0) }),
-        random: RandomClient { Int.random(in: $0) },
-        database: DatabaseClient(
-          saveFinishedGame: { _ in 0 }, saveGameInProgress: { _, _ in },
-          loadGameInProgress: { _ in nil }, clearGameInProgress: { _ in },
-          stats: { _ in Stats(tallies: [], currentStreak: 0, bestStreak: 0, recentGames: []) },
-          history: { _, _ in [] }, game: { _ in nil }, resetStats: { _ in }))
+        authentication: clients.authentication, engine: clients.engine, clock: clients.clock,
+        random: clients.random, database: clients.database)
       let computer = options.computer ?? .o
       let mode: GameMode =
         switch computer {
@@ -110,9 +91,7 @@ public enum CLI {
       return await TerminalApp.run(
         options: TerminalOptions(
           isPlain: options.plain, colorMode: colorMode,
-          game: options.startsGame ? settings : nil,
-          signInNote: "Demo sign-in: a user name with @ and the password \"password\"; "
-            + "with 2fa in the name the code is 1234."),
+          game: options.startsGame ? settings : nil),
         environment: environment)
     }
   }
@@ -217,6 +196,30 @@ public enum CLI {
     }
     if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     print(json ? Formatting.solveJSON(board, result) : Formatting.solveText(board, result))
+    return ExitCode.success
+  }
+
+  // MARK: - gtp
+
+  private static func gtp(k: Int?, difficulty: Difficulty, seconds: Double?) -> Int32 {
+    let searcher = seconds.map { Engine(timeBudget: .milliseconds(Int64($0 * 1_000))) } ?? engine
+    var generator = SplitMix64(seed: UInt64.random(in: .min ... .max))
+    let session: GTPSession
+    do {
+      session = try GTPSession(k: k) { board in
+        searcher.bestMove(for: board, difficulty: difficulty, using: &generator)
+      }
+    } catch {
+      printError(error.description)
+      return ExitCode.usage
+    }
+    var running = session
+    while !running.hasQuit, let line = readLine() {
+      if let response = running.respond(to: line) {
+        // Written straight to the file descriptor so a controller sees each answer at once.
+        FileHandle.standardOutput.write(Data(response.utf8))
+      }
+    }
     return ExitCode.success
   }
 

@@ -1,6 +1,14 @@
 import GameAI
 import GameRules
+import Synchronization
 import Testing
+
+/// Collects progress reports from a solve.
+final class Reports: Sendable {
+  private let storage = Mutex<[SolveProgress]>([])
+  func append(_ report: SolveProgress) { storage.withLock { $0.append(report) } }
+  var all: [SolveProgress] { storage.withLock { $0 } }
+}
 
 @Suite(.serialized)
 struct EngineTests {
@@ -144,6 +152,22 @@ struct EngineTests {
       #expect(reply.evaluation.value == .loss)
       #expect(reply.evaluation.plies == result.evaluation.plies - 1)
     }
+  }
+
+  @Test func fourByFourWithFourInARowIsADraw() throws {
+    let result = engine.solve(try Board(rows: 4, columns: 4, k: 4), progress: nil)
+    #expect(result.evaluation == Evaluation(value: .draw, plies: 16))
+    #expect(result.best.count == 16)
+  }
+
+  @Test func solveReportsProgressAsFirstMovesSettle() throws {
+    let reports = Reports()
+    let result = engine.solve(try Board(rows: 3, columns: 4, k: 3)) { reports.append($0) }
+    let last = try #require(reports.all.last)
+    // 3×4 has four symmetries: the twelve first moves fall into four classes.
+    #expect(last.movesTotal == 4)
+    #expect(last.movesDone == 4)
+    #expect(last.nodes == result.nodes)
   }
 
   @Test func solveOfAFinishedBoardIsImmediate() throws {
