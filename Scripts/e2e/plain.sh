@@ -49,6 +49,9 @@ expect_line win "Winner! Congrats Ada!"
 expect_line win "1 X O O"
 expect_line win "2 . X ."
 expect_line win "3 . . X"
+if grep -q "cannot be saved\|could not be saved" <<<"$output"; then
+  fail "win: the finished game was not saved:"$'\n'"$output"
+fi
 
 # A tie, with digits for cells.
 run $'1\n2\n3\n5\n4\n6\n8\n7\n9\n' play --plain --x Ada --o Bob --computer none
