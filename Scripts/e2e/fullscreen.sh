@@ -33,7 +33,7 @@ start() {
   session="s$((RANDOM))"
   rm -f "$work/before" "$work/after" "$work/status"
   t new-session -d -s "$session" -x 80 -y 24 \
-    "stty -g > '$work/before'; env TERM=tmux-256color LANG=C.UTF-8 \
+    "stty -g > '$work/before'; env TERM=tmux-256color LANG=C.UTF-8 ${START_ENV:-} \
      TICTACTOE_DATABASE='$work/$session.sqlite' '$binary' play $*; \
      echo \$? > '$work/status'; stty -g > '$work/after'; sleep 600"
   wait_for "place your X\|is thinking" 10 || fail "start: the game did not appear"
@@ -304,6 +304,35 @@ for signal in TERM HUP; do
   check_restored "SIG$signal"
   t kill-session -t "$session"
 done
+
+# ---------------------------------------------------------------------------------------------
+# Colour by default; none with NO_COLOR or --no-color (bold and reverse stay).
+
+colour_codes() { t capture-pane -e -p -t "$session" | grep -c $'\e\\[[34][0-7]m' || true; }
+
+start --x Ada --computer none
+t send-keys -t "$session" 5
+wait_for "(X)\|\[X\]" 5 || fail "colour: no move"
+[[ $(colour_codes) -gt 0 ]] || fail "colour: no colours by default"
+t send-keys -t "$session" C-c
+check_restored "colour"
+t kill-session -t "$session"
+
+start --x Ada --computer none --no-color
+t send-keys -t "$session" 5
+wait_for "(X)\|\[X\]" 5 || fail "--no-color: no move"
+[[ $(colour_codes) -eq 0 ]] || fail "--no-color: colours shown"
+t send-keys -t "$session" C-c
+check_restored "--no-color"
+t kill-session -t "$session"
+
+START_ENV="NO_COLOR=1" start --x Ada --computer none
+t send-keys -t "$session" 5
+wait_for "(X)\|\[X\]" 5 || fail "NO_COLOR: no move"
+[[ $(colour_codes) -eq 0 ]] || fail "NO_COLOR: colours shown"
+t send-keys -t "$session" C-c
+check_restored "NO_COLOR"
+t kill-session -t "$session"
 
 if [[ $failures -gt 0 ]]; then
   echo "fullscreen.sh: $failures failure(s)" >&2
