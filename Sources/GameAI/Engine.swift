@@ -78,8 +78,7 @@ public final class Engine: Sendable {
     let geometry = Geometry<B>(board)
     let (mover, other) = geometry.position(of: board)
     let explorer = Explorer(geometry: geometry, deadline: deadline)
-    let moves = explorer.orderedMoves(
-      geometry.full & ~(mover | other), mover: mover, other: other, hint: -1)
+    let moves = explorer.orderedMoves(geometry.full & ~(mover | other), mover: mover, other: other)
     return explorer.scores(of: moves, mover: mover, other: other)
   }
 
