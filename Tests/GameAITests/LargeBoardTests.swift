@@ -1,5 +1,6 @@
 import GameAI
 import GameRules
+import Synchronization
 import Testing
 
 /// A 15×15, k = 5 board after X and O play their cells alternately, X first.
@@ -61,15 +62,19 @@ struct LargeBoardTests {
     let slow = Engine(timeBudget: .seconds(60))
     let board = try gomoku(x: ["h8", "i9"], o: ["h9", "g7"])
     let clock = ContinuousClock()
+    let cancelledAt = Mutex<ContinuousClock.Instant?>(nil)
+    // The search measures its own stop, so a busy test runner cannot delay the reading.
     let task = Task.detached {
       var generator = SplitMix64(seed: 9)
-      return slow.bestMove(for: board, difficulty: .unbeatable, using: &generator)
+      let move = slow.bestMove(for: board, difficulty: .unbeatable, using: &generator)
+      let stopped = clock.now
+      return (move, cancelledAt.withLock { $0 }.map { stopped - $0 })
     }
-    try await Task.sleep(for: .milliseconds(200))
-    let cancelled = clock.now
+    try await Task.sleep(for: .milliseconds(300))
+    cancelledAt.withLock { $0 = clock.now }
     task.cancel()
-    let move = await task.value
-    #expect(clock.now - cancelled < .milliseconds(50))
+    let (move, delay) = await task.value
+    #expect(try #require(delay) < .milliseconds(50))
     #expect(move.map(board.isLegal) == true)
   }
 
