@@ -32,7 +32,9 @@ final class Explorer<B: BitBoard> {
   private let counts: UnsafeMutablePointer<Int>
   /// `totals[colour]`: that colour's sum of `weights` over the windows the other colour has
   /// not entered; `totals[2 + colour]`: its windows one mark short of a line that the other
-  /// colour has not entered; `totals[4]`: windows that some colour can still complete.
+  /// colour has not entered (fours); `totals[4]`: windows that some colour can still
+  /// complete; `totals[5 + colour]`: its windows two marks short of a line that the other
+  /// colour has not entered (threes).
   private let totals: UnsafeMutablePointer<Int>
   /// Each colour's marks.
   private let marks: UnsafeMutablePointer<B>
@@ -70,8 +72,8 @@ final class Explorer<B: BitBoard> {
     windowCount = geometry.windows.count
     counts = .allocate(capacity: 2 * geometry.windows.count)
     counts.initialize(repeating: 0, count: 2 * geometry.windows.count)
-    totals = .allocate(capacity: 5)
-    totals.initialize(repeating: 0, count: 5)
+    totals = .allocate(capacity: 7)
+    totals.initialize(repeating: 0, count: 7)
     marks = .allocate(capacity: 2)
     marks.initialize(repeating: .zero, count: 2)
   }
@@ -92,6 +94,9 @@ final class Explorer<B: BitBoard> {
     let own = geometry.threats(of: mover, against: other) & empty
     if !own.isZero { return (own.lowestIndex, Score.win(in: 1), 1) }
     let threats = geometry.threats(of: other, against: mover) & empty
+    if threats.isZero, let win = continuousFours(for: 0, depth: Explorer.rootFours) {
+      return (win.move, Score.win(in: win.plies), win.plies)
+    }
     let area = candidates(mover: mover, other: other)
     var moves = orderedMoves(threats.isZero ? area : threats, colour: 0, hint: -1)
     var best = (move: moves[0], score: -Score.infinity, depth: 0)
@@ -157,7 +162,7 @@ final class Explorer<B: BitBoard> {
   private func setUp(mover: B, other: B) {
     counts.update(repeating: 0, count: 2 * windowCount)
     marks.update(repeating: .zero, count: 2)
-    totals.update(repeating: 0, count: 4)
+    totals.update(repeating: 0, count: 7)
     totals[4] = windowCount
     for cell in mover.indices { place(cell, colour: 0) }
     for cell in other.indices { place(cell, colour: 1) }
@@ -170,10 +175,12 @@ final class Explorer<B: BitBoard> {
     if second == 0 {
       totals[0] += sign * weights[first]
       if first == geometry.k - 1 { totals[2] += sign }
+      if first == geometry.k - 2 { totals[5] += sign }
     }
     if first == 0 {
       totals[1] += sign * weights[second]
       if second == geometry.k - 1 { totals[3] += sign }
+      if second == geometry.k - 2 { totals[6] += sign }
     }
   }
 
@@ -204,6 +211,71 @@ final class Explorer<B: BitBoard> {
       result = result | (cells ^ (cells & marks[colour]))
     }
     return result
+  }
+
+  // MARK: - Continuous fours
+
+  /// How many of its own fours the search chains at a leaf, and at the root.
+  private static var leafFours: Int { 2 }
+  private static var rootFours: Int { 10 }
+
+  /// Cells where `colour` would make a four: the empty cells of its threes.
+  private func fourMakingCells(for colour: Int) -> B {
+    var result = B.zero
+    let own = colour * windowCount
+    let other = (1 - colour) * windowCount
+    let empty = geometry.full & ~(marks[0] | marks[1])
+    for window in 0..<windowCount
+    where counts[own + window] == geometry.k - 2 && counts[other + window] == 0 {
+      result = result | (geometry.windows[window] & empty)
+    }
+    return result
+  }
+
+  /// The threat cells of `colour` in the windows through `cell`.
+  private func threats(of colour: Int, through cell: Int) -> B {
+    var result = B.zero
+    let own = colour * windowCount
+    let other = (1 - colour) * windowCount
+    for slot in geometry.windowStart[cell]..<geometry.windowStart[cell + 1] {
+      let window = geometry.windowIndices[slot]
+      if counts[own + window] == geometry.k - 1 && counts[other + window] == 0 {
+        let cells = geometry.windows[window]
+        result = result | (cells ^ (cells & marks[colour]))
+      }
+    }
+    return result
+  }
+
+  /// A win for `colour`, to move, by a chain of at most `depth` fours, each forcing the
+  /// opponent's reply: the first move and the plies to the win.
+  ///
+  /// Expects neither side to have a four on the board. A chain fails where a forced block
+  /// gives the opponent a four of its own.
+  private func continuousFours(for colour: Int, depth: Int) -> (move: Int, plies: Int)? {
+    guard depth > 0, totals[5 + colour] > 0 else { return nil }
+    var cells = fourMakingCells(for: colour)
+    while !cells.isZero {
+      let cell = cells.lowestIndex
+      cells = cells.withoutLowest
+      nodes += 1
+      place(cell, colour: colour)
+      var plies: Int?
+      let threats = threats(of: colour, through: cell)
+      if threats.nonzeroBitCount >= 2 {
+        plies = 3
+      } else if !threats.isZero {
+        let block = threats.lowestIndex
+        place(block, colour: 1 - colour)
+        if totals[3 - colour] == 0, let rest = continuousFours(for: colour, depth: depth - 1) {
+          plies = 2 + rest.plies
+        }
+        remove(block, colour: 1 - colour)
+      }
+      remove(cell, colour: colour)
+      if let plies { return (cell, plies) }
+    }
+    return nil
   }
 
   // MARK: - Search
@@ -248,6 +320,9 @@ final class Explorer<B: BitBoard> {
       if forced.nonzeroBitCount >= 2 { return Score.loss(in: ply + 2) }
     }
     if depth <= 0 && forced.isZero {
+      if totals[5 + me] > 0, let win = continuousFours(for: me, depth: Explorer.leafFours) {
+        return Score.win(in: ply + win.plies)
+      }
       // The side to move is a tempo ahead: its patterns count for more.
       let estimate = (3 * totals[me] - 2 * totals[them]) / 2
       return max(-Score.estimateLimit + 1, min(Score.estimateLimit - 1, estimate))
