@@ -23,7 +23,7 @@ final class Solver {
 
   private static let checkInterval = 1 << 14
   /// Ordering weights by how many marks a window through the cell already holds.
-  private static let buildWeights = [1, 4, 16, 64, 256, 1_024, 4_096, 16_384]
+  private let buildWeights: [Int]
 
   /// Creates a solver for one board shape that stops at `deadline`; `tableBits` (by default
   /// sized to the board) sizes its transposition table.
@@ -36,6 +36,7 @@ final class Solver {
     let cells = rows * columns
     table = TranspositionTable(bits: tableBits ?? (cells <= 9 ? 12 : cells <= 12 ? 16 : 18))
     self.deadline = deadline
+    buildWeights = (0...k).map { 1 << min(2 * $0, 40) }
     moveBuffer = Array(repeating: 0, count: (cells + 1) * cells)
     scoreBuffer = Array(repeating: 0, count: (cells + 1) * cells)
   }
@@ -168,8 +169,8 @@ final class Solver {
           let window = geometry.windows[geometry.windowIndices[slot]]
           let own = window & mover
           let theirs = window & other
-          if theirs == 0 { value += 2 * Solver.buildWeights[own.nonzeroBitCount] }
-          if own == 0 { value += Solver.buildWeights[theirs.nonzeroBitCount] }
+          if theirs == 0 { value += 2 * buildWeights[own.nonzeroBitCount] }
+          if own == 0 { value += buildWeights[theirs.nonzeroBitCount] }
         }
       }
       // Insertion sort: the lists are short.
