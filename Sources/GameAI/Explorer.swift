@@ -14,7 +14,7 @@ final class Explorer<B: BitBoard> {
   private let zobrist: [UInt64]
   /// Evaluation weights by how many marks an unblocked window holds.
   private let weights: [Int]
-  private var table: TranspositionTable
+  private let table: TranspositionTable
   private(set) var nodes = 0
   private(set) var isAborted = false
   /// Whether the search may stop at the deadline (off while settling the shallowest pass).
