@@ -58,6 +58,19 @@ struct LargeBoardTests {
     #expect(analysis.evaluation.value == .loss, "after \(chosen): \(analysis.evaluation)")
   }
 
+  @Test func defusesAFourThreeForkBeforeItIsPlayed() throws {
+    // O: d4 e4 f4 (blocked at c4) and h2 h3; O's h4 would make a four and an open three.
+    let board = try gomoku(
+      x: ["c4", "a15", "o15", "o1", "a8"], o: ["d4", "e4", "f4", "h2", "h3"])
+    let chosen = try move(board)
+    let after = try board.playing(at: try #require(Cell(name: chosen)))
+    let reply = Engine(timeBudget: .milliseconds(400)).analyze(after)
+    // A proven win reports its length; an estimate reports the empty cells.
+    let provenWin =
+      reply.evaluation.value == .win && reply.evaluation.plies < after.emptyCells.count
+    #expect(!provenWin, "after \(chosen): \(reply.evaluation)")
+  }
+
   @Test func searchStopsSoonAfterCancellation() async throws {
     let slow = Engine(timeBudget: .seconds(60))
     let board = try gomoku(x: ["h8", "i9"], o: ["h9", "g7"])
