@@ -38,6 +38,11 @@ final class Explorer<B: BitBoard> {
   private let totals: UnsafeMutablePointer<Int>
   /// Each colour's marks.
   private let marks: UnsafeMutablePointer<B>
+  /// Copies of `geometry.windowStart`, `geometry.windowIndices` and `weights` for the hot
+  /// loops.
+  private let starts: UnsafeMutablePointer<Int>
+  private let slots: UnsafeMutablePointer<Int>
+  private let fastWeights: UnsafeMutablePointer<Int>
 
   /// Creates a search over `geometry` that stops at `deadline`; `tableBits` sizes its table.
   init(geometry: Geometry<B>, deadline: ContinuousClock.Instant, tableBits: Int = 18) {
@@ -76,6 +81,16 @@ final class Explorer<B: BitBoard> {
     totals.initialize(repeating: 0, count: 7)
     marks = .allocate(capacity: 2)
     marks.initialize(repeating: .zero, count: 2)
+    starts = Explorer.copy(geometry.windowStart)
+    slots = Explorer.copy(geometry.windowIndices)
+    fastWeights = Explorer.copy(weights)
+  }
+
+  private static func copy(_ values: [Int]) -> UnsafeMutablePointer<Int> {
+    let pointer = UnsafeMutablePointer<Int>.allocate(capacity: max(values.count, 1))
+    pointer.initialize(repeating: 0, count: max(values.count, 1))
+    for (index, value) in values.enumerated() { pointer[index] = value }
+    return pointer
   }
 
   deinit {
@@ -83,6 +98,9 @@ final class Explorer<B: BitBoard> {
     totals.deallocate()
     marks.deinitialize(count: 2)
     marks.deallocate()
+    starts.deallocate()
+    slots.deallocate()
+    fastWeights.deallocate()
   }
 
   // MARK: - Entry points
@@ -173,12 +191,12 @@ final class Explorer<B: BitBoard> {
   private func account(_ first: Int, _ second: Int, sign: Int) {
     if first == 0 || second == 0 { totals[4] += sign }
     if second == 0 {
-      totals[0] += sign * weights[first]
+      totals[0] += sign * fastWeights[first]
       if first == geometry.k - 1 { totals[2] += sign }
       if first == geometry.k - 2 { totals[5] += sign }
     }
     if first == 0 {
-      totals[1] += sign * weights[second]
+      totals[1] += sign * fastWeights[second]
       if second == geometry.k - 1 { totals[3] += sign }
       if second == geometry.k - 2 { totals[6] += sign }
     }
@@ -189,8 +207,8 @@ final class Explorer<B: BitBoard> {
   private func remove(_ cell: Int, colour: Int) { change(cell, colour: colour, by: -1) }
 
   private func change(_ cell: Int, colour: Int, by step: Int) {
-    for slot in geometry.windowStart[cell]..<geometry.windowStart[cell + 1] {
-      let window = geometry.windowIndices[slot]
+    for slot in starts[cell]..<starts[cell + 1] {
+      let window = slots[slot]
       let first = counts[window]
       let second = counts[windowCount + window]
       account(first, second, sign: -1)
@@ -237,8 +255,8 @@ final class Explorer<B: BitBoard> {
     var result = B.zero
     let own = colour * windowCount
     let other = (1 - colour) * windowCount
-    for slot in geometry.windowStart[cell]..<geometry.windowStart[cell + 1] {
-      let window = geometry.windowIndices[slot]
+    for slot in starts[cell]..<starts[cell + 1] {
+      let window = slots[slot]
       if counts[own + window] == geometry.k - 1 && counts[other + window] == 0 {
         let cells = geometry.windows[window]
         result = result | (cells ^ (cells & marks[colour]))
@@ -406,12 +424,12 @@ final class Explorer<B: BitBoard> {
       if move == hint {
         value = .max
       } else {
-        for slot in geometry.windowStart[move]..<geometry.windowStart[move + 1] {
-          let window = geometry.windowIndices[slot]
+        for slot in starts[move]..<starts[move + 1] {
+          let window = slots[slot]
           let mine = counts[own + window]
           let theirs = counts[other + window]
-          if theirs == 0 { value += 2 * weights[mine + 1] }
-          if mine == 0 { value += weights[theirs + 1] }
+          if theirs == 0 { value += 2 * fastWeights[mine + 1] }
+          if mine == 0 { value += fastWeights[theirs + 1] }
         }
       }
       moves.append(move)
