@@ -39,7 +39,10 @@ let package = Package(
       name: "GameCore",
       dependencies: ["Architecture", "DatabaseClient", "GameAI", "GameRules"]
     ),
-    .target(name: "NewGameCore", dependencies: ["Architecture", "GameCore"]),
+    .target(
+      name: "NewGameCore",
+      dependencies: ["Architecture", "DatabaseClient", "GameCore", "GameRules", "StatsCore"]
+    ),
     .target(name: "TwoFactorCore", dependencies: ["Architecture", "AuthenticationClient"]),
     .target(
       name: "LoginCore",
@@ -59,7 +62,13 @@ let package = Package(
       name: "AppLive",
       dependencies: ["AppCore", "AuthenticationClientLive", "DatabaseClientLive", "GameAI"]
     ),
-    .target(name: "TerminalUI", dependencies: ["AppCore"]),
+    .target(
+      name: "TerminalUI",
+      dependencies: [
+        "AppCore", "Architecture", "DatabaseClient", "GameCore", "GameRules", "LoginCore",
+        "NewGameCore", "StatsCore", "TwoFactorCore", "AuthenticationClient",
+      ]
+    ),
     .target(
       name: "TicTacToeCLI",
       dependencies: [
@@ -108,7 +117,10 @@ let package = Package(
     .testTarget(name: "TwoFactorCoreTests", dependencies: ["TwoFactorCore", "TestSupport"]),
     .testTarget(name: "StatsCoreTests", dependencies: ["StatsCore", "TestSupport"]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),
-    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
+    .testTarget(
+      name: "TerminalUITests",
+      dependencies: ["Architecture", "GameCore", "GameRules", "TerminalUI", "TestSupport"]
+    ),
     .testTarget(
       name: "TicTacToeCLITests",
       dependencies: [

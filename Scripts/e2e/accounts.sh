@@ -87,19 +87,28 @@ expect_status 0 "login with the right password"
 
 # MARK: - Two-factor
 
-# 2fa-enable prints the secret and URI, then waits for a code computed from them.
-coproc ENABLE { "$tictactoe" account 2fa-enable "$user" --password-stdin 2>"$work/enable.err"; }
-printf '%s\n' "$password" >&"${ENABLE[1]}"
-IFS= read -r -t 30 secret_line <&"${ENABLE[0]}" || fail "2fa-enable printed no secret in time"
-IFS= read -r -t 30 uri_line <&"${ENABLE[0]}" || fail "2fa-enable printed no URI in time"
+# 2fa-enable prints the secret and URI, then waits for a code computed from them. Its output
+# goes to a file, so the lines only appear in time if the program flushes them.
+mkfifo "$work/enable.in"
+"$tictactoe" account 2fa-enable "$user" --password-stdin <"$work/enable.in" \
+  >"$work/enable.out" 2>"$work/enable.err" &
+enable_pid=$!
+exec {to_enable}>"$work/enable.in"
+printf '%s\n' "$password" >&"$to_enable"
+for _ in $(seq 300); do
+  (($(wc -l <"$work/enable.out") >= 2)) && break
+  sleep 0.1
+done
+(($(wc -l <"$work/enable.out") >= 2)) || fail "2fa-enable printed no secret and URI in time"
+{ IFS= read -r secret_line && IFS= read -r uri_line; } <"$work/enable.out"
 secret=${secret_line#Secret: }
 [[ $secret =~ ^[A-Z2-7]{32}$ ]] || fail "2fa-enable printed $secret_line"
 [[ $uri_line == "URI: otpauth://totp/"*"secret=$secret"* ]] || fail "2fa-enable printed $uri_line"
 pass "2fa-enable shows the secret and the otpauth:// URI"
-printf '%s\n' "$(totp "$secret")" >&"${ENABLE[1]}"
-exec {ENABLE[1]}>&-
-mapfile -t -u "${ENABLE[0]}" enable_rest
-wait "$ENABLE_PID" || fail "2fa-enable failed: $(cat "$work/enable.err")"
+printf '%s\n' "$(totp "$secret")" >&"$to_enable"
+exec {to_enable}>&-
+wait "$enable_pid" || fail "2fa-enable failed: $(cat "$work/enable.err")"
+mapfile -t enable_rest <"$work/enable.out"
 recovery_codes=()
 for line in "${enable_rest[@]}"; do
   [[ $line =~ ^[a-z2-7]{5}-[a-z2-7]{5}$ ]] && recovery_codes+=("$line")

@@ -1,1 +1,65 @@
-// The AppLive module.
+public import AppCore
+public import AuthenticationClient
+import AuthenticationClientLive
+public import DatabaseClient
+import DatabaseClientLive
+import Foundation
+import GameAI
+public import GameCore
+
+/// The clients that reach the real world: the database, the accounts, the engine and the clock.
+public struct LiveClients: Sendable {
+  /// Local accounts in the database.
+  public var authentication: AuthenticationClient
+  /// Game records in the database.
+  public var database: DatabaseClient
+  /// The engine with its time budget.
+  public var engine: EngineClient
+  /// The system clock.
+  public var clock: ClockClient
+  /// The system's random numbers.
+  public var random: RandomClient
+
+  /// Opens the database where PRODUCT.md §5 says and builds every live client over it.
+  ///
+  /// - Parameters:
+  ///   - databasePath: A `--database` path, which wins over `TICTACTOE_DATABASE` and the default.
+  ///   - environment: The environment to read; the process's own when `nil`.
+  ///   - timeBudget: The engine's thinking time per move on boards it cannot solve at once.
+  /// - Throws: ``DatabaseError`` with one sentence when the database cannot be used.
+  public init(
+    databasePath: String?, environment: [String: String]? = nil,
+    timeBudget: Duration = .seconds(1)
+  ) throws(DatabaseError) {
+    let local = try LocalDatabase.open(
+      explicitPath: databasePath, environment: environment ?? ProcessInfo.processInfo.environment)
+    authentication = .live(database: local)
+    database = .live(database: local)
+    engine = .engine(Engine(timeBudget: timeBudget), seed: UInt64.random(in: .min ... .max))
+    clock = .live
+    random = .live
+  }
+
+  /// The app's root reducer over these clients.
+  ///
+  /// - Parameter thinkingPause: How long the computer seems to think before it moves.
+  /// - Returns: The root reducer.
+  public func app(thinkingPause: Duration = .milliseconds(350)) -> TicTacToe {
+    TicTacToe(
+      authentication: authentication, database: database, engine: engine, clock: clock,
+      random: random, thinkingPause: thinkingPause)
+  }
+}
+
+extension ClockClient {
+  /// The system clock: wall time in milliseconds and `Task.sleep`.
+  public static let live = ClockClient(
+    now: { Timestamp((Date().timeIntervalSince1970 * 1_000).rounded()) },
+    sleep: { duration in try await Task.sleep(for: duration) }
+  )
+}
+
+extension RandomClient {
+  /// The system's random number generator.
+  public static let live = RandomClient(int: { range in Int.random(in: range) })
+}

@@ -34,6 +34,7 @@ extension Engine {
       (0..<exponent).reduce(1.0) { product, _ in product * Double(candidate.value + 1) }
     }
     let total = weights.reduce(0, +)
+    guard total > 0 else { return board.emptyCells.randomElement(using: &generator) }
     var pick = Double.random(in: 0..<total, using: &generator)
     for (index, weight) in weights.enumerated() {
       pick -= weight
@@ -57,7 +58,7 @@ extension Engine {
     let empty = geometry.full & ~(mover | other)
     let wins = geometry.threats(of: mover, against: other) & empty
     let blocks = geometry.threats(of: other, against: mover) & empty
-    let explorer = Explorer(geometry: geometry, deadline: .now)
+    let explorer = Explorer(geometry: geometry, deadline: .now, tableBits: 0)
     let candidates = explorer.candidates(mover: mover, other: other)
     let values = explorer.plausibility(candidates, mover: mover, other: other)
     return Tactics(

@@ -23,8 +23,8 @@ extension Engine {
   /// the best move of a deepening search.
   func perfectChoices(_ board: Board, budget: Duration) -> [Cell] {
     let start = ContinuousClock.now
-    if board.rows == 3 && board.columns == 3 { return analyze(board).best }
-    if board.cellCount <= 64 {
+    if board.rows == 3 && board.columns == 3 { return Engine.trappiest(board, analyze(board).best) }
+    if Engine.mightSolve(board) {
       let exact = exactScores(board, deadline: start + budget * 0.5, progress: nil)
       if !exact.isAborted {
         let scores = exact.scores.compactMap { cell, score in score.map { (cell, $0) } }
@@ -40,6 +40,19 @@ extension Engine {
       default: Engine.searchMove(Bits256.self, board, deadline: deadline)
       }
     return [move]
+  }
+
+  /// The moves of `best` that leave the opponent the most losing replies, so that perfect play
+  /// also gives a fallible opponent the most chances to go wrong (used where analysis is a
+  /// table lookup).
+  private static func trappiest(_ board: Board, _ best: [Cell]) -> [Cell] {
+    let engine = Engine()
+    let traps = best.map { cell in
+      guard let after = try? board.playing(at: cell) else { return 0 }
+      return engine.analyze(after).moves.count { $0.evaluation.value == .loss }
+    }
+    let most = traps.max()
+    return zip(best, traps).filter { $0.1 == most }.map(\.0)
   }
 
   private static func searchMove<B: BitBoard>(

@@ -42,7 +42,7 @@ struct CommandFailure: Error {
 }
 
 /// The live clients over the database that `--database` or the environment names.
-struct LiveClients {
+struct StorageClients {
   /// The environment variable that selects cheap password hashing for tests.
   static let passwordCostVariable = "TICTACTOE_PASSWORD_COST"
 
@@ -105,7 +105,7 @@ extension CLI {
 
   static func account(_ options: AccountOptions, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let clients = try LiveClients(common)
+      let clients = try StorageClients(common)
       let client = clients.authentication
       let input = PasswordInput(fromStandardInput: options.passwordFromStandardInput)
       let user = options.user ?? ""
@@ -188,7 +188,7 @@ extension CLI {
 
   static func login(_ options: LoginOptions, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let client = try LiveClients(common).authentication
+      let client = try StorageClients(common).authentication
       let input = PasswordInput(fromStandardInput: options.passwordFromStandardInput)
       let password = try await calling {
         try input.password(prompt: "Password for \(options.user): ")

@@ -1,6 +1,10 @@
+import AppLive
+import DatabaseClient
 import Foundation
 import GameAI
+import GameCore
 import GameRules
+import TerminalUI
 
 /// The `tictactoe` command line: parses arguments, runs a subcommand, returns the exit code.
 public enum CLI {
@@ -52,9 +56,53 @@ public enum CLI {
       return await solve(shape, json: json)
     case .count(let shape, let json):
       return count(shape, json: json)
-    case .play:
-      print("The game arrives in a later version; try tictactoe --help for the analysis commands.")
-      return ExitCode.success
+    case .gtp(let k, let difficulty, let seconds):
+      return gtp(k: k, difficulty: difficulty, seconds: seconds)
+    case .play(let options):
+      let clients: LiveClients
+      do {
+        clients = try LiveClients(
+          databasePath: parsed.common.database,
+          timeBudget: options.seconds.map { .milliseconds(Int64($0 * 1_000)) } ?? .seconds(1))
+      } catch {
+        printError(error.message)
+        return ExitCode.failure
+      }
+      let environment = TerminalEnvironment(
+        authentication: clients.authentication, engine: clients.engine, clock: clients.clock,
+        random: clients.random, database: clients.database)
+      let computer = options.computer ?? .o
+      let mode: GameMode =
+        switch computer {
+        case .none: .hotSeat
+        case .both: .computerVersusComputer
+        case .x, .o: .versusComputer
+        }
+      func name(_ mark: Mark) -> String {
+        let given = mark == .x ? options.xName : options.oName
+        let isComputer = computer == .both || computer.rawValue == mark.rawValue
+        if let given { return given }
+        guard isComputer else { return "Player \(mark.symbol)" }
+        return computer == .both ? "Computer \(mark.symbol)" : "Computer"
+      }
+      let startingRule: StartingRule =
+        switch options.first {
+        case .x: .x
+        case .o: .o
+        case .alternate: .alternate
+        case .random: .random
+        }
+      let settings = GameSettings(
+        xName: name(.x), oName: name(.o), mode: mode, computerMark: computer == .x ? .x : .o,
+        difficulty: options.difficulty, rows: options.shape.rows, columns: options.shape.columns,
+        k: options.shape.k, startingRule: startingRule)
+      let colorMode = ColorMode.detect(
+        noColorFlag: parsed.common.noColor, environment: ProcessInfo.processInfo.environment)
+      return await TerminalApp.run(
+        options: TerminalOptions(
+          isPlain: options.plain, colorMode: colorMode,
+          game: options.startsGame ? settings : nil),
+        environment: environment)
     }
   }
 
@@ -158,6 +206,30 @@ public enum CLI {
     }
     if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     print(json ? Formatting.solveJSON(board, result) : Formatting.solveText(board, result))
+    return ExitCode.success
+  }
+
+  // MARK: - gtp
+
+  private static func gtp(k: Int?, difficulty: Difficulty, seconds: Double?) -> Int32 {
+    let searcher = seconds.map { Engine(timeBudget: .milliseconds(Int64($0 * 1_000))) } ?? engine
+    var generator = SplitMix64(seed: UInt64.random(in: .min ... .max))
+    let session: GTPSession
+    do {
+      session = try GTPSession(k: k) { board in
+        searcher.bestMove(for: board, difficulty: difficulty, using: &generator)
+      }
+    } catch {
+      printError(error.description)
+      return ExitCode.usage
+    }
+    var running = session
+    while !running.hasQuit, let line = readLine() {
+      if let response = running.respond(to: line) {
+        // Written straight to the file descriptor so a controller sees each answer at once.
+        FileHandle.standardOutput.write(Data(response.utf8))
+      }
+    }
     return ExitCode.success
   }
 

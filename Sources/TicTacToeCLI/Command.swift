@@ -71,6 +71,7 @@ public enum Command: Equatable, Sendable {
     position: String, k: Int?, difficulty: Difficulty, seed: UInt64?, seconds: Double?, json: Bool)
   case solve(BoardShape, json: Bool)
   case count(BoardShape, json: Bool)
+  case gtp(k: Int?, difficulty: Difficulty, seconds: Double?)
   case account(AccountOptions)
   case login(LoginOptions)
   case stats(StatsOptions)
@@ -89,8 +90,8 @@ struct CommonOptions: Equatable, Sendable {
 extension Command {
   /// The subcommands, in the order help lists them.
   static let names = [
-    "play", "analyze", "bestmove", "solve", "count", "account", "login", "stats", "history",
-    "replay",
+    "play", "analyze", "bestmove", "solve", "count", "gtp", "account", "login", "stats",
+    "history", "replay",
   ]
 
   /// Parses the arguments after the program's name.
@@ -145,6 +146,13 @@ extension Command {
       command =
         name == "solve"
         ? .solve(shape, json: parsed.has("json")) : .count(shape, json: parsed.has("json"))
+    case "gtp":
+      parsed = try Arguments(
+        rest, command: name, valued: common.union(["k", "difficulty", "time"]), flags: commonFlags)
+      try parsed.requirePositionals(atMost: 0, command: name)
+      command = .gtp(
+        k: try parsed.integer("k", in: 3...15), difficulty: try difficulty(parsed),
+        seconds: try seconds(parsed))
     case "account", "login", "stats", "history", "replay":
       (command, parsed) = try parseRecords(
         name, rest, valued: common, flags: commonFlags)

@@ -9,6 +9,7 @@ enum Help {
     case "solve": solve
     case "count": count
     case "play": play
+    case "gtp": gtp
     case "account": account
     case "login": login
     case "stats": stats
@@ -37,6 +38,7 @@ enum Help {
       bestmove   the engine's move for a position
       solve      the value of an empty board under perfect play
       count      reachable positions and complete games of a board
+      gtp        the engine over the Go Text Protocol, for other programs
       account    create, list and change accounts; turn two-factor on or off
       login      check a user name, password and two-factor code
       stats      wins, losses, draws and streaks of an account or the guest
@@ -115,6 +117,23 @@ enum Help {
       tictactoe solve --rows 3 --columns 4 --k 3 --json
 
     Usage: tictactoe solve [--size N | --rows R --columns C] [--k K] [--json]
+    """
+
+  static let gtp = """
+    Speak the Go Text Protocol (version 2) on standard input and output, so other programs and
+    boards can play the engine.
+
+    Examples:
+      printf 'boardsize 3\\ngenmove x\\nshowboard\\nquit\\n' | tictactoe gtp
+      tictactoe gtp --k 5 --time 0.5
+
+    Usage: tictactoe gtp [--k K] [--difficulty LEVEL] [--time SECONDS]
+
+    Commands: protocol_version, name, version, known_command, list_commands, boardsize N
+    (square boards, 3 to 15), clear_board, play x|o VERTEX, genmove x|o, undo, showboard, quit.
+    Vertices are a column letter (A, B, … skipping I) and a row counted from the bottom: A1 is
+    the bottom-left corner. Errors answer "? message". The first board is 3×3, or 15×15 when
+    --k is above 3.
     """
 
   static let count = """

@@ -10,7 +10,7 @@ extension CLI {
 
   static func stats(_ options: StatsOptions, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let clients = try LiveClients(common)
+      let clients = try StorageClients(common)
       let (owner, name) = try await owner(options.user, clients.authentication)
       let records = clients.records
       if options.reset {
@@ -66,7 +66,7 @@ extension CLI {
 
   static func history(user: String?, json: Bool, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let clients = try LiveClients(common)
+      let clients = try StorageClients(common)
       let (owner, name) = try await owner(user, clients.authentication)
       let games = try await calling { try await clients.records.history(owner, historyLimit) }
       if json {
@@ -83,7 +83,7 @@ extension CLI {
 
   static func replay(gameID: Int64, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let clients = try LiveClients(common)
+      let clients = try StorageClients(common)
       guard let record = try await calling({ try await clients.records.game(gameID) }) else {
         throw .failure(
           "There is no finished game with id \(gameID); tictactoe history lists them.")

@@ -1,6 +1,14 @@
 import GameAI
 import GameRules
+import Synchronization
 import Testing
+
+/// Collects progress reports from a solve.
+final class Reports: Sendable {
+  private let storage = Mutex<[SolveProgress]>([])
+  func append(_ report: SolveProgress) { storage.withLock { $0.append(report) } }
+  var all: [SolveProgress] { storage.withLock { $0 } }
+}
 
 @Suite(.serialized)
 struct EngineTests {
@@ -146,6 +154,22 @@ struct EngineTests {
     }
   }
 
+  @Test func fourByFourWithFourInARowIsADraw() throws {
+    let result = engine.solve(try Board(rows: 4, columns: 4, k: 4), progress: nil)
+    #expect(result.evaluation == Evaluation(value: .draw, plies: 16))
+    #expect(result.best.count == 16)
+  }
+
+  @Test func solveReportsProgressAsFirstMovesSettle() throws {
+    let reports = Reports()
+    let result = engine.solve(try Board(rows: 3, columns: 4, k: 3)) { reports.append($0) }
+    let last = try #require(reports.all.last)
+    // 3×4 has four symmetries: the twelve first moves fall into four classes.
+    #expect(last.movesTotal == 4)
+    #expect(last.movesDone == 4)
+    #expect(last.nodes == result.nodes)
+  }
+
   @Test func solveOfAFinishedBoardIsImmediate() throws {
     let result = engine.solve(try board("xxx/oo./..."), progress: nil)
     #expect(result.evaluation == Evaluation(value: .loss, plies: 0))
@@ -165,5 +189,26 @@ struct EngineTests {
     let a = (0..<8).map { _ in first.next() }
     #expect(a == (0..<8).map { _ in second.next() })
     #expect(Set(a).count == 8)
+  }
+}
+
+struct ConcurrencyTests {
+  @Test func oneEngineServesManyTasksAtOnce() async throws {
+    // A generous budget: the answers must be exact however busy the machine is.
+    let engine = Engine(timeBudget: .seconds(120))
+    let boards = [Board.classic, try Board(rows: 4, columns: 4, k: 4), try board("x../.o./...")]
+    let expected = boards.map(engine.analyze)
+    let results = await withTaskGroup(of: (Int, Analysis).self) { group in
+      for round in 0..<12 {
+        let index = round % boards.count
+        let board = boards[index]
+        group.addTask { (index, engine.analyze(board)) }
+      }
+      var results: [(Int, Analysis)] = []
+      for await result in group { results.append(result) }
+      return results
+    }
+    #expect(results.count == 12)
+    for (index, analysis) in results { #expect(analysis == expected[index]) }
   }
 }

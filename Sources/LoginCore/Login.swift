@@ -1,0 +1,193 @@
+public import Architecture
+public import AuthenticationClient
+public import TwoFactorCore
+
+/// The Sign in screen: user name and password, Create account, Play as guest; it presents
+/// Two-factor when the account needs a code.
+public struct Login: Reducer {
+  /// The form, the request's progress and the presented Two-factor screen.
+  public struct State: Equatable, Sendable {
+    /// The user name as typed.
+    public var userName = ""
+    /// The password as typed; cleared after a failure.
+    public var password = ""
+    /// Whether a request is in flight; the form is disabled meanwhile.
+    public var isRequestInFlight = false
+    /// Why the last request failed.
+    public var errorMessage: String?
+    /// The Two-factor screen, while it is shown.
+    public var twoFactor: TwoFactor.State?
+
+    /// Creates an empty form.
+    public init(userName: String = "", password: String = "") {
+      self.userName = userName
+      self.password = password
+    }
+  }
+
+  /// What can happen on the Sign in screen.
+  public enum Action: Equatable, Sendable {
+    /// The player did something.
+    case view(View)
+    /// The user name and password were checked.
+    case loginResponse(Result<LoginResponse, AuthenticationError>)
+    /// An account was created.
+    case createAccountResponse(Result<Session, AuthenticationError>)
+    /// The Two-factor screen's actions.
+    case twoFactor(TwoFactor.Action)
+    /// Messages for the parent.
+    case delegate(Delegate)
+
+    /// What the player can do.
+    public enum View: Equatable, Sendable {
+      /// The user name field changed.
+      case userNameChanged(String)
+      /// The password field changed.
+      case passwordChanged(String)
+      /// Sign in with the form.
+      case signInTapped
+      /// Create an account from the form.
+      case createAccountTapped
+      /// Play without an account.
+      case playAsGuestTapped
+    }
+
+    /// What the parent must act on.
+    public enum Delegate: Equatable, Sendable {
+      /// Signed in (after two-factor when needed).
+      case didAuthenticate(Session)
+      /// The player chose to play as a guest.
+      case didChooseGuest
+    }
+  }
+
+  private enum CancelID: Hashable, Sendable {
+    case request
+  }
+
+  /// Routes the Two-factor screen's actions.
+  public static let twoFactorAction = CaseKey<Action, TwoFactor.Action>(embed: Action.twoFactor) {
+    if case .twoFactor(let action) = $0 { action } else { nil }
+  }
+
+  /// The accounts.
+  public var authentication: AuthenticationClient
+
+  /// Creates the feature with its client.
+  public init(authentication: AuthenticationClient) {
+    self.authentication = authentication
+  }
+
+  /// Reduces an action of the Sign in screen and its Two-factor screen.
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    Reduce(core)
+      .ifLet(\.twoFactor, action: Self.twoFactorAction) {
+        TwoFactor(authentication: authentication)
+      }
+      .reduce(into: &state, action: action)
+  }
+
+  private func core(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .view(.userNameChanged(let userName)):
+      guard state.isFormEnabled else { return .none }
+      state.userName = userName
+      return .none
+
+    case .view(.passwordChanged(let password)):
+      guard state.isFormEnabled else { return .none }
+      state.password = password
+      return .none
+
+    case .view(.signInTapped):
+      guard state.canSubmit else { return .none }
+      state.isRequestInFlight = true
+      state.errorMessage = nil
+      let userName = state.userName.trimmingWhitespace()
+      let password = state.password
+      return .run { [authentication] send in
+        do {
+          await send(.loginResponse(.success(try await authentication.login(userName, password))))
+        } catch {
+          await send(.loginResponse(.failure(AuthenticationError(error))))
+        }
+      }
+      .cancellable(id: CancelID.request, cancelInFlight: true)
+
+    case .view(.createAccountTapped):
+      guard state.canSubmit else { return .none }
+      guard state.password.count >= Self.minimumPasswordLength else {
+        state.errorMessage = AuthenticationError.passwordTooShort.message
+        return .none
+      }
+      state.isRequestInFlight = true
+      state.errorMessage = nil
+      let userName = state.userName.trimmingWhitespace()
+      let password = state.password
+      return .run { [authentication] send in
+        do {
+          let session = try await authentication.createAccount(userName, password)
+          await send(.createAccountResponse(.success(session)))
+        } catch {
+          await send(.createAccountResponse(.failure(AuthenticationError(error))))
+        }
+      }
+      .cancellable(id: CancelID.request, cancelInFlight: true)
+
+    case .view(.playAsGuestTapped):
+      guard state.isFormEnabled else { return .none }
+      return .send(.delegate(.didChooseGuest))
+
+    case .loginResponse(.success(.signedIn(let session))),
+      .createAccountResponse(.success(let session)):
+      state.isRequestInFlight = false
+      return .send(.delegate(.didAuthenticate(session)))
+
+    case .loginResponse(.success(.twoFactorRequired(let challenge))):
+      state.isRequestInFlight = false
+      state.twoFactor = TwoFactor.State(challenge: challenge)
+      return .none
+
+    case .loginResponse(.failure(let error)), .createAccountResponse(.failure(let error)):
+      state.isRequestInFlight = false
+      state.errorMessage = error.message
+      state.password = ""
+      return .none
+
+    case .twoFactor(.delegate(.didAuthenticate(let session))):
+      state.twoFactor = nil
+      state.password = ""
+      return .send(.delegate(.didAuthenticate(session)))
+
+    case .twoFactor(.delegate(.didCancel)):
+      state.twoFactor = nil
+      state.password = ""
+      return .none
+
+    case .twoFactor, .delegate:
+      return .none
+    }
+  }
+
+  /// The shortest password an account may have.
+  public static let minimumPasswordLength = 8
+}
+
+extension Login.State {
+  /// The screen's title.
+  public var title: String { "Sign in" }
+
+  /// Whether both fields are filled in.
+  public var isFormValid: Bool {
+    !userName.trimmingWhitespace().isEmpty && !password.isEmpty
+  }
+
+  /// Whether the fields and buttons take input.
+  public var isFormEnabled: Bool { !isRequestInFlight && twoFactor == nil }
+
+  /// Whether Sign in and Create account do something.
+  public var canSubmit: Bool { isFormValid && isFormEnabled }
+
+  /// Whether to show a progress indicator.
+  public var showsProgress: Bool { isRequestInFlight }
+}

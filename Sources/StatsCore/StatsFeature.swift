@@ -1,0 +1,172 @@
+public import Architecture
+public import DatabaseClient
+
+/// The Stats screen: wins, losses and draws by opponent, streaks, recent games and their replay,
+/// and Reset stats (confirmed).
+public struct StatsFeature: Reducer {
+  /// The stats shown and what is in progress.
+  public struct State: Equatable, Sendable {
+    /// Whose stats these are.
+    public var owner: RecordOwner
+    /// The stats, once loaded.
+    public var stats: Stats?
+    /// Whether the stats are being read (or reset).
+    public var isLoading = false
+    /// Whether the player is being asked to confirm resetting the stats.
+    public var isConfirmingReset = false
+    /// Why the stats could not be read or reset.
+    public var errorMessage: String?
+    /// The recent game being replayed and how many of its moves are shown.
+    public var replay: Replay?
+
+    /// Creates the screen for an owner; the stats load when it starts.
+    public init(owner: RecordOwner) {
+      self.owner = owner
+    }
+  }
+
+  /// A finished game shown move by move.
+  public struct Replay: Equatable, Sendable {
+    /// The game.
+    public var record: GameRecord
+    /// How many moves are shown, from 0 to all of them.
+    public var step: Int
+
+    /// Creates a replay at its first position.
+    public init(record: GameRecord, step: Int = 0) {
+      self.record = record
+      self.step = step
+    }
+  }
+
+  /// What can happen on the Stats screen.
+  public enum Action: Equatable, Sendable {
+    /// The player did something.
+    case view(View)
+    /// The screen appeared: load the stats.
+    case started
+    /// The stats were read.
+    case statsResponse(Result<Stats, DatabaseError>)
+    /// Messages for the parent.
+    case delegate(Delegate)
+
+    /// What the player can do.
+    public enum View: Equatable, Sendable {
+      /// Reset the stats (asks first).
+      case resetTapped
+      /// Yes, delete every finished game.
+      case resetConfirmed
+      /// No, keep them.
+      case resetCancelled
+      /// Replay a recent game, by its position in the list.
+      case recentGameTapped(Int)
+      /// Show one more move of the replay.
+      case replayForwardTapped
+      /// Show one move fewer.
+      case replayBackTapped
+      /// Stop replaying.
+      case replayClosed
+      /// Leave the screen.
+      case closeTapped
+    }
+
+    /// What the parent must act on.
+    public enum Delegate: Equatable, Sendable {
+      /// Close the Stats screen.
+      case didClose
+    }
+  }
+
+  private enum CancelID: Hashable, Sendable {
+    case load
+  }
+
+  /// Where the stats come from.
+  public var database: DatabaseClient
+
+  /// Creates the feature with its client.
+  public init(database: DatabaseClient) {
+    self.database = database
+  }
+
+  /// Reduces an action of the Stats screen.
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .started:
+      state.isLoading = true
+      state.errorMessage = nil
+      return load(state.owner, reset: false)
+
+    case .statsResponse(.success(let stats)):
+      state.isLoading = false
+      state.stats = stats
+      return .none
+
+    case .statsResponse(.failure(let error)):
+      state.isLoading = false
+      state.errorMessage = error.message
+      return .none
+
+    case .view(.resetTapped):
+      guard !state.isLoading else { return .none }
+      state.isConfirmingReset = true
+      return .none
+
+    case .view(.resetConfirmed):
+      guard state.isConfirmingReset else { return .none }
+      state.isConfirmingReset = false
+      state.isLoading = true
+      state.replay = nil
+      state.errorMessage = nil
+      return load(state.owner, reset: true)
+
+    case .view(.resetCancelled):
+      state.isConfirmingReset = false
+      return .none
+
+    case .view(.recentGameTapped(let index)):
+      guard let games = state.stats?.recentGames, games.indices.contains(index) else {
+        return .none
+      }
+      state.replay = Replay(record: games[index])
+      return .none
+
+    case .view(.replayForwardTapped):
+      guard let replay = state.replay, replay.step < replay.record.moves.count else {
+        return .none
+      }
+      state.replay?.step += 1
+      return .none
+
+    case .view(.replayBackTapped):
+      guard let replay = state.replay, replay.step > 0 else { return .none }
+      state.replay?.step -= 1
+      return .none
+
+    case .view(.replayClosed):
+      state.replay = nil
+      return .none
+
+    case .view(.closeTapped):
+      return .merge(.cancel(id: CancelID.load), .send(.delegate(.didClose)))
+
+    case .delegate:
+      return .none
+    }
+  }
+
+  private func load(_ owner: RecordOwner, reset: Bool) -> Effect<Action> {
+    .run { [database] send in
+      do {
+        if reset {
+          try await database.resetStats(owner)
+        }
+        await send(.statsResponse(.success(try await database.stats(owner))))
+      } catch {
+        let message = (error as? DatabaseError) ?? DatabaseError("The stats could not be read.")
+        await send(.statsResponse(.failure(message)))
+      }
+    }
+    .cancellable(id: CancelID.load, cancelInFlight: true)
+  }
+}

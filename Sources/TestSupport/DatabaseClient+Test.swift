@@ -1,0 +1,79 @@
+public import DatabaseClient
+import Synchronization
+
+extension DatabaseClient {
+  /// A client whose every endpoint fails the test when called.
+  public static let unimplemented = DatabaseClient(
+    saveFinishedGame: { _ in try fail("DatabaseClient.saveFinishedGame") },
+    saveGameInProgress: { _, _ in try fail("DatabaseClient.saveGameInProgress") },
+    loadGameInProgress: { _ in try fail("DatabaseClient.loadGameInProgress") },
+    clearGameInProgress: { _ in try fail("DatabaseClient.clearGameInProgress") },
+    stats: { _ in try fail("DatabaseClient.stats") },
+    history: { _, _ in try fail("DatabaseClient.history") },
+    game: { _ in try fail("DatabaseClient.game") },
+    resetStats: { _ in try fail("DatabaseClient.resetStats") }
+  )
+}
+
+/// Game records kept in memory, so tests can check what a feature saved.
+public final class InMemoryDatabase: Sendable {
+  private struct Contents {
+    var finishedGames: [GameRecord] = []
+    var gamesInProgress: [RecordOwner: GameRecord] = [:]
+    var stats: [RecordOwner: Stats] = [:]
+  }
+
+  private let contents: Mutex<Contents>
+
+  /// Creates records holding the given games in progress and stats.
+  public init(gamesInProgress: [RecordOwner: GameRecord] = [:], stats: [RecordOwner: Stats] = [:]) {
+    contents = Mutex(Contents(gamesInProgress: gamesInProgress, stats: stats))
+  }
+
+  /// The finished games saved so far, in order, with their ids.
+  public var finishedGames: [GameRecord] { contents.withLock(\.finishedGames) }
+
+  /// The games in progress by owner.
+  public var gamesInProgress: [RecordOwner: GameRecord] { contents.withLock(\.gamesInProgress) }
+
+  /// A client over these records; history, single games and unknown stats fail the test.
+  public var client: DatabaseClient {
+    var client = DatabaseClient.unimplemented
+    client.saveFinishedGame = { record in
+      // The live records refuse the same: a finished game has a result and an end time.
+      guard record.result != nil, record.endedAt != nil else {
+        throw DatabaseError("A game without a result and an end time cannot be saved as finished.")
+      }
+      return self.contents.withLock { contents in
+        var saved = record
+        saved.id = Int64(contents.finishedGames.count + 1)
+        contents.finishedGames.append(saved)
+        return Int64(contents.finishedGames.count)
+      }
+    }
+    client.saveGameInProgress = { record, owner in
+      self.contents.withLock { $0.gamesInProgress[owner] = record }
+    }
+    client.loadGameInProgress = { owner in
+      self.contents.withLock { $0.gamesInProgress[owner] }
+    }
+    client.clearGameInProgress = { owner in
+      self.contents.withLock { $0.gamesInProgress[owner] = nil }
+    }
+    client.stats = { owner in
+      guard let stats = self.contents.withLock({ $0.stats[owner] }) else {
+        return try fail("DatabaseClient.stats for \(owner)")
+      }
+      return stats
+    }
+    client.resetStats = { owner in
+      self.contents.withLock { $0.stats[owner] = Stats() }
+    }
+    return client
+  }
+}
+
+private func fail<T>(_ endpoint: String) throws -> T {
+  unimplemented(endpoint)
+  throw UnimplementedError(endpoint: endpoint)
+}

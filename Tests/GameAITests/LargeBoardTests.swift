@@ -1,0 +1,101 @@
+import GameAI
+import GameRules
+import Synchronization
+import Testing
+
+/// A 15×15, k = 5 board after X and O play their cells alternately, X first.
+func gomoku(x: [String], o: [String]) throws -> Board {
+  var board = try Board(rows: 15, columns: 15, k: 5)
+  for index in 0..<max(x.count, o.count) {
+    if index < x.count { try board.play(at: try #require(Cell(name: x[index]))) }
+    if index < o.count { try board.play(at: try #require(Cell(name: o[index]))) }
+  }
+  return board
+}
+
+struct LargeBoardTests {
+  let engine = Engine(timeBudget: .milliseconds(400))
+
+  func move(_ board: Board) throws -> String {
+    #expect(board.toMove == .x)
+    var generator = SplitMix64(seed: 5)
+    return try #require(engine.bestMove(for: board, difficulty: .unbeatable, using: &generator))
+      .name
+  }
+
+  @Test func fixturesHaveXToMove() throws {
+    #expect(try gomoku(x: ["a1"], o: ["b1"]).toMove == .x)
+  }
+
+  @Test func takesAWinInOne() throws {
+    // X: h8 i8 j8 k8, blocked at g8 by O; l8 wins.
+    let board = try gomoku(
+      x: ["h8", "i8", "j8", "k8", "c3"], o: ["g8", "a1", "o15", "a15", "a8"])
+    #expect(try move(board) == "l8")
+  }
+
+  @Test func blocksALossInOne() throws {
+    // O: e5 f5 g5 h5 with d5 blocked by X; X must take i5.
+    let board = try gomoku(x: ["d5", "m12", "n3", "b14"], o: ["e5", "f5", "g5", "h5"])
+    #expect(try move(board) == "i5")
+  }
+
+  @Test func makesAnOpenFour() throws {
+    // X: g8 h8 i8 open at both ends; f8 or j8 makes a four O cannot stop.
+    let board = try gomoku(x: ["g8", "h8", "i8"], o: ["a1", "o15", "a15"])
+    #expect(["f8", "j8"].contains(try move(board)))
+  }
+
+  @Test func playsAFourThreeFork() throws {
+    // X: d4 e4 f4 (row 4, blocked at c4) and h2 h3 (column h); g4 would make a closed four,
+    // h4 a four on row 4 and an open three on column h.
+    let board = try gomoku(
+      x: ["d4", "e4", "f4", "h2", "h3"], o: ["c4", "a15", "o15", "o1", "a8"])
+    let chosen = try move(board)
+    let after = try board.playing(at: try #require(Cell(name: chosen)))
+    let analysis = Engine(timeBudget: .milliseconds(400)).analyze(after)
+    #expect(chosen == "h4")
+    #expect(analysis.evaluation.value == .loss, "after \(chosen): \(analysis.evaluation)")
+  }
+
+  @Test func defusesAFourThreeForkBeforeItIsPlayed() throws {
+    // O: d4 e4 f4 (blocked at c4) and h2 h3; O's h4 would make a four and an open three.
+    let board = try gomoku(
+      x: ["c4", "a15", "o15", "o1", "a8"], o: ["d4", "e4", "f4", "h2", "h3"])
+    let chosen = try move(board)
+    let after = try board.playing(at: try #require(Cell(name: chosen)))
+    let reply = Engine(timeBudget: .milliseconds(400)).analyze(after)
+    // A proven win reports its length; an estimate reports the empty cells.
+    let provenWin =
+      reply.evaluation.value == .win && reply.evaluation.plies < after.emptyCells.count
+    #expect(!provenWin, "after \(chosen): \(reply.evaluation)")
+  }
+
+  @Test func searchStopsSoonAfterCancellation() async throws {
+    let slow = Engine(timeBudget: .seconds(60))
+    let board = try gomoku(x: ["h8", "i9"], o: ["h9", "g7"])
+    let clock = ContinuousClock()
+    let cancelledAt = Mutex<ContinuousClock.Instant?>(nil)
+    // The search measures its own stop, so a busy test runner cannot delay the reading.
+    let task = Task.detached {
+      var generator = SplitMix64(seed: 9)
+      let move = slow.bestMove(for: board, difficulty: .unbeatable, using: &generator)
+      let stopped = clock.now
+      return (move, cancelledAt.withLock { $0 }.map { stopped - $0 })
+    }
+    try await Task.sleep(for: .milliseconds(300))
+    cancelledAt.withLock { $0 = clock.now }
+    task.cancel()
+    let (move, delay) = await task.value
+    #expect(try #require(delay) < .milliseconds(50))
+    #expect(move.map(board.isLegal) == true)
+  }
+
+  @Test func largeBoardAnalysisIsMarkedAsAnEstimate() throws {
+    let board = try gomoku(x: ["h8"], o: ["h9"])
+    let analysis = engine.analyze(board)
+    #expect(!analysis.evaluation.isExact)
+    #expect(analysis.moves.count == 223)
+    #expect(analysis.best.allSatisfy(board.isLegal))
+  }
+}

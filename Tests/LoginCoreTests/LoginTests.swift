@@ -1,0 +1,169 @@
+import ArchitectureTesting
+import AuthenticationClient
+import LoginCore
+import TestSupport
+import Testing
+import TwoFactorCore
+
+@MainActor
+struct LoginTests {
+  @Test
+  func aCorrectPasswordSignsIn() async {
+    let store = TestStore(initialState: Login.State()) { Login(authentication: .demo) }
+    #expect(!store.state.canSubmit)
+    await store.send(.view(.userNameChanged("blob@example.com"))) {
+      $0.userName = "blob@example.com"
+    }
+    await store.send(.view(.passwordChanged("password"))) { $0.password = "password" }
+    #expect(store.state.canSubmit)
+    await store.send(.view(.signInTapped)) { $0.isRequestInFlight = true }
+    #expect(!store.state.isFormEnabled)
+    #expect(store.state.showsProgress)
+    let session = Session(accountID: 1, userName: "blob@example.com")
+    await store.receive(.loginResponse(.success(.signedIn(session)))) {
+      $0.isRequestInFlight = false
+    }
+    await store.receive(.delegate(.didAuthenticate(session)))
+    await store.finish()
+  }
+
+  @Test
+  func aWrongPasswordKeepsTheUserNameAndClearsThePassword() async {
+    let store = TestStore(initialState: Login.State(userName: "blob@example.com", password: "nope"))
+    {
+      Login(authentication: .demo)
+    }
+    await store.send(.view(.signInTapped)) { $0.isRequestInFlight = true }
+    await store.receive(.loginResponse(.failure(.invalidCredentials))) {
+      $0.isRequestInFlight = false
+      $0.errorMessage = "The user name or password is incorrect."
+      $0.password = ""
+    }
+    #expect(store.state.isFormEnabled)
+    await store.finish()
+  }
+
+  @Test
+  func twoFactorIsAskedForThenTheCodeSignsIn() async {
+    let store = TestStore(
+      initialState: Login.State(userName: "blob2fa@example.com", password: "password")
+    ) {
+      Login(authentication: .demo)
+    }
+    let challenge = TwoFactorChallenge(userName: "blob2fa@example.com", token: "demo-token")
+    await store.send(.view(.signInTapped)) { $0.isRequestInFlight = true }
+    await store.receive(.loginResponse(.success(.twoFactorRequired(challenge)))) {
+      $0.isRequestInFlight = false
+      $0.twoFactor = TwoFactor.State(challenge: challenge)
+    }
+    await store.send(.twoFactor(.view(.codeChanged("1234")))) { $0.twoFactor?.code = "1234" }
+    await store.send(.twoFactor(.view(.submitTapped))) {
+      $0.twoFactor?.isRequestInFlight = true
+    }
+    let session = Session(accountID: 1, userName: "blob2fa@example.com")
+    await store.receive(.twoFactor(.verifyResponse(.success(session)))) {
+      $0.twoFactor?.isRequestInFlight = false
+    }
+    await store.receive(.twoFactor(.delegate(.didAuthenticate(session)))) {
+      $0.twoFactor = nil
+      $0.password = ""
+    }
+    await store.receive(.delegate(.didAuthenticate(session)))
+    await store.finish()
+  }
+
+  @Test
+  func aWrongTwoFactorCodeShowsWhy() async {
+    let challenge = TwoFactorChallenge(userName: "blob2fa@example.com", token: "demo-token")
+    var state = Login.State(userName: "blob2fa@example.com")
+    state.twoFactor = TwoFactor.State(challenge: challenge)
+    let store = TestStore(initialState: state) { Login(authentication: .demo) }
+    await store.send(.twoFactor(.view(.codeChanged("0000")))) { $0.twoFactor?.code = "0000" }
+    await store.send(.twoFactor(.view(.submitTapped))) {
+      $0.twoFactor?.isRequestInFlight = true
+    }
+    await store.receive(.twoFactor(.verifyResponse(.failure(.invalidCode)))) {
+      $0.twoFactor?.isRequestInFlight = false
+      $0.twoFactor?.code = ""
+      $0.twoFactor?.errorMessage =
+        "That code is not valid. Check your authenticator app and try again."
+    }
+    await store.finish()
+  }
+
+  @Test
+  func dismissingTwoFactorCancelsTheRequestInFlight() async {
+    let challenge = TwoFactorChallenge(userName: "blob2fa@example.com", token: "demo-token")
+    var authentication = AuthenticationClient.demo
+    authentication.verifyTwoFactor = { _, _ in
+      try await Task.sleep(for: .seconds(60))
+      return Session(accountID: 1, userName: "never")
+    }
+    var state = Login.State(userName: "blob2fa@example.com")
+    state.twoFactor = TwoFactor.State(challenge: challenge)
+    state.twoFactor?.code = "1234"
+    let store = TestStore(initialState: state) { Login(authentication: authentication) }
+    await store.send(.twoFactor(.view(.submitTapped))) {
+      $0.twoFactor?.isRequestInFlight = true
+    }
+    await store.send(.twoFactor(.view(.cancelTapped))) {
+      $0.twoFactor?.isRequestInFlight = false
+    }
+    await store.receive(.twoFactor(.delegate(.didCancel))) { $0.twoFactor = nil }
+    #expect(store.state.isFormEnabled)
+    await store.finish()
+  }
+
+  @Test
+  func createAccountSignsInTheNewAccount() async {
+    let store = TestStore(
+      initialState: Login.State(userName: "new@example.com", password: "correct horse")
+    ) {
+      Login(authentication: .demo)
+    }
+    await store.send(.view(.createAccountTapped)) { $0.isRequestInFlight = true }
+    let session = Session(accountID: 1, userName: "new@example.com")
+    await store.receive(.createAccountResponse(.success(session))) {
+      $0.isRequestInFlight = false
+    }
+    await store.receive(.delegate(.didAuthenticate(session)))
+    await store.finish()
+  }
+
+  @Test
+  func createAccountNeedsALongEnoughPassword() async {
+    let store = TestStore(initialState: Login.State(userName: "new@example.com", password: "short"))
+    {
+      Login(authentication: .unimplemented)
+    }
+    await store.send(.view(.createAccountTapped)) {
+      $0.errorMessage = "A password needs at least 8 characters."
+    }
+    await store.finish()
+  }
+
+  @Test
+  func playAsGuestLeavesWithoutAnAccount() async {
+    let store = TestStore(initialState: Login.State()) { Login(authentication: .unimplemented) }
+    await store.send(.view(.playAsGuestTapped))
+    await store.receive(.delegate(.didChooseGuest))
+    await store.finish()
+  }
+
+  @Test
+  func theFormIgnoresTypingWhileARequestIsInFlight() async {
+    var authentication = AuthenticationClient.unimplemented
+    authentication.login = { _, _ in
+      try await Task.sleep(for: .seconds(60))
+      throw AuthenticationError.invalidCredentials
+    }
+    let store = TestStore(initialState: Login.State(userName: "blob@example.com", password: "pw")) {
+      Login(authentication: authentication)
+    }
+    await store.send(.view(.signInTapped)) { $0.isRequestInFlight = true }
+    await store.send(.view(.userNameChanged("other")))
+    await store.send(.view(.signInTapped))
+    await store.skipInFlightEffects()
+    await store.finish()
+  }
+}
