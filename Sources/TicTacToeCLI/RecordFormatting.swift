@@ -1,6 +1,8 @@
 import DatabaseClient
+import GameCore
 import GameRules
 import Glibc
+import TerminalUI
 
 /// Text and JSON for stats, history and replays.
 enum RecordFormatting {
@@ -73,32 +75,31 @@ enum RecordFormatting {
     }
   }
 
-  /// Every position of a game, move by move, with a sentence for each move.
+  /// Every position of a game, move by move, each move told as plain mode tells it.
   ///
   /// - Returns: The text, or `nil` when the recorded moves cannot be replayed.
   static func replayText(_ record: GameRecord) -> String? {
     guard let game = try? record.game() else { return nil }
+    let state = GameFeature.State(
+      settings: GameSettings(
+        xName: record.x.name, oName: record.o.name, rows: record.rows, columns: record.columns,
+        k: record.k),
+      game: game, startedAt: record.startedAt)
     let id = record.id.map { "Game \($0)" } ?? "Game"
     var lines = [
       "\(id), \(date(record.endedAt ?? record.startedAt, utc: false)): \(players(record)) on "
         + "\(record.rows)×\(record.columns), \(record.k) in a row.",
       "",
-      Formatting.boardText(game.start),
+      PlainGame.boardText(game.start),
     ]
-    let boards = game.positions
-    for (index, move) in game.moves.enumerated() {
-      lines += [
-        "", "\(boards[index].toMove.symbol) plays \(move.name).",
-        Formatting.boardText(boards[index + 1]),
-      ]
+    // The narration has a sentence for each move, then one for the result.
+    let narration = state.narration
+    for (index, board) in game.positions.dropFirst().enumerated() {
+      lines += ["", narration[index], PlainGame.boardText(board)]
     }
     lines.append("")
-    switch game.board.outcome {
-    case .win(let mark, let line):
-      lines.append("\(mark.symbol) wins with \(line.map(\.name).joined(separator: ", ")).")
-    case .draw: lines.append("Tied game: the board is full.")
-    case .inProgress: lines.append("The game stopped here.")
-    }
+    lines += narration.dropFirst(game.moves.count)
+    if !game.board.outcome.isOver { lines.append("The game stopped here.") }
     return lines.joined(separator: "\n")
   }
 

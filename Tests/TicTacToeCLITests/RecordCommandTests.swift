@@ -142,21 +142,35 @@ struct RecordCommandTests {
     #expect(
       replay.output.contains(
         """
-        . . .
-        . . .
-        . . .
+          a b c
+        1 . . .
+        2 . . .
+        3 . . .
 
         X plays a1.
-        X . .
-        . . .
-        . . .
+          a b c
+        1 X . .
+        2 . . .
+        3 . . .
 
         O plays a2.
-        X . .
-        O . .
-        . . .
+          a b c
+        1 X . .
+        2 O . .
+        3 . . .
         """))
     #expect(lines.last == "X wins with a1, b1, c1.")
+  }
+
+  @Test func replayOfADrawEndsWithATie() async throws {
+    let (database, _, ids) = try await seeded()
+    let replay = try database.run("replay", String(ids[2]))
+    #expect(replay.status == 0)
+    #expect(replay.lines.filter { $0.contains(" plays ") }.count == 9)
+    #expect(replay.lines.last == "Tied game.")
+    #expect(
+      replay.lines.first?.hasSuffix(
+        ": alice (X) vs Computer (O, computer, Hard) on 3×3, 3 in a row.") == true)
   }
 
   @Test func replayOfAnUnknownGameFails() async throws {
