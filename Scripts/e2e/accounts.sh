@@ -192,4 +192,24 @@ expect_status 1 "a damaged database fails"
 [[ $(cksum <"$work/damaged.sqlite") == "$before" ]] || fail "the damaged database was changed"
 pass "the damaged database is unchanged"
 
+# Another program holding the write lock: the command waits its busy timeout, then says so.
+before=$(cksum <"$TICTACTOE_DATABASE")
+"$python" - "$TICTACTOE_DATABASE" "$work/locked" <<'PYTHON' &
+import os, sqlite3, sys, time
+database = sqlite3.connect(sys.argv[1], isolation_level=None)
+database.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2], "w").close()
+time.sleep(15)
+database.execute("ROLLBACK")
+PYTHON
+locker=$!
+for _ in $(seq 100); do [[ -e $work/locked ]] && break; sleep 0.1; done
+run "another password"$'\n' account create bob --password-stdin
+kill "$locker" 2>/dev/null || true
+wait "$locker" 2>/dev/null || true
+expect_status 1 "a locked database fails"
+[[ $error == *"is locked by another program"* ]] || fail "a locked database said: $error"
+[[ $(cksum <"$TICTACTOE_DATABASE") == "$before" ]] || fail "the locked database was changed"
+pass "the locked database is reported and unchanged"
+
 echo "accounts.sh: all $checks checks passed"

@@ -71,6 +71,23 @@ struct AccountCommandTests {
     #expect(wrong.output.isEmpty)
   }
 
+  @Test func repeatedFailuresLockKnownAndUnknownNamesAlike() throws {
+    let database = try TemporaryDatabase()
+    try database.createAccount("alice", password: password)
+    for user in ["alice", "bob"] {
+      for _ in 1...5 {
+        let wrong = try database.run("login", user, "--password-stdin", input: "wrong words\n")
+        #expect(wrong.status == 1)
+      }
+    }
+    let locked = try database.run("login", "alice", "--password-stdin", input: password + "\n")
+    #expect(locked.status == 1)
+    #expect(locked.error.hasPrefix("tictactoe: Too many failed attempts. Try again in "))
+    let unknown = try database.run("login", "bob", "--password-stdin", input: password + "\n")
+    #expect(unknown.status == 1)
+    #expect(unknown.error.hasPrefix("tictactoe: Too many failed attempts. Try again in "))
+  }
+
   @Test func rightPasswordSignsIn() throws {
     let database = try TemporaryDatabase()
     try database.createAccount("alice", password: password)
