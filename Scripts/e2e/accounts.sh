@@ -139,23 +139,15 @@ run "" history "$user"
 expect_status 0 "history"
 [[ $output == "No finished games yet for alice." ]] || fail "history printed $output"
 
-# TODO(#5): play a scripted game with play --plain as alice once plain mode records games;
-# until then one finished game is written with Python's sqlite3 module.
-"$python" - "$TICTACTOE_DATABASE" <<'PYTHON'
-import sqlite3, sys
-database = sqlite3.connect(sys.argv[1])
-with database:
-    cursor = database.execute(
-        "INSERT INTO games (x_name, x_account, o_name, o_computer, board_rows, board_columns,"
-        " k, first_mover, result, started_at, ended_at)"
-        " VALUES ('alice', 1, 'Computer', 0.25, 3, 3, 3, 'x', 'xWins', 1700000000000,"
-        " 1700000060000)")
-    moves = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]  # a1 a2 b1 b2 c1: X wins the top row
-    database.executemany(
-        "INSERT INTO moves (game_id, ply, cell_row, cell_column) VALUES (?, ?, ?, ?)",
-        [(cursor.lastrowid, ply, row, column) for ply, (row, column) in enumerate(moves)])
-database.close()
-PYTHON
+# A scripted game in plain mode, signed in as alice (the TOTP codes of this time step are spent,
+# so with a second recovery code): alice (X) and a friend at the same keyboard; X takes the
+# top row.
+run "$password"$'\n'"${recovery_codes[1]}"$'\n'$'a1\na2\nb1\nb2\nc1\n' \
+  play --plain --user "$user" --password-stdin --computer none --o Bob
+expect_status 0 "play --plain as alice"
+[[ $output == *"alice, place your X"* && $output == *"X wins with a1, b1, c1."* ]] ||
+  fail "play --plain printed $output"
+pass "alice plays a game in plain mode after signing in with two-factor"
 
 run "" stats "$user" --json
 expect_status 0 "stats --json after a game"
@@ -165,19 +157,19 @@ stats = json.loads(sys.argv[1])
 assert stats["games"] == 1 and stats["wins"] == 1 and stats["losses"] == 0, stats
 assert stats["currentStreak"] == 1 and stats["bestStreak"] == 1, stats
 assert stats["opponents"] == [
-    {"opponent": "computer", "difficulty": "easy", "games": 1, "wins": 1, "losses": 0,
-     "draws": 0}], stats
+    {"opponent": "person", "games": 1, "wins": 1, "losses": 0, "draws": 0}], stats
 assert stats["recentGames"][0]["board"] == "xxx/oo./...", stats
 ' "$output" || fail "stats --json printed $output"
 pass "stats --json counts the game"
 
 run "" history "$user"
 expect_status 0 "history after a game"
-[[ $output == "1  "*"alice (X) vs Computer (O, computer, Easy)  3×3  xxx/oo./...  X won" ]] ||
+[[ $output =~ ^[0-9]+\ \  && $output == *"alice (X) vs Bob (O)  3×3  xxx/oo./...  X won" ]] ||
   fail "history printed $output"
 pass "history lists the game"
 
-run "" replay 1
+game_id=${output%% *}
+run "" replay "$game_id"
 expect_status 0 "replay"
 [[ $output == *"X plays a1."*"O plays a2."*"X wins with a1, b1, c1." ]] ||
   fail "replay printed $output"

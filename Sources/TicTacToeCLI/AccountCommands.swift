@@ -189,25 +189,37 @@ extension CLI {
   static func login(_ options: LoginOptions, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
       let client = try StorageClients(common).authentication
-      let input = PasswordInput(fromStandardInput: options.passwordFromStandardInput)
-      let password = try await calling {
-        try input.password(prompt: "Password for \(options.user): ")
-      }
-      let session: Session
-      switch try await calling({ try await client.login(options.user, password) }) {
-      case .signedIn(let signedIn):
-        session = signedIn
-      case .twoFactorRequired(let challenge):
-        guard
-          let code = options.code
-            ?? input.visibleLine(prompt: "Two-factor code (or a recovery code): ")
-        else {
-          throw .failure(
-            "This account has two-factor on: pass --code CODE or give the code on the next line.")
-        }
-        session = try await calling { try await client.verifyTwoFactor(challenge, code) }
-      }
+      let session = try await signIn(options, client: client)
       writeLine("Signed in as \(session.userName).")
+    }
+  }
+
+  /// Checks a user's password and, when the account has two-factor on, a code.
+  ///
+  /// - Parameters:
+  ///   - options: The user, where the password comes from, and a code if given.
+  ///   - client: The accounts.
+  /// - Returns: The signed-in session.
+  /// - Throws: ``CommandFailure`` with one sentence that never reveals whether the user exists.
+  static func signIn(
+    _ options: LoginOptions, client: AuthenticationClient
+  ) async throws(CommandFailure) -> Session {
+    let input = PasswordInput(fromStandardInput: options.passwordFromStandardInput)
+    let password = try await calling {
+      try input.password(prompt: "Password for \(options.user): ")
+    }
+    switch try await calling({ try await client.login(options.user, password) }) {
+    case .signedIn(let session):
+      return session
+    case .twoFactorRequired(let challenge):
+      guard
+        let code = options.code
+          ?? input.visibleLine(prompt: "Two-factor code (or a recovery code): ")
+      else {
+        throw .failure(
+          "This account has two-factor on: pass --code CODE or give the code on the next line.")
+      }
+      return try await calling { try await client.verifyTwoFactor(challenge, code) }
     }
   }
 }

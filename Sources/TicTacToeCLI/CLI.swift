@@ -1,10 +1,7 @@
-import AppLive
 import DatabaseClient
 import Foundation
 import GameAI
-import GameCore
 import GameRules
-import TerminalUI
 
 /// The `tictactoe` command line: parses arguments, runs a subcommand, returns the exit code.
 public enum CLI {
@@ -59,50 +56,7 @@ public enum CLI {
     case .gtp(let k, let difficulty, let seconds):
       return gtp(k: k, difficulty: difficulty, seconds: seconds)
     case .play(let options):
-      let clients: LiveClients
-      do {
-        clients = try LiveClients(
-          databasePath: parsed.common.database,
-          timeBudget: options.seconds.map { .milliseconds(Int64($0 * 1_000)) } ?? .seconds(1))
-      } catch {
-        printError(error.message)
-        return ExitCode.failure
-      }
-      let environment = TerminalEnvironment(
-        authentication: clients.authentication, engine: clients.engine, clock: clients.clock,
-        random: clients.random, database: clients.database)
-      let computer = options.computer ?? .o
-      let mode: GameMode =
-        switch computer {
-        case .none: .hotSeat
-        case .both: .computerVersusComputer
-        case .x, .o: .versusComputer
-        }
-      func name(_ mark: Mark) -> String {
-        let given = mark == .x ? options.xName : options.oName
-        let isComputer = computer == .both || computer.rawValue == mark.rawValue
-        if let given { return given }
-        guard isComputer else { return "Player \(mark.symbol)" }
-        return computer == .both ? "Computer \(mark.symbol)" : "Computer"
-      }
-      let startingRule: StartingRule =
-        switch options.first {
-        case .x: .x
-        case .o: .o
-        case .alternate: .alternate
-        case .random: .random
-        }
-      let settings = GameSettings(
-        xName: name(.x), oName: name(.o), mode: mode, computerMark: computer == .x ? .x : .o,
-        difficulty: options.difficulty, rows: options.shape.rows, columns: options.shape.columns,
-        k: options.shape.k, startingRule: startingRule)
-      let colorMode = ColorMode.detect(
-        noColorFlag: parsed.common.noColor, environment: ProcessInfo.processInfo.environment)
-      return await TerminalApp.run(
-        options: TerminalOptions(
-          isPlain: options.plain, colorMode: colorMode,
-          game: options.startsGame ? settings : nil),
-        environment: environment)
+      return await play(options, common: parsed.common)
     }
   }
 

@@ -61,6 +61,12 @@ public struct PlayOptions: Equatable, Sendable {
   public var first = FirstPlayer.x
   /// The computer's time budget per move.
   public var seconds: Double?
+  /// The account to sign in as before the game, with `--user`.
+  public var user: String?
+  /// Whether the password (and code) for `--user` come from standard input lines.
+  public var passwordFromStandardInput = false
+  /// The two-factor or recovery code for `--user`, if given.
+  public var code: String?
 }
 
 /// A parsed command line.
@@ -160,9 +166,9 @@ extension Command {
       parsed = try Arguments(
         rest, command: name,
         valued: common.union(shapeOptions).union([
-          "x", "o", "computer", "difficulty", "first", "time",
+          "x", "o", "computer", "difficulty", "first", "time", "user", "code",
         ]),
-        flags: commonFlags.union(["plain"]))
+        flags: commonFlags.union(["plain", "password-stdin"]))
       try parsed.requirePositionals(atMost: 0, command: name)
       command = .play(try playOptions(parsed))
     }
@@ -254,9 +260,15 @@ extension Command {
     }
     options.seconds = try seconds(parsed)
     let gameOptions: Set<String> = [
-      "size", "rows", "columns", "k", "x", "o", "computer", "difficulty", "first", "time",
+      "size", "rows", "columns", "k", "x", "o", "computer", "difficulty", "first", "time", "user",
     ]
     options.startsGame = !gameOptions.isDisjoint(with: parsed.values.keys)
+    options.user = parsed.value("user")
+    options.passwordFromStandardInput = parsed.has("password-stdin")
+    options.code = parsed.value("code")
+    guard options.user != nil || (options.code == nil && !options.passwordFromStandardInput) else {
+      throw UsageError("The options --password-stdin and --code go with --user.")
+    }
     return options
   }
 

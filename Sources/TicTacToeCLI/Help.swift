@@ -60,11 +60,13 @@ enum Help {
       tictactoe play --computer o                play X against the computer
       tictactoe play --plain < moves.txt         plain text, moves from a file
       tictactoe play --size 7 --k 5 --computer both --difficulty medium
+      tictactoe play --plain --user alice --password-stdin < password-then-moves.txt
 
     Usage: tictactoe [play] [--plain] [--size N | --rows R --columns C] [--k K]
                      [--x NAME] [--o NAME] [--computer x|o|both|none]
                      [--difficulty easy|medium|hard|unbeatable|SKILL]
                      [--first x|o|alternate|random] [--time SECONDS]
+                     [--user USER [--password-stdin] [--code CODE]]
 
       --plain        line by line text (automatic when not on a terminal)
       --size N       an N×N board, 3 to 15 (default 3)
@@ -75,6 +77,9 @@ enum Help {
       --difficulty   the computer's strength (default unbeatable)
       --first        who starts each game (default x)
       --time         the computer's thinking budget per move on large boards (default 1)
+      --user         sign in first, so the game counts in USER's stats; the password (and a
+                     two-factor code) are asked for, or read as the first input lines with
+                     --password-stdin, before the moves
     """
 
   static let analyze = """

@@ -52,11 +52,11 @@ struct PasswordInput {
   /// - Returns: The line without its line ending, or `nil` when input has ended.
   func visibleLine(prompt: String) -> String? {
     if isInteractive { writeStandardError(prompt) }
-    return readLine(strippingNewline: true).map(Self.withoutCarriageReturn)
+    return readStandardInputLine().map(Self.withoutCarriageReturn)
   }
 
   private func nextLine(what: String) throws(UsageError) -> String {
-    guard let line = readLine(strippingNewline: true) else {
+    guard let line = readStandardInputLine() else {
       throw UsageError("Standard input ended before \(what).")
     }
     return Self.withoutCarriageReturn(line)
@@ -71,7 +71,7 @@ struct PasswordInput {
     var original = termios()
     guard tcgetattr(STDIN_FILENO, &original) == 0 else {
       writeStandardError(prompt)
-      return readLine(strippingNewline: true)
+      return readStandardInputLine()
     }
     var quiet = original
     // ECHONL still echoes the Enter, so the next prompt starts on its own line.
@@ -91,7 +91,25 @@ struct PasswordInput {
     // typed before it is dropped.
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
     writeStandardError(prompt)
-    return readLine(strippingNewline: true).map(Self.withoutCarriageReturn)
+    return readStandardInputLine().map(Self.withoutCarriageReturn)
+  }
+}
+
+/// Reads one line from standard input a byte at a time, without its line ending.
+///
+/// Unlike `readLine()`, nothing past the newline is buffered, so whatever reads standard input
+/// next (the game's moves after a password) sees every following line.
+///
+/// - Returns: The line, or `nil` when input ended before any byte.
+func readStandardInputLine() -> String? {
+  var bytes: [UInt8] = []
+  var byte: UInt8 = 0
+  while true {
+    let count = read(STDIN_FILENO, &byte, 1)
+    if count < 0 && errno == EINTR { continue }
+    guard count == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+    if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+    bytes.append(byte)
   }
 }
 
