@@ -11,7 +11,12 @@ final class Explorer<B: BitBoard> {
   /// `near[cell]` holds the cells within two steps of `cell`.
   private let near: [B]
   /// Random keys: `zobrist[colour * cellCount + cell]`, colour 0 being the root's side to move.
+  ///
+  /// The keys belong to the marks, not to the colours, so that a table kept between searches
+  /// of one game stays valid whichever side is to move at the root.
   private let zobrist: [UInt64]
+  /// 1 when the root's side to move is O, else 0: turns a colour into a mark for the table.
+  private let rootMark: Int
   /// Evaluation weights by how many marks an unblocked window holds.
   private let weights: [Int]
   private let table: TranspositionTable
@@ -44,10 +49,22 @@ final class Explorer<B: BitBoard> {
   private let slots: UnsafeMutablePointer<Int>
   private let fastWeights: UnsafeMutablePointer<Int>
 
-  /// Creates a search over `geometry` that stops at `deadline`; `tableBits` sizes its table.
-  init(geometry: Geometry<B>, deadline: ContinuousClock.Instant, tableBits: Int = 18) {
+  /// Creates a search over `geometry` that stops at `deadline`.
+  ///
+  /// - Parameters:
+  ///   - geometry: The board's shape and windows.
+  ///   - deadline: When to stop deepening.
+  ///   - tableBits: The size of a new table, when `table` is `nil`.
+  ///   - table: A table to use, perhaps filled by earlier searches of the same board shape;
+  ///     by default a new one of `2^tableBits` slots.
+  ///   - rootIsO: Whether O is to move at the root.
+  init(
+    geometry: Geometry<B>, deadline: ContinuousClock.Instant, tableBits: Int = 18,
+    table: TranspositionTable? = nil, rootIsO: Bool = false
+  ) {
     self.geometry = geometry
-    table = TranspositionTable(bits: tableBits)
+    self.table = table ?? TranspositionTable(bits: tableBits)
+    rootMark = rootIsO ? 1 : 0
     self.deadline = deadline
     let rows = geometry.rows
     let columns = geometry.columns
@@ -64,7 +81,10 @@ final class Explorer<B: BitBoard> {
     }
     self.near = near
     var generator = SplitMix64(seed: 0x7469_6374_6163_746f)
-    zobrist = (0..<2 * geometry.cellCount).map { _ in generator.next() }
+    let keys = (0..<2 * geometry.cellCount).map { _ in generator.next() }
+    zobrist =
+      rootIsO
+      ? Array(keys[geometry.cellCount...] + keys[..<geometry.cellCount]) : keys
     var weights = [0]
     var weight = 1
     for _ in 1..<geometry.k {
@@ -541,7 +561,7 @@ final class Explorer<B: BitBoard> {
       return max(-Score.estimateLimit + 1, min(Score.estimateLimit - 1, estimate))
     }
 
-    let side = UInt64(me) + 1
+    let side = UInt64(me ^ rootMark) + 1
     var hint = -1
     if let entry = table.probe(hash, side) {
       if entry.depth >= depth {
