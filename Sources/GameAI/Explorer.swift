@@ -395,7 +395,18 @@ final class Explorer<B: BitBoard> {
     var safe: [Int] = []
     for move in moves.prefix(Explorer.checkedDefences) {
       place(move, colour: 0)
-      let win = threatSpaceWin(for: 1, until: limit)
+      // A four only delays: judge it after the opponent's forced block, as if the side to
+      // move then passed, so that a four which changes nothing does not count as a defence.
+      var block = -1
+      if totals[2] > 0 {
+        let completions = threatCells(of: 0)
+        if completions.nonzeroBitCount == 1 {
+          block = completions.lowestIndex
+          place(block, colour: 1)
+        }
+      }
+      let win = totals[2] > 0 ? nil : threatSpaceWin(for: 1, until: limit)
+      if block >= 0 { remove(block, colour: 1) }
       remove(move, colour: 0)
       if threatStopped { break }
       if win == nil { safe.append(move) }
