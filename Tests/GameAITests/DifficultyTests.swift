@@ -59,6 +59,22 @@ struct DifficultyTests {
     #expect(blocks < 200)
   }
 
+  @Test func easyOverlooksAGapInsideALineMoreOftenThanAnOpenEnd() throws {
+    // O threatens to win at b1, at the end of column b or inside row 1; X has no win.
+    func blocks(_ notation: String) throws -> Int {
+      let board = try Board(notation: notation)
+      let target = try #require(Cell(name: "b1"))
+      return (0..<1_000).count { seed in
+        var generator = SplitMix64(seed: UInt64(seed))
+        return engine.bestMove(for: board, difficulty: .easy, using: &generator) == target
+      }
+    }
+    let atTheEnd = try blocks(".../.ox/xo.")
+    let inside = try blocks("o.o/..x/x..")
+    #expect(inside < atTheEnd, "inside \(inside), at the end \(atTheEnd)")
+    #expect(inside > 0)
+  }
+
   @Test func lowerLevelsPlayNearTheAction() throws {
     var board = try Board(rows: 15, columns: 15, k: 5)
     for name in ["h8", "h9", "i8"] { try board.play(at: try #require(Cell(name: name))) }
