@@ -179,9 +179,6 @@ row(
   "solve the empty board (cold table)", format(solveTime), format(baselineSolveTime),
   ratio(baselineSolveTime, solveTime))
 row("nodes searched", grouped(solved.nodes), grouped(baseline.nodes), "")
-let engineRate = Double(solved.nodes) / seconds(solveTime)
-let baselineRate = Double(baseline.nodes) / seconds(baselineSolveTime)
-row("nodes per second", grouped(Int(engineRate)), grouped(Int(baselineRate)), "")
 row("build the table of all positions (first analysis)", format(tableTime), "", "")
 
 let positions = try reachablePositions()
@@ -346,7 +343,7 @@ func record(
     }
   }
   let (wins, draws, losses) = totals.withLock { $0 }
-  return "\(wins) / \(draws) / \(losses)"
+  return "\(grouped(wins)) / \(grouped(draws)) / \(grouped(losses))"
 }
 
 if !arguments.contains("--skip-difficulty") {
