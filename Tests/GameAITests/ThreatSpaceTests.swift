@@ -4,7 +4,8 @@ import Testing
 
 /// Forced wins on 15×15, k = 5 that go through open threes, not only fours.
 struct ThreatSpaceTests {
-  // A short budget: the deepening search alone cannot read these wins in time.
+  // A short budget, in which the deepening search alone misses the win that starts with a
+  // three.
   let engine = Engine(timeBudget: .milliseconds(100))
 
   /// Whether `evaluation` is a win the engine has read to the end: an estimate of a win
