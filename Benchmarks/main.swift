@@ -1,11 +1,15 @@
-// Measures the engine against a plain textbook minimax over an array board.
+// Measures the engine against a plain textbook minimax over an array board and measures each
+// difficulty's strength; prints Markdown tables for the README.
 //
-// Run with `swift run -c release tictactoe-benchmarks [--skip-4x4] [--skip-large]`, or
-// `... tictactoe-benchmarks --solve ROWSxCOLUMNS:K` to time one solve with progress on stderr.
+// Run with `swift run -c release tictactoe-benchmarks [--skip-4x4] [--skip-large]
+// [--skip-difficulty] [--games N] [--deep]`, or `... tictactoe-benchmarks --solve
+// ROWSxCOLUMNS:K` to time one solve with progress on stderr.
 
+import Dispatch
 import Foundation
 import GameAI
 import GameRules
+import Synchronization
 
 let arguments = Set(CommandLine.arguments.dropFirst())
 let clock = ContinuousClock()
@@ -58,11 +62,16 @@ func measure<T>(_ body: () throws -> T) rethrows -> (T, Duration) {
   return (value, clock.now - start)
 }
 
-func row(_ label: String, _ engine: String, _ baseline: String = "", _ ratio: String = "") {
-  let padded = label.padding(toLength: 44, withPad: " ", startingAt: 0)
-  let engineText = engine.padding(toLength: 22, withPad: " ", startingAt: 0)
-  let baselineText = baseline.padding(toLength: 22, withPad: " ", startingAt: 0)
-  print("\(padded)\(engineText)\(baselineText)\(ratio)")
+/// Prints one row of a Markdown table.
+func row(_ cells: String...) {
+  print("| " + cells.joined(separator: " | ") + " |")
+}
+
+/// Prints a Markdown table's header row and the rule under it; the first column is left
+/// aligned, the others right aligned.
+func header(_ cells: String...) {
+  print("| " + cells.joined(separator: " | ") + " |")
+  print("| --- |" + String(repeating: " ---: |", count: cells.count - 1))
 }
 
 func ratio(_ slow: Duration, _ fast: Duration) -> String {
@@ -149,12 +158,10 @@ func reachablePositions() throws -> [Board] {
 
 // MARK: - 3×3
 
-print("tictactoe-benchmarks: release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+let cores = ProcessInfo.processInfo.activeProcessorCount
+print("Engine benchmarks: release build, \(cores) cores.")
 print()
-row("3×3", "engine", "textbook minimax", "speed-up")
-row(
-  String(repeating: "-", count: 40), String(repeating: "-", count: 18),
-  String(repeating: "-", count: 18), "--------")
+header("3×3", "engine", "textbook minimax", "speed-up")
 
 let engine = Engine()
 let (tableAnalysis, tableTime) = measure { engine.analyze(.classic) }
@@ -169,14 +176,10 @@ let (baselineScore, baselineSolveTime) = measure {
 }
 precondition(baselineScore == 0)
 row(
-  "solve empty board (cold table)", format(solveTime), format(baselineSolveTime),
+  "solve the empty board (cold table)", format(solveTime), format(baselineSolveTime),
   ratio(baselineSolveTime, solveTime))
-row("  nodes", grouped(solved.nodes), grouped(baseline.nodes))
-let engineRate = Double(solved.nodes) / seconds(solveTime)
-let baselineRate = Double(baseline.nodes) / seconds(baselineSolveTime)
-row(
-  "  nodes per second", grouped(Int(engineRate)), grouped(Int(baselineRate)))
-row("build the 3×3 table once (first analyse)", format(tableTime))
+row("nodes searched", grouped(solved.nodes), grouped(baseline.nodes), "")
+row("build the table of all positions (first analysis)", format(tableTime), "", "")
 
 let positions = try reachablePositions()
 precondition(positions.count == 5_478)
@@ -215,25 +218,32 @@ row(
   "count the full game tree (255,168 games)", format(countTime), format(baselineCountTime),
   ratio(baselineCountTime, countTime))
 
-// MARK: - 4×4, k = 4
+// MARK: - Exact solves of larger boards
 
 if !arguments.contains("--skip-4x4") {
   print()
-  let board = try Board(rows: 4, columns: 4, k: 4)
-  let (result, time) = measure { engine.solve(board, progress: nil) }
-  row("4×4, k = 4: solve the empty board", format(time), "\(result.evaluation)")
-  row("  nodes", grouped(result.nodes))
-  row("  nodes per second", grouped(Int(Double(result.nodes) / seconds(time))))
+  header("Solve the empty board", "value", "time", "nodes", "nodes per second")
+  var shapes = [(4, 4, 4), (5, 5, 4)]
+  if arguments.contains("--deep") { shapes.append((6, 5, 4)) }
+  for (rows, columns, k) in shapes {
+    let board = try Board(rows: rows, columns: columns, k: k)
+    // A fresh engine, so that each solve starts from an empty table.
+    let (result, time) = measure { Engine().solve(board, progress: nil) }
+    row(
+      "\(rows)×\(columns), k = \(k)", "\(result.evaluation)", format(time),
+      grouped(result.nodes), grouped(Int(Double(result.nodes) / seconds(time))))
+  }
 }
 
 // MARK: - 15×15, k = 5
 
 if !arguments.contains("--skip-large") {
   print()
+  let moves = 10
   var game = Game(start: try Board(rows: 15, columns: 15, k: 5))
   var generator = SplitMix64(seed: 1)
   var times: [Duration] = []
-  for _ in 0..<10 {
+  for _ in 0..<moves {
     let (move, time) = measure {
       engine.bestMove(for: game.board, difficulty: .unbeatable, using: &generator)
     }
@@ -242,98 +252,138 @@ if !arguments.contains("--skip-large") {
     try game.play(at: move)
   }
   let total = times.reduce(Duration.zero, +)
+  header("15×15, k = 5, budget 1 s a move", "mean", "fastest", "slowest")
   row(
-    "15×15, k = 5: time per move (budget 1 s)",
-    format(total / times.count), "max \(format(times.max() ?? .zero))")
-}
-
-// MARK: - Deep solves
-
-if !arguments.contains("--skip-4x4") {
-  print()
-  let shapes = arguments.contains("--deep") ? [(5, 5, 4), (6, 5, 4)] : [(5, 5, 4)]
-  for (rows, columns, k) in shapes {
-    let board = try Board(rows: rows, columns: columns, k: k)
-    let (result, time) = measure { engine.solve(board, progress: nil) }
-    row("\(rows)×\(columns), k = \(k): solve the empty board", format(time), "\(result.evaluation)")
-    row(
-      "  nodes, nodes per second", grouped(result.nodes),
-      grouped(Int(Double(result.nodes) / seconds(time))))
+    "time per move, first \(times.count) moves of self-play", format(total / times.count),
+    format(times.min() ?? .zero), format(times.max() ?? .zero))
+  // Tactics answer before the budget runs out: the threat search proves them.
+  let tactics: [(String, [String], [String])] = [
+    ("win in one", ["h8", "i8", "j8", "k8", "c3"], ["g8", "a1", "o15", "a15", "a8"]),
+    ("forced block", ["d5", "m12", "n3", "b14"], ["e5", "f5", "g5", "h5"]),
+    ("three-three through open threes", ["f8", "g8", "h6", "h7"], ["a1", "o15", "a15", "o1"]),
+  ]
+  for (name, x, o) in tactics {
+    var board = try Board(rows: 15, columns: 15, k: 5)
+    for index in 0..<max(x.count, o.count) {
+      for names in [x, o] where index < names.count {
+        guard let cell = Cell(name: names[index]) else { fatalError("bad cell \(names[index])") }
+        try board.play(at: cell)
+      }
+    }
+    var generator = SplitMix64(seed: 1)
+    let (_, time) = measure {
+      engine.bestMove(for: board, difficulty: .unbeatable, using: &generator)
+    }
+    row("time to answer a \(name)", format(time), "", "")
   }
 }
 
 // MARK: - Difficulty
 
+/// Who plays one side of a game.
+enum Contestant: Sendable {
+  case random
+  case level(Difficulty)
+
+  var name: String {
+    switch self {
+    case .random: "random"
+    case .level(let difficulty): difficulty.displayName
+    }
+  }
+
+  func move(_ board: Board, engine: Engine, using generator: inout SplitMix64) -> Cell? {
+    switch self {
+    case .random: board.emptyCells.randomElement(using: &generator)
+    case .level(let difficulty):
+      engine.bestMove(for: board, difficulty: difficulty, using: &generator)
+    }
+  }
+}
+
 /// Plays one game and returns the winner, or `nil` for a draw.
 func playGame(
-  on start: Board, x: (Board, inout SplitMix64) -> Cell?, o: (Board, inout SplitMix64) -> Cell?,
-  seed: UInt64
-) throws -> Mark? {
+  on start: Board, x: Contestant, o: Contestant, engine: Engine, seed: UInt64
+) -> Mark? {
   var generator = SplitMix64(seed: seed)
   var board = start
   while board.outcome == .inProgress {
-    guard let move = (board.toMove == .x ? x : o)(board, &generator) else { break }
-    try board.play(at: move)
+    let side = board.toMove == .x ? x : o
+    guard let move = side.move(board, engine: engine, using: &generator),
+      (try? board.play(at: move)) != nil
+    else { preconditionFailure("no legal move on \(board.notation)") }
   }
   return board.outcome.winner
 }
 
-/// Wins, draws and losses of `player` against `opponent` over `games` games, half as X.
+/// Wins, draws and losses of `player` against `opponent` over `games` games, half as X, the
+/// games spread over every core, each core with its own engine.
 func record(
-  on start: Board, games: Int, player: (Board, inout SplitMix64) -> Cell?,
-  opponent: (Board, inout SplitMix64) -> Cell?
-) throws -> String {
-  var (wins, draws, losses) = (0, 0, 0)
-  for game in 0..<games {
-    let playerIsX = game.isMultiple(of: 2)
-    let winner = try playGame(
-      on: start, x: playerIsX ? player : opponent, o: playerIsX ? opponent : player,
-      seed: UInt64(game))
-    switch winner {
-    case nil: draws += 1
-    case .x: if playerIsX { wins += 1 } else { losses += 1 }
-    case .o: if playerIsX { losses += 1 } else { wins += 1 }
+  on start: Board, games: Int, budget: Duration, player: Contestant, opponent: Contestant
+) -> String {
+  let totals = Mutex((wins: 0, draws: 0, losses: 0))
+  DispatchQueue.concurrentPerform(iterations: cores) { worker in
+    let engine = Engine(timeBudget: budget)
+    var tally = (wins: 0, draws: 0, losses: 0)
+    for game in stride(from: worker, to: games, by: cores) {
+      let playerIsX = game.isMultiple(of: 2)
+      let winner = playGame(
+        on: start, x: playerIsX ? player : opponent, o: playerIsX ? opponent : player,
+        engine: engine, seed: UInt64(game))
+      switch winner {
+      case nil: tally.draws += 1
+      case .x: if playerIsX { tally.wins += 1 } else { tally.losses += 1 }
+      case .o: if playerIsX { tally.losses += 1 } else { tally.wins += 1 }
+      }
+    }
+    totals.withLock {
+      $0.wins += tally.wins
+      $0.draws += tally.draws
+      $0.losses += tally.losses
     }
   }
-  return "\(wins)/\(draws)/\(losses)"
-}
-
-func chooser(_ engine: Engine, _ difficulty: Difficulty) -> (Board, inout SplitMix64) -> Cell? {
-  { board, generator in engine.bestMove(for: board, difficulty: difficulty, using: &generator) }
-}
-
-let randomPlayer: (Board, inout SplitMix64) -> Cell? = { board, generator in
-  board.emptyCells.randomElement(using: &generator)
+  let (wins, draws, losses) = totals.withLock { $0 }
+  return "\(grouped(wins)) / \(grouped(draws)) / \(grouped(losses))"
 }
 
 if !arguments.contains("--skip-difficulty") {
+  let games =
+    CommandLine.arguments.firstIndex(of: "--games").flatMap { index in
+      CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) }
+    } ?? 1_000
+  let levels: [Difficulty] = [.easy, .medium, .hard, .unbeatable]
   print()
-  let levels: [(String, Difficulty)] = [
-    ("Easy", .easy), ("Medium", .medium), ("Hard", .hard), ("Unbeatable", .unbeatable),
-  ]
-  print("Difficulty on 3×3: wins/draws/losses over 1,000 games (half as X)")
-  row("level", "vs random", "vs Unbeatable")
-  for (name, difficulty) in levels {
-    let player = chooser(engine, difficulty)
-    row(
-      name, try record(on: .classic, games: 1_000, player: player, opponent: randomPlayer),
-      try record(
-        on: .classic, games: 1_000, player: player,
-        opponent: chooser(engine, .unbeatable)))
+  print("Difficulty on 3×3: wins / draws / losses over \(grouped(games)) games, half as X.")
+  print()
+  header("Level", "vs random", "vs Unbeatable")
+  let (_, smallTime) = measure {
+    for difficulty in levels {
+      let player = Contestant.level(difficulty)
+      row(
+        player.name,
+        record(on: .classic, games: games, budget: .seconds(1), player: player, opponent: .random),
+        record(
+          on: .classic, games: games, budget: .seconds(1), player: player,
+          opponent: .level(.unbeatable)))
+    }
   }
   print()
-  let quick = Engine(timeBudget: .milliseconds(20))
+  let budget = Duration.milliseconds(arguments.contains("--deep") ? 50 : 5)
   let large = try Board(rows: 7, columns: 7, k: 5)
-  let games = arguments.contains("--deep") ? 200 : 40
-  print("Difficulty on 7×7, k = 5 (20 ms a move): wins/draws/losses over \(games) games")
-  row("level", "vs the level below")
-  for index in 1..<levels.count {
-    let (name, difficulty) = levels[index]
-    let (belowName, below) = levels[index - 1]
-    row(
-      "\(name) vs \(belowName)",
-      try record(
-        on: large, games: games, player: chooser(quick, difficulty),
-        opponent: chooser(quick, below)))
+  print(
+    "Difficulty on 7×7, k = 5 (\(format(budget)) a move): wins / draws / losses over "
+      + "\(grouped(games)) games against the level below, half as X.")
+  print()
+  header("Level", "opponent", "wins / draws / losses")
+  let (_, largeTime) = measure {
+    for (index, difficulty) in levels.enumerated() {
+      let player = Contestant.level(difficulty)
+      let opponent = index == 0 ? Contestant.random : .level(levels[index - 1])
+      row(
+        player.name, opponent.name,
+        record(on: large, games: games, budget: budget, player: player, opponent: opponent))
+    }
   }
+  print()
+  print("(3×3 table: \(format(smallTime)); 7×7 table: \(format(largeTime)).)")
 }

@@ -4,9 +4,10 @@ extension Engine {
   /// A move as a player of the given skill (0 ≤ skill < 1) might choose it.
   ///
   /// The chances grow with skill: taking a win in one (always from Hard up), blocking the
-  /// opponent's win in one, and playing the engine's best move. Otherwise the move is drawn
-  /// among the cells near the play, weighted by how many lines they build or block, more
-  /// sharply the higher the skill.
+  /// opponent's win in one, and playing the engine's best move. Like people, lower levels
+  /// overlook a line with a gap inside (`xx.xx`) more often than one open at its end
+  /// (`xxxx.`). Otherwise the move is drawn among the cells near the play, weighted by how
+  /// many lines they build or block, more sharply the higher the skill.
   func humanMove(
     _ board: Board, skill: Double, using generator: inout some RandomNumberGenerator
   ) -> Cell? {
@@ -16,13 +17,21 @@ extension Engine {
       case ...128: Engine.tactics(UInt128.self, board)
       default: Engine.tactics(Bits256.self, board)
       }
+    // How much harder a line with a gap inside is to see than one open at its end.
+    let gapPenalty = 0.5 + 0.5 * skill
     let takesWin = skill >= Difficulty.hard.skill ? 1 : 0.6 + 0.5 * skill
-    if !tactics.wins.isEmpty, Double.random(in: 0..<1, using: &generator) < takesWin {
-      return tactics.wins.randomElement(using: &generator)
+    if let win = Engine.noticed(
+      tactics.wins, chance: takesWin,
+      hiddenChance: skill >= Difficulty.hard.skill
+        ? 1 : takesWin * gapPenalty, using: &generator)
+    {
+      return win
     }
     let blocks = 0.4 + 0.6 * skill
-    if !tactics.blocks.isEmpty, Double.random(in: 0..<1, using: &generator) < blocks {
-      return tactics.blocks.randomElement(using: &generator)
+    if let block = Engine.noticed(
+      tactics.blocks, chance: blocks, hiddenChance: blocks * gapPenalty, using: &generator)
+    {
+      return block
     }
     let playsBest = skill * skill
     if Double.random(in: 0..<1, using: &generator) < playsBest {
@@ -43,11 +52,30 @@ extension Engine {
     return tactics.plausible.last?.cell
   }
 
+  /// A cell of `cells` that the player notices, if any: one in plain sight with probability
+  /// `chance`, else one inside a gapped line with probability `hiddenChance`.
+  private static func noticed(
+    _ cells: [(cell: Cell, isHidden: Bool)], chance: Double, hiddenChance: Double,
+    using generator: inout some RandomNumberGenerator
+  ) -> Cell? {
+    guard !cells.isEmpty else { return nil }
+    let roll = Double.random(in: 0..<1, using: &generator)
+    let plain = cells.filter { !$0.isHidden }
+    if !plain.isEmpty, roll < chance { return plain.randomElement(using: &generator)?.cell }
+    let hidden = cells.filter(\.isHidden)
+    if !hidden.isEmpty, roll < hiddenChance {
+      return hidden.randomElement(using: &generator)?.cell
+    }
+    return nil
+  }
+
   private struct Tactics {
-    /// Cells where the side to move wins at once.
-    var wins: [Cell]
-    /// Cells where the opponent would win at once.
-    var blocks: [Cell]
+    /// Cells where the side to move wins at once, and whether each only fills a gap inside
+    /// its line.
+    var wins: [(cell: Cell, isHidden: Bool)]
+    /// Cells where the opponent would win at once, and whether each only fills a gap inside
+    /// its line.
+    var blocks: [(cell: Cell, isHidden: Bool)]
     /// Cells near the play with how many lines each builds or blocks, in reading order.
     var plausible: [(cell: Cell, value: Int)]
   }
@@ -61,9 +89,22 @@ extension Engine {
     let explorer = Explorer(geometry: geometry, deadline: .now, tableBits: 0)
     let candidates = explorer.candidates(mover: mover, other: other)
     let values = explorer.plausibility(candidates, mover: mover, other: other)
+    /// Whether no line that `cell` completes for `marks` has `cell` at one of its ends.
+    func isHidden(_ cell: Int, for marks: B) -> Bool {
+      for slot in geometry.windowStart[cell]..<geometry.windowStart[cell + 1] {
+        let window = geometry.windows[geometry.windowIndices[slot]]
+        let ends = window.indices
+        if (window & marks).nonzeroBitCount == geometry.k - 1,
+          cell == ends.first || cell == ends.last
+        {
+          return false
+        }
+      }
+      return true
+    }
     return Tactics(
-      wins: wins.indices.map(geometry.cell(at:)),
-      blocks: blocks.indices.map(geometry.cell(at:)),
+      wins: wins.indices.map { (geometry.cell(at: $0), isHidden($0, for: mover)) },
+      blocks: blocks.indices.map { (geometry.cell(at: $0), isHidden($0, for: other)) },
       plausible: values.map { (geometry.cell(at: $0.move), $0.value) })
   }
 }

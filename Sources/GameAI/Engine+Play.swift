@@ -35,9 +35,9 @@ extension Engine {
     let deadline = start + budget
     let move =
       switch board.cellCount {
-      case ...64: Engine.searchMove(UInt64.self, board, deadline: deadline)
-      case ...128: Engine.searchMove(UInt128.self, board, deadline: deadline)
-      default: Engine.searchMove(Bits256.self, board, deadline: deadline)
+      case ...64: searchMove(UInt64.self, board, deadline: deadline)
+      case ...128: searchMove(UInt128.self, board, deadline: deadline)
+      default: searchMove(Bits256.self, board, deadline: deadline)
       }
     return [move]
   }
@@ -55,12 +55,18 @@ extension Engine {
     return zip(best, traps).filter { $0.1 == most }.map(\.0)
   }
 
-  private static func searchMove<B: BitBoard>(
+  private func searchMove<B: BitBoard>(
     _: B.Type, _ board: Board, deadline: ContinuousClock.Instant
   ) -> Cell {
     let geometry = Geometry<B>(board)
     let (mover, other) = geometry.position(of: board)
-    let explorer = Explorer(geometry: geometry, deadline: deadline)
+    let key = TableCache.Key(
+      rows: board.rows, columns: board.columns, k: board.k, isExact: false,
+      bits: Engine.explorerTableBits)
+    let table = tables.borrow(key)
+    defer { tables.giveBack(table, for: key) }
+    let explorer = Explorer(
+      geometry: geometry, deadline: deadline, table: table, rootIsO: board.toMove == .o)
     return geometry.cell(at: explorer.bestMove(mover: mover, other: other).move)
   }
 }

@@ -5,11 +5,16 @@ public import GameRules
 /// On 3×3 every answer comes from a table of all positions built once. Boards of up to 64
 /// cells are solved exactly when the search finishes within the time budget; otherwise, and on
 /// larger boards, the engine estimates with a deepening search and marks its answers as
-/// estimates. An engine holds no mutable state, so one instance can serve many threads; long
-/// searches stop early when their task is cancelled.
+/// estimates. One instance can serve many threads: its only state is a bounded cache of
+/// transposition tables, kept under a lock, through which consecutive searches of one board
+/// shape share what they learnt. Long searches stop early when their task is cancelled.
 public final class Engine: Sendable {
   /// How long ``analyze(_:)`` and ``bestMove(for:difficulty:using:)`` may think.
   public let timeBudget: Duration
+  /// Tables kept between searches.
+  let tables = TableCache()
+  /// The size of the tables of the estimating search on large boards.
+  static let explorerTableBits = 19
 
   /// Creates an engine that thinks for at most `timeBudget` a move.
   public init(timeBudget: Duration = .seconds(1)) {
@@ -71,20 +76,26 @@ public final class Engine: Sendable {
     let deadline = start + timeBudget
     let scores: [Int: Int] =
       switch board.cellCount {
-      case ...64: Engine.estimates(UInt64.self, board, deadline: deadline)
-      case ...128: Engine.estimates(UInt128.self, board, deadline: deadline)
-      default: Engine.estimates(Bits256.self, board, deadline: deadline)
+      case ...64: estimates(UInt64.self, board, deadline: deadline)
+      case ...128: estimates(UInt128.self, board, deadline: deadline)
+      default: estimates(Bits256.self, board, deadline: deadline)
       }
     let geometry = Geometry<UInt64>(rows: board.rows, columns: board.columns, k: board.k)
     return (board.emptyCells.map { ($0, scores[geometry.index(of: $0)] ?? 0) }, false)
   }
 
-  private static func estimates<B: BitBoard>(
+  private func estimates<B: BitBoard>(
     _: B.Type, _ board: Board, deadline: ContinuousClock.Instant
   ) -> [Int: Int] {
     let geometry = Geometry<B>(board)
     let (mover, other) = geometry.position(of: board)
-    let explorer = Explorer(geometry: geometry, deadline: deadline)
+    let key = TableCache.Key(
+      rows: board.rows, columns: board.columns, k: board.k, isExact: false,
+      bits: Engine.explorerTableBits)
+    let table = tables.borrow(key)
+    defer { tables.giveBack(table, for: key) }
+    let explorer = Explorer(
+      geometry: geometry, deadline: deadline, table: table, rootIsO: board.toMove == .o)
     let moves = explorer.orderedMoves(geometry.full & ~(mover | other), mover: mover, other: other)
     return explorer.scores(of: moves, mover: mover, other: other)
   }
@@ -106,9 +117,14 @@ public final class Engine: Sendable {
     _ board: Board, deadline: ContinuousClock.Instant?, tableBits: Int? = nil,
     progress: ((_ nodes: Int, _ done: Int, _ total: Int) -> Void)?
   ) -> ExactScores {
+    let key = TableCache.Key(
+      rows: board.rows, columns: board.columns, k: board.k, isExact: true,
+      bits: tableBits ?? Solver.defaultTableBits(cells: board.cellCount))
+    let table = tables.borrow(key)
+    // An aborted solve stores nothing it has not settled, so its table stays sound.
+    defer { tables.giveBack(table, for: key) }
     let solver = Solver(
-      rows: board.rows, columns: board.columns, k: board.k, deadline: deadline,
-      tableBits: tableBits)
+      rows: board.rows, columns: board.columns, k: board.k, deadline: deadline, table: table)
     let geometry = solver.geometry
     let (mover, other) = geometry.position(of: board)
     let cells = board.emptyCells

@@ -11,7 +11,12 @@ final class Explorer<B: BitBoard> {
   /// `near[cell]` holds the cells within two steps of `cell`.
   private let near: [B]
   /// Random keys: `zobrist[colour * cellCount + cell]`, colour 0 being the root's side to move.
+  ///
+  /// The keys belong to the marks, not to the colours, so that a table kept between searches
+  /// of one game stays valid whichever side is to move at the root.
   private let zobrist: [UInt64]
+  /// 1 when the root's side to move is O, else 0: turns a colour into a mark for the table.
+  private let rootMark: Int
   /// Evaluation weights by how many marks an unblocked window holds.
   private let weights: [Int]
   private let table: TranspositionTable
@@ -44,10 +49,22 @@ final class Explorer<B: BitBoard> {
   private let slots: UnsafeMutablePointer<Int>
   private let fastWeights: UnsafeMutablePointer<Int>
 
-  /// Creates a search over `geometry` that stops at `deadline`; `tableBits` sizes its table.
-  init(geometry: Geometry<B>, deadline: ContinuousClock.Instant, tableBits: Int = 18) {
+  /// Creates a search over `geometry` that stops at `deadline`.
+  ///
+  /// - Parameters:
+  ///   - geometry: The board's shape and windows.
+  ///   - deadline: When to stop deepening.
+  ///   - tableBits: The size of a new table, when `table` is `nil`.
+  ///   - table: A table to use, perhaps filled by earlier searches of the same board shape;
+  ///     by default a new one of `2^tableBits` slots.
+  ///   - rootIsO: Whether O is to move at the root.
+  init(
+    geometry: Geometry<B>, deadline: ContinuousClock.Instant, tableBits: Int = 18,
+    table: TranspositionTable? = nil, rootIsO: Bool = false
+  ) {
     self.geometry = geometry
-    table = TranspositionTable(bits: tableBits)
+    self.table = table ?? TranspositionTable(bits: tableBits)
+    rootMark = rootIsO ? 1 : 0
     self.deadline = deadline
     let rows = geometry.rows
     let columns = geometry.columns
@@ -64,7 +81,10 @@ final class Explorer<B: BitBoard> {
     }
     self.near = near
     var generator = SplitMix64(seed: 0x7469_6374_6163_746f)
-    zobrist = (0..<2 * geometry.cellCount).map { _ in generator.next() }
+    let keys = (0..<2 * geometry.cellCount).map { _ in generator.next() }
+    zobrist =
+      rootIsO
+      ? Array(keys[geometry.cellCount...] + keys[..<geometry.cellCount]) : keys
     var weights = [0]
     var weight = 1
     for _ in 1..<geometry.k {
@@ -115,10 +135,22 @@ final class Explorer<B: BitBoard> {
     if threats.isZero, let win = continuousFours(for: 0, depth: Explorer.rootFours) {
       return (win.move, Score.win(in: win.plies), win.plies)
     }
+    if threats.isZero, geometry.k >= 4 {
+      // A share of the budget for forcing wins through threes, which the deepening search
+      // cannot see far enough to find.
+      let now = clock.now
+      let share = now + (deadline - now) / 3
+      if let win = threatSpaceWin(for: 0, until: share) {
+        return (win.move, Score.win(in: win.plies), win.plies)
+      }
+    }
     let area = candidates(mover: mover, other: other)
     var moves = orderedMoves(threats.isZero ? area : threats, colour: 0, hint: -1)
-    var best = (move: moves[0], score: -Score.infinity, depth: 0)
     if moves.count == 1 { return (moves[0], 0, 0) }
+    if threats.isZero, geometry.k >= 4 {
+      moves = defences(among: moves)
+    }
+    var best = (move: moves[0], score: -Score.infinity, depth: 0)
     let hash = self.hash(mover: mover, other: other)
     for depth in 1...empty.nonzeroBitCount {
       var alpha = -Score.infinity
@@ -149,6 +181,15 @@ final class Explorer<B: BitBoard> {
     let hash = self.hash(mover: mover, other: other)
     let area = candidates(mover: mover, other: other)
     let empties = (geometry.full & ~(mover | other)).nonzeroBitCount
+    if geometry.k >= 4, totals[3] == 0, totals[2] == 0 {
+      let now = clock.now
+      if let win = threatSpaceWin(for: 0, until: now + (deadline - now) / 3),
+        moves.contains(win.move)
+      {
+        result[win.move] = Score.win(in: win.plies)
+      }
+      if isAborted { return result }
+    }
     for depth in 0..<empties {
       // The shallowest pass always completes so that every move has an estimate.
       checksLimits = depth > 0
@@ -296,6 +337,191 @@ final class Explorer<B: BitBoard> {
     return nil
   }
 
+  // MARK: - Threat-space search
+
+  /// The deepest chain of threats, counted in the attacker's moves, that the threat-space
+  /// search tries.
+  private static var threatDepth: Int { 6 }
+
+  /// A forced win for `colour`, to move, through a sequence of threats (fours and open
+  /// threes) that each leave the opponent only defensive replies: the first move and the
+  /// plies to the win.
+  ///
+  /// It deepens one threat at a time until `limit`. A found win is sound: after a four the
+  /// opponent's one reply is searched, and after a three every reply that could matter, that
+  /// is every cell that stops the three from becoming an open four and every four of the
+  /// opponent's own. Any other reply lets the attacker make an open four, which wins.
+  func threatSpaceWin(for colour: Int, until limit: ContinuousClock.Instant)
+    -> (move: Int, plies: Int)?
+  {
+    threatLimit = limit
+    threatStopped = false
+    for depth in 1...Explorer.threatDepth {
+      if let win = attack(colour, depth: depth) { return win }
+      if threatStopped { return nil }
+    }
+    return nil
+  }
+
+  private var threatLimit = ContinuousClock.Instant.now
+  /// Whether the threat-space search ran out of time (or was cancelled, which also stops
+  /// the whole search).
+  private var threatStopped = false
+
+  private func threatLimitReached() -> Bool {
+    if nodes & 63 == 0 {
+      if Task.isCancelled {
+        isAborted = true
+        threatStopped = true
+      } else if clock.now >= threatLimit {
+        threatStopped = true
+      }
+    }
+    return threatStopped
+  }
+
+  /// How many of the best-ordered moves the root checks against the opponent's threats.
+  private static var checkedDefences: Int { 24 }
+
+  /// The moves of `moves`, in their order, after which the opponent has no forced win
+  /// through threats, when the opponent has one now; otherwise (or when no move is found
+  /// safe in time) all of `moves`.
+  private func defences(among moves: [Int]) -> [Int] {
+    let start = clock.now
+    guard threatSpaceWin(for: 1, until: start + (deadline - start) / 6) != nil else {
+      return moves
+    }
+    let limit = start + (deadline - start) / 2
+    var safe: [Int] = []
+    for move in moves.prefix(Explorer.checkedDefences) {
+      place(move, colour: 0)
+      // A four only delays: judge it after the opponent's forced block, as if the side to
+      // move then passed, so that a four which changes nothing does not count as a defence.
+      var block = -1
+      if totals[2] > 0 {
+        let completions = threatCells(of: 0)
+        if completions.nonzeroBitCount == 1 {
+          block = completions.lowestIndex
+          place(block, colour: 1)
+        }
+      }
+      let win = totals[2] > 0 ? nil : threatSpaceWin(for: 1, until: limit)
+      if block >= 0 { remove(block, colour: 1) }
+      remove(move, colour: 0)
+      if threatStopped { break }
+      if win == nil { safe.append(move) }
+    }
+    return safe.isEmpty ? moves : safe
+  }
+
+  /// The cells that might start a threat for `colour`: the empty cells of windows the
+  /// opponent has not entered that hold at least `k - 3` of its marks.
+  private func threatCandidates(for colour: Int) -> B {
+    var result = B.zero
+    let own = colour * windowCount
+    let other = (1 - colour) * windowCount
+    let empty = geometry.full & ~(marks[0] | marks[1])
+    let least = max(1, geometry.k - 3)
+    for window in 0..<windowCount
+    where counts[own + window] >= least && counts[other + window] == 0 {
+      result = result | (geometry.windows[window] & empty)
+    }
+    return result
+  }
+
+  /// For a `colour` that has just played `cell` and has no four, the cells that make an
+  /// open four (or two fours) for it, together with the cells that would then complete a
+  /// line: the opponent must take one of them.
+  private func openFourDefences(of colour: Int, after cell: Int) -> B {
+    var result = B.zero
+    let own = colour * windowCount
+    let other = (1 - colour) * windowCount
+    let empty = geometry.full & ~(marks[0] | marks[1])
+    var seen = B.zero
+    for slot in starts[cell]..<starts[cell + 1] {
+      let window = slots[slot]
+      guard counts[own + window] == geometry.k - 2 && counts[other + window] == 0 else {
+        continue
+      }
+      var rest = geometry.windows[window] & empty & ~seen
+      seen = seen | rest
+      while !rest.isZero {
+        let next = rest.lowestIndex
+        rest = rest.withoutLowest
+        place(next, colour: colour)
+        let completions = threats(of: colour, through: next)
+        remove(next, colour: colour)
+        if completions.nonzeroBitCount >= 2 {
+          result = result | completions | B(bit: next)
+        }
+      }
+    }
+    return result
+  }
+
+  /// The attacker's turn in the threat-space search: a threat of at most `depth` moves
+  /// that wins against every defence.
+  private func attack(_ colour: Int, depth: Int) -> (move: Int, plies: Int)? {
+    nodes += 1
+    if threatLimitReached() { return nil }
+    let defender = 1 - colour
+    if totals[2 + colour] > 0 { return (threatCells(of: colour).lowestIndex, 1) }
+    guard depth > 0 else { return nil }
+    var cells: B
+    if totals[2 + defender] > 0 {
+      // The attacker must block, and the block must itself be a threat.
+      cells = threatCells(of: defender)
+      if cells.nonzeroBitCount >= 2 { return nil }
+    } else {
+      cells = threatCandidates(for: colour)
+    }
+    // Fours first: they are cheap to refute and often win outright.
+    var threes: [(move: Int, defences: B)] = []
+    while !cells.isZero {
+      let cell = cells.lowestIndex
+      cells = cells.withoutLowest
+      place(cell, colour: colour)
+      let completions = threats(of: colour, through: cell)
+      var result: (move: Int, plies: Int)?
+      if completions.nonzeroBitCount >= 2 {
+        result = (cell, 3)
+      } else if !completions.isZero {
+        let block = completions.lowestIndex
+        place(block, colour: defender)
+        if let rest = attack(colour, depth: depth - 1) { result = (cell, 2 + rest.plies) }
+        remove(block, colour: defender)
+      } else if depth >= 2 {
+        let defences = openFourDefences(of: colour, after: cell)
+        if !defences.isZero { threes.append((cell, defences)) }
+      }
+      remove(cell, colour: colour)
+      if let result { return result }
+      if threatStopped { return nil }
+    }
+    for (cell, defences) in threes {
+      place(cell, colour: colour)
+      let replies = defences | fourMakingCells(for: defender)
+      var longest = 0
+      var rest = replies
+      while !rest.isZero {
+        let reply = rest.lowestIndex
+        rest = rest.withoutLowest
+        place(reply, colour: defender)
+        let outcome = attack(colour, depth: depth - 1)
+        remove(reply, colour: defender)
+        guard let outcome else {
+          longest = -1
+          break
+        }
+        longest = max(longest, outcome.plies)
+      }
+      remove(cell, colour: colour)
+      if longest > 0 { return (cell, 2 + longest) }
+      if threatStopped { return nil }
+    }
+    return nil
+  }
+
   // MARK: - Search
 
   private func hash(mover: B, other: B) -> UInt64 {
@@ -346,7 +572,7 @@ final class Explorer<B: BitBoard> {
       return max(-Score.estimateLimit + 1, min(Score.estimateLimit - 1, estimate))
     }
 
-    let side = UInt64(me) + 1
+    let side = UInt64(me ^ rootMark) + 1
     var hint = -1
     if let entry = table.probe(hash, side) {
       if entry.depth >= depth {

@@ -31,16 +31,19 @@ final class Solver {
   /// Ordering weights by how many marks a window through the cell already holds.
   private let buildWeights: [Int]
 
-  /// Creates a solver for one board shape that stops at `deadline`; `tableBits` (by default
-  /// sized to the board) sizes its transposition table.
+  /// Creates a solver for one board shape that stops at `deadline`.
+  ///
+  /// It uses `table` when given (perhaps filled by earlier solves of the same shape), else a
+  /// new table of `2^tableBits` slots, by default sized to the board.
   init(
     rows: Int, columns: Int, k: Int, deadline: ContinuousClock.Instant? = nil,
-    tableBits: Int? = nil
+    tableBits: Int? = nil, table: TranspositionTable? = nil
   ) {
     geometry = Geometry(rows: rows, columns: columns, k: k)
     symmetries = SymmetryTables(rows: rows, columns: columns)
     let cells = rows * columns
-    table = TranspositionTable(bits: tableBits ?? (cells <= 9 ? 12 : cells <= 12 ? 16 : 18))
+    self.table =
+      table ?? TranspositionTable(bits: tableBits ?? Solver.defaultTableBits(cells: cells))
     self.deadline = deadline
     buildWeights = (0...k).map { 1 << min(2 * $0, 40) }
     bufferSize = (cells + 1) * cells
@@ -52,6 +55,9 @@ final class Solver {
     counters.initialize(repeating: 0, count: 3)
     counters[1] = Solver.checkInterval
   }
+
+  /// The table size that suits a board of `cells` cells in a move's budget.
+  static func defaultTableBits(cells: Int) -> Int { cells <= 9 ? 12 : cells <= 12 ? 16 : 18 }
 
   deinit {
     moveBuffer.deallocate()

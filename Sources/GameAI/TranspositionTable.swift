@@ -4,7 +4,10 @@
 /// replaces the old one in its slot. A slot fits in 24 bytes, so a probe touches one cache
 /// line; the slots live in a manually managed buffer because the table is read and written at
 /// every node, where array accesses would pay for exclusivity and uniqueness checks.
-final class TranspositionTable {
+///
+/// A table is not synchronised: one search uses it at a time. It is `Sendable` so that a
+/// ``TableCache`` can hand it from one search to the next, lending it to one at a time.
+final class TranspositionTable: @unchecked Sendable {
   enum Bound: UInt8 {
     case exact = 1
     case lower = 2
@@ -33,9 +36,12 @@ final class TranspositionTable {
 
   private let slots: UnsafeMutablePointer<Slot>
   private let size: Int
+  /// The table holds `2^bits` slots.
+  let bits: Int
   private let mask: UInt64
 
   init(bits: Int) {
+    self.bits = bits
     size = 1 << bits
     mask = UInt64(size - 1)
     slots = .allocate(capacity: size)

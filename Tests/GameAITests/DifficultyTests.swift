@@ -44,10 +44,10 @@ struct DifficultyTests {
   }
 
   @Test func easySometimesMissesABlockButUsuallyMakesIt() throws {
-    // O threatens a3-b3-c3 at c3; X has no win.
-    let board = try Board(notation: "x../.x./oo.")
+    // O threatens b1-b2-b3 at b1; X has no win.
+    let board = try Board(notation: ".../.ox/xo.")
     #expect(board.toMove == .x)
-    let target = try #require(Cell(name: "c3"))
+    let target = try #require(Cell(name: "b1"))
     var blocks = 0
     for seed in 0..<200 {
       var generator = SplitMix64(seed: UInt64(seed))
@@ -57,6 +57,22 @@ struct DifficultyTests {
     }
     #expect(blocks > 100)
     #expect(blocks < 200)
+  }
+
+  @Test func easyOverlooksAGapInsideALineMoreOftenThanAnOpenEnd() throws {
+    // O threatens to win at b1, at the end of column b or inside row 1; X has no win.
+    func blocks(_ notation: String) throws -> Int {
+      let board = try Board(notation: notation)
+      let target = try #require(Cell(name: "b1"))
+      return (0..<1_000).count { seed in
+        var generator = SplitMix64(seed: UInt64(seed))
+        return engine.bestMove(for: board, difficulty: .easy, using: &generator) == target
+      }
+    }
+    let atTheEnd = try blocks(".../.ox/xo.")
+    let inside = try blocks("o.o/..x/x..")
+    #expect(inside < atTheEnd, "inside \(inside), at the end \(atTheEnd)")
+    #expect(inside > 0)
   }
 
   @Test func lowerLevelsPlayNearTheAction() throws {
@@ -108,5 +124,45 @@ struct DifficultyTests {
     #expect(againstUnbeatable == againstUnbeatable.sorted(), "\(againstUnbeatable)")
     #expect(againstUnbeatable.last == 0)
     #expect((againstRandom.first ?? 0) < (againstRandom.last ?? 0))
+  }
+
+  @Test func eachLevelHoldsItsOwnAgainstTheLevelBelowOnSevenBySeven() throws {
+    // Few, short-budget games: a cheap check that the dial does not turn backwards on a
+    // board the engine cannot solve from the start.
+    let quick = Engine(timeBudget: .milliseconds(5))
+    let levels: [Difficulty] = [.easy, .medium, .hard, .unbeatable]
+    var records: [String] = []
+    for index in 1..<levels.count {
+      var (wins, losses) = (0, 0)
+      for seed in UInt64(0)..<6 {
+        var generator = SplitMix64(seed: seed)
+        var board = try Board(rows: 7, columns: 7, k: 5)
+        let strongerIsX = seed.isMultiple(of: 2)
+        while board.outcome == .inProgress {
+          let isStronger = (board.toMove == .x) == strongerIsX
+          let difficulty = isStronger ? levels[index] : levels[index - 1]
+          try board.play(
+            at: try #require(quick.bestMove(for: board, difficulty: difficulty, using: &generator)))
+        }
+        if let winner = board.outcome.winner {
+          if (winner == .x) == strongerIsX { wins += 1 } else { losses += 1 }
+        }
+      }
+      records.append("\(levels[index]) vs \(levels[index - 1]): \(wins)-\(losses)")
+      #expect(wins >= losses, "\(records)")
+    }
+  }
+
+  @Test func hardTakesAWinInOneOnALargeBoard() throws {
+    // X: c4 d4 e4 f4 with b4 taken by O; g4 wins.
+    var board = try Board(rows: 7, columns: 7, k: 5)
+    for name in ["c4", "b4", "d4", "a1", "e4", "g7", "f4", "a7"] {
+      try board.play(at: try #require(Cell(name: name)))
+    }
+    for seed in UInt64(0)..<50 {
+      var generator = SplitMix64(seed: seed)
+      let move = engine.bestMove(for: board, difficulty: .hard, using: &generator)
+      #expect(move?.name == "g4", "seed \(seed)")
+    }
   }
 }

@@ -60,8 +60,9 @@ struct LargeBoardTests {
 
   @Test func defusesAFourThreeForkBeforeItIsPlayed() throws {
     // O: d4 e4 f4 (blocked at c4) and h2 h3; O's h4 would make a four and an open three.
+    // X's e3 and e5 take away O's other attacks, so that only g4 and h4 save X.
     let board = try gomoku(
-      x: ["c4", "a15", "o15", "o1", "a8"], o: ["d4", "e4", "f4", "h2", "h3"])
+      x: ["c4", "e3", "e5", "a15", "o15"], o: ["d4", "e4", "f4", "h2", "h3"])
     let chosen = try move(board)
     let after = try board.playing(at: try #require(Cell(name: chosen)))
     let reply = Engine(timeBudget: .milliseconds(400)).analyze(after)
