@@ -99,6 +99,10 @@ public enum PlainGame {
       if result != nil { moves.removeLast() }
       let common = zip(said, moves).prefix { $0 == $1 }.count
       if common < said.count || moves.count > said.count { boardIsDue = true }
+      let takenBack = said.count - common
+      if takenBack > 0 {
+        output.append(takenBack == 1 ? "One move taken back." : "\(takenBack) moves taken back.")
+      }
       output += moves.dropFirst(common)
       said = moves
       let isPersonsTurn = !state.isThinking
@@ -107,7 +111,9 @@ public enum PlainGame {
         boardIsDue = false
         if let result { output.append(result) }
       }
-      if state.title != lastTitle, isPersonsTurn || state.isThinking {
+      if state.title != lastTitle || (takenBack > 0 && isPersonsTurn),
+        isPersonsTurn || state.isThinking
+      {
         output.append(state.title)
         lastTitle = state.title
       }

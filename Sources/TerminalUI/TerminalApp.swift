@@ -280,6 +280,11 @@ private final class PlainSession {
       await waitUntilIdle()
       if store.state.hasQuit { break }
     }
+    if !store.state.hasQuit, store.state.game.board.outcome == .inProgress,
+      store.state.game.game.canUndo
+    {
+      say("Input ended; the unfinished game is saved.")
+    }
     await TerminalApp.settle(store)
     return 0
   }

@@ -114,12 +114,20 @@ struct PlainGameTests {
       ])
   }
 
-  @Test func narratorShowsTheBoardAfterUndo() throws {
+  @Test func narratorSaysUndoAndShowsTheBoard() throws {
     var narrator = PlainGame.Narrator()
     _ = narrator.lines(for: try state(moves: [.a1, .b2]))
     let undone = try state(moves: [.a1])
     #expect(
-      narrator.lines(for: undone) == [PlainGame.boardText(undone.board), "Blob Jr, place your O"])
+      narrator.lines(for: undone) == [
+        "One move taken back.", PlainGame.boardText(undone.board), "Blob Jr, place your O",
+      ])
+    let empty = try state()
+    _ = narrator.lines(for: try state(moves: [.a1, .b2]))
+    #expect(
+      narrator.lines(for: empty) == [
+        "2 moves taken back.", PlainGame.boardText(empty.board), "Blob, place your X",
+      ])
   }
 
   @Test func narratorSaysHintsAndQuestions() throws {
