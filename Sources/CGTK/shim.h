@@ -39,6 +39,13 @@ static inline void cgtk_set_accessible_label(GtkWidget *widget, const char *text
   g_object_set_data_full(G_OBJECT(widget), "cgtk-accessible-label", g_strdup(text), g_free);
 }
 
+/* Names a button with a mnemonic by its clean text: GTK 4.8 gives it the raw mnemonic
+   ("_Undo") followed by its label's text. */
+static inline void cgtk_name_mnemonic_button(GtkWidget *button, const char *text) {
+  gtk_accessible_reset_relation(GTK_ACCESSIBLE(button), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+  cgtk_set_accessible_label(button, text);
+}
+
 /* The accessible name last set with cgtk_set_accessible_label, or NULL. */
 static inline const char *cgtk_accessible_label(GtkWidget *widget) {
   return (const char *)g_object_get_data(G_OBJECT(widget), "cgtk-accessible-label");

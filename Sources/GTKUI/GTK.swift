@@ -134,10 +134,10 @@ func makeLabel(_ text: String = "", classes: [String] = []) -> Widget {
   return label
 }
 
-/// A button with a mnemonic (`_Undo`), whose accessible name is its text without underscores.
+/// A button with a mnemonic (`_Undo`: Alt+U), named by its text without the underscore.
 func makeButton(_ mnemonic: String, _ handler: @escaping () -> Void) -> Widget {
   let button: Widget = gtk_button_new_with_mnemonic(mnemonic)
-  cgtk_set_accessible_label(button, mnemonic.replacing("_", with: ""))
+  cgtk_name_mnemonic_button(button, mnemonic.replacing("_", with: ""))
   connect(button, "clicked", handler)
   return button
 }
@@ -156,13 +156,16 @@ func append(_ box: Widget, _ children: Widget...) {
   for child in children { gtk_box_append(cgtk_box(box), child) }
 }
 
-/// A text entry with an accessible name, calling `onChange` with its text after each edit.
+/// A text entry calling `onChange` with its text after each edit.
+///
+/// An entry with a visible mnemonic label takes its accessible name from that label; one without
+/// gets `accessibleName`.
 func makeEntry(
-  accessibleName: String, placeholder: String = "", isPassword: Bool = false,
+  accessibleName: String? = nil, placeholder: String = "", isPassword: Bool = false,
   onChange: @escaping (String) -> Void, onActivate: @escaping () -> Void
 ) -> Widget {
   let entry: Widget = isPassword ? gtk_password_entry_new() : gtk_entry_new()
-  cgtk_set_accessible_label(entry, accessibleName)
+  if let accessibleName { cgtk_set_accessible_label(entry, accessibleName) }
   if isPassword {
     gtk_password_entry_set_show_peek_icon(OpaquePointer(entry), 1)
   } else {

@@ -27,11 +27,11 @@ public final class LoginView {
     var rendering: () -> Bool = { false }
     titleLabel = makeLabel(classes: ["title"])
     userNameEntry = makeEntry(
-      accessibleName: "User name", placeholder: "User name",
+      placeholder: "User name",
       onChange: { if !rendering() { send(.userNameChanged($0)) } },
       onActivate: { send(.signInTapped) })
     passwordEntry = makeEntry(
-      accessibleName: "Password", isPassword: true,
+      isPassword: true,
       onChange: { if !rendering() { send(.passwordChanged($0)) } },
       onActivate: { send(.signInTapped) })
     signInButton = makeButton("_Sign in") { send(.signInTapped) }

@@ -53,10 +53,10 @@ public final class NewGameView {
     setVisible(resumeBar, false)
 
     xNameEntry = makeEntry(
-      accessibleName: "X player's name", placeholder: "Name",
+      placeholder: "Name",
       onChange: { guarded(.xNameChanged($0)) }, onActivate: { send(.letsPlayTapped) })
     oNameEntry = makeEntry(
-      accessibleName: "O player's name", placeholder: "Name",
+      placeholder: "Name",
       onChange: { guarded(.oNameChanged($0)) }, onActivate: { send(.letsPlayTapped) })
     modeChoice = ChoiceGroup(
       GameMode.allCases.map { ($0, $0.title, $0.title) }, onSelect: { guarded(.modeChanged($0)) })
@@ -73,9 +73,7 @@ public final class NewGameView {
       onSelect: { guarded(.startingRuleChanged($0)) })
     sizeSpin = gtk_spin_button_new_with_range(
       Double(Board.minimumSide), Double(Board.maximumSide), 1)
-    cgtk_set_accessible_label(sizeSpin, "Board size")
     kSpin = gtk_spin_button_new_with_range(3, Double(Board.maximumSide), 1)
-    cgtk_set_accessible_label(kSpin, "In a row to win")
     connect(sizeSpin, "value-changed") { [sizeSpin] in
       guarded(.sizeChanged(Int(gtk_spin_button_get_value_as_int(cgtk_spin_button(sizeSpin)))))
     }
@@ -96,6 +94,7 @@ public final class NewGameView {
     var row: Int32 = 0
     func addRow(_ title: String, _ control: Widget, mnemonicFor target: Widget? = nil) -> [Widget] {
       let label = makeLabel(title)
+      gtk_label_set_wrap(cgtk_label(label), 0)
       if let target {
         gtk_label_set_use_underline(cgtk_label(label), 1)
         gtk_label_set_mnemonic_widget(cgtk_label(label), target)
@@ -152,7 +151,7 @@ public final class NewGameView {
     setSensitive(letsPlayButton, state.canStart)
     if buttonLabel(of: signOutButton).replacing("_", with: "") != state.signOutTitle {
       gtk_button_set_label(cgtk_button(signOutButton), state.signOutTitle)
-      cgtk_set_accessible_label(signOutButton, state.signOutTitle)
+      cgtk_name_mnemonic_button(signOutButton, state.signOutTitle)
     }
   }
 
