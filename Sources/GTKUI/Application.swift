@@ -2,6 +2,8 @@ public import AppCore
 public import Architecture
 import CGTK
 import Foundation
+import GameCore
+import NewGameCore
 
 /// Runs the GTK application around a store.
 public enum GTKApplication {
@@ -11,11 +13,16 @@ public enum GTKApplication {
   private static var store: Store<TicTacToe>?
   private static var windows: [AppWindow] = []
   private static var lastTick = 0
+  private static var activatedAt = 0
 
   /// The longest gap between two turns of the main loop so far, in milliseconds.
   ///
   /// The loop turns every 10 ms when idle; a long gap means the window did not respond.
   public private(set) static var longestStall: Double = 0
+
+  /// The longest gap between two turns of the main loop while the computer was thinking, in
+  /// milliseconds, after the first second (which builds the window).
+  public private(set) static var longestStallWhileThinking: Double = 0
 
   /// Opens the window on `store` and runs until it closes, SIGINT or SIGTERM.
   ///
@@ -40,6 +47,7 @@ public enum GTKApplication {
 
   fileprivate static func didActivate(_ application: UnsafeMutablePointer<GtkApplication>) {
     guard let store else { return }
+    activatedAt = g_get_monotonic_time()
     let window = AppWindow(application: application, store: store)
     windows.append(window)
     gtk_window_present(cgtk_window(window.window))
@@ -48,7 +56,15 @@ public enum GTKApplication {
   fileprivate static func didTick() {
     let now = g_get_monotonic_time()
     if lastTick != 0 {
-      longestStall = max(longestStall, Double(now - lastTick) / 1_000)
+      let gap = Double(now - lastTick) / 1_000
+      longestStall = max(longestStall, gap)
+      // Building the first window is start-up, not thinking.
+      let isStartingUp = now - activatedAt < 1_000_000
+      if !isStartingUp, case .newGame(let newGame) = store?.state,
+        newGame.game?.isThinking == true
+      {
+        longestStallWhileThinking = max(longestStallWhileThinking, gap)
+      }
     }
     lastTick = now
   }

@@ -51,5 +51,8 @@ default:
 let status = GTKApplication.run(store: store)
 if ProcessInfo.processInfo.environment["TICTACTOE_GTK_REPORT_STALLS"] == "1" {
   print("longest main-loop stall: \(Int(GTKApplication.longestStall.rounded())) ms")
+  print(
+    "longest main-loop stall while the computer thinks: "
+      + "\(Int(GTKApplication.longestStallWhileThinking.rounded())) ms")
 }
 exit(status)
