@@ -34,7 +34,7 @@ public final class TestStore<R: Reducer> where R.Action: Equatable {
   ///
   /// Generous, because a passing test never waits it out and other suites may be loading the
   /// machine; failure tests set a short one.
-  public var timeout: Duration = .seconds(10)
+  public var timeout: Duration = .seconds(30)
 
   private let reducer: R
   private let runner = EffectRunner<R.Action>()
@@ -146,9 +146,13 @@ public final class TestStore<R: Reducer> where R.Action: Equatable {
     sourceLocation: SourceLocation = #_sourceLocation
   ) async {
     let limit = timeout ?? self.timeout
-    guard await waitUntil(limit, { !self.receivedActions.isEmpty }) else {
+    // With no effect running, nothing more can arrive, so there is no need to wait.
+    _ = await waitUntil(limit) { !self.receivedActions.isEmpty || self.runner.inFlightCount == 0 }
+    guard !receivedActions.isEmpty else {
+      let reason =
+        runner.inFlightCount == 0 ? "no effect is running" : "nothing arrived within \(limit)"
       fail(
-        "Expected to receive an action, but received none within \(limit):\n"
+        "Expected to receive an action, but received none (\(reason)):\n"
           + describe([expectedAction]),
         sourceLocation: sourceLocation)
       return
@@ -158,7 +162,9 @@ public final class TestStore<R: Reducer> where R.Action: Equatable {
         state = first.state
         receivedActions.removeFirst()
         if receivedActions.isEmpty {
-          _ = await waitUntil(limit) { !self.receivedActions.isEmpty }
+          _ = await waitUntil(limit) {
+            !self.receivedActions.isEmpty || self.runner.inFlightCount == 0
+          }
         }
       }
       guard !receivedActions.isEmpty else {

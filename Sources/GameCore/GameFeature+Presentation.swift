@@ -1,3 +1,4 @@
+import GameAI
 public import GameRules
 
 /// How one cell of the board is shown.
@@ -16,6 +17,8 @@ public struct CellPresentation: Equatable, Sendable {
   public var isLastMove: Bool
   /// Whether the engine suggests this cell.
   public var isHint: Bool
+  /// The move's value when the analysis is shown, such as `win in 3` or `draw (estimate)`.
+  public var analysisText: String?
 
   /// Whether the cell should stand out: winning line, last move or hint.
   public var isHighlighted: Bool { isWinning || isLastMove || isHint }
@@ -47,6 +50,10 @@ extension GameFeature.State {
   public var rows: [[CellPresentation]] {
     let winning = Set(board.outcome.winningLine)
     let enabled = isBoardEnabled
+    var values: [Cell: String] = [:]
+    for move in analysis?.moves ?? [] {
+      values[move.cell] = move.evaluation.description
+    }
     return (0..<board.rows).map { row in
       (0..<board.columns).map { column in
         let cell = Cell(row: row, column: column)
@@ -58,7 +65,8 @@ extension GameFeature.State {
           isEnabled: enabled && mark == nil,
           isWinning: winning.contains(cell),
           isLastMove: game.lastMove == cell,
-          isHint: hint == cell)
+          isHint: hint == cell,
+          analysisText: values[cell])
       }
     }
   }
@@ -87,6 +95,18 @@ extension GameFeature.State {
 
   /// Whether Hint does something: a person is to move.
   public var canHint: Bool { isBoardEnabled }
+
+  /// Whether Analysis can be asked for: the game goes on and the computer is not thinking.
+  public var canAnalyze: Bool { board.outcome == .inProgress && !isThinking }
+
+  /// The shown analysis in one sentence.
+  ///
+  /// For example `X to move: win in 3. Best: b2.`
+  public var analysisSummary: String? {
+    guard let analysis else { return nil }
+    let best = analysis.best.map(\.name).joined(separator: ", ")
+    return "\(board.toMove.symbol) to move: \(analysis.evaluation). Best: \(best)."
+  }
 
   /// Whether the game has ended, so Play again is the obvious next step.
   public var isGameOver: Bool { board.outcome.isOver }

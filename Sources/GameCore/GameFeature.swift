@@ -1,5 +1,6 @@
 public import Architecture
 public import DatabaseClient
+public import GameAI
 public import GameRules
 
 /// The Game screen: moves, the computer's turn, undo, redo, hint, play again and quit.
@@ -16,6 +17,8 @@ public struct GameFeature: Reducer {
     public var isThinking = false
     /// The engine's suggestion for the side to move, until the next move.
     public var hint: Cell?
+    /// The engine's value of every legal move, shown on request until the next move.
+    public var analysis: Analysis?
     /// Whether the player is being asked to confirm quitting a game in progress.
     public var isConfirmingQuit = false
     /// Whether the finished game is being written to the records.
@@ -78,6 +81,8 @@ public struct GameFeature: Reducer {
     case computerMoved(Cell?)
     /// The engine's hint arrived.
     case hintResponse(Cell?)
+    /// The engine's analysis of the position arrived.
+    case analysisResponse(Analysis)
     /// The finished game was saved with this id.
     case recordSaved(Int64)
     /// Writing to the records failed.
@@ -95,6 +100,8 @@ public struct GameFeature: Reducer {
       case redoTapped
       /// Ask the engine for the best move.
       case hintTapped
+      /// Show (or hide) every legal move's value.
+      case analysisTapped
       /// Start another game with the same players and settings.
       case playAgainTapped
       /// Leave the game (asks first while a game is in progress).
@@ -115,6 +122,7 @@ public struct GameFeature: Reducer {
   private enum CancelID: Hashable, Sendable {
     case computerMove
     case hint
+    case analysis
     case saveProgress
   }
 
@@ -163,6 +171,10 @@ public struct GameFeature: Reducer {
       state.hint = cell
       return .none
 
+    case .analysisResponse(let analysis):
+      state.analysis = analysis
+      return .none
+
     case .recordSaved(let id):
       state.isSavingRecord = false
       state.recordID = id
@@ -188,11 +200,13 @@ public struct GameFeature: Reducer {
       guard state.canUndo else { return .none }
       state.isThinking = false
       state.hint = nil
+      state.analysis = nil
       repeat {
         state.game.undo()
       } while state.settings.isComputer(state.board.toMove) && state.game.canUndo
       return .merge(
-        .cancel(id: CancelID.computerMove), .cancel(id: CancelID.hint), saveProgress(state))
+        .cancel(id: CancelID.computerMove), .cancel(id: CancelID.hint),
+        .cancel(id: CancelID.analysis), saveProgress(state))
 
     case .redoTapped:
       guard state.canRedo else { return .none }
@@ -209,6 +223,18 @@ public struct GameFeature: Reducer {
         await send(.hintResponse(await engine.hint(board)))
       }
       .cancellable(id: CancelID.hint, cancelInFlight: true)
+
+    case .analysisTapped:
+      guard state.analysis == nil else {
+        state.analysis = nil
+        return .cancel(id: CancelID.analysis)
+      }
+      guard state.canAnalyze else { return .none }
+      let board = state.board
+      return .run { [engine] send in
+        await send(.analysisResponse(await engine.analyze(board)))
+      }
+      .cancellable(id: CancelID.analysis, cancelInFlight: true)
 
     case .playAgainTapped:
       let wasAbandoned = !state.board.outcome.isOver && !state.game.moves.isEmpty
@@ -230,12 +256,13 @@ public struct GameFeature: Reducer {
       state.startedAt = clock.now()
       state.isThinking = false
       state.hint = nil
+      state.analysis = nil
       state.isConfirmingQuit = false
       state.recordID = nil
       state.errorMessage = nil
       let cancellations = Effect<Action>.merge(
         .cancel(id: CancelID.computerMove), .cancel(id: CancelID.hint),
-        .cancel(id: CancelID.saveProgress))
+        .cancel(id: CancelID.analysis), .cancel(id: CancelID.saveProgress))
       return .merge(
         cancellations, wasAbandoned ? clearProgress(state) : .none, computerTurn(&state))
 
@@ -275,7 +302,9 @@ public struct GameFeature: Reducer {
   /// Records a move just played and starts the computer's turn when it is due.
   private func afterMove(_ state: inout State) -> Effect<Action> {
     state.hint = nil
-    let cancelHint = Effect<Action>.cancel(id: CancelID.hint)
+    state.analysis = nil
+    let cancelHint = Effect<Action>.merge(
+      .cancel(id: CancelID.hint), .cancel(id: CancelID.analysis))
     guard state.board.outcome.isOver else {
       return .merge(cancelHint, saveProgress(state), computerTurn(&state))
     }
@@ -314,10 +343,16 @@ public struct GameFeature: Reducer {
   }
 
   private func saveProgress(_ state: State) -> Effect<Action> {
+    // A game taken back to its start has nothing worth resuming.
+    guard !state.game.moves.isEmpty else {
+      return clearProgress(state).cancellable(id: CancelID.saveProgress, cancelInFlight: true)
+    }
     let record = state.record
     let owner = state.settings.owner
     return .run { [database] send in
       do {
+        // A save replaced by a newer one before it began must not overwrite it.
+        try Task.checkCancellation()
         try await database.saveGameInProgress(record, owner)
       } catch is CancellationError {
         // A newer move replaced this save.
@@ -332,7 +367,10 @@ public struct GameFeature: Reducer {
     let owner = state.settings.owner
     return .run { [database] send in
       do {
+        try Task.checkCancellation()
         try await database.clearGameInProgress(owner)
+      } catch is CancellationError {
+        // A newer save replaced this one.
       } catch {
         await send(.saveFailed(Self.message(for: error)))
       }

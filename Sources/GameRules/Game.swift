@@ -69,9 +69,7 @@ public struct Game: Hashable, Sendable {
   public mutating func redo() -> Cell? {
     guard let move = undone.popLast() else { return nil }
     // A move that was legal before undo is legal again on the same board.
-    guard (try? board.play(at: move)) != nil else {
-      preconditionFailure("redo of \(move.name) was illegal on the board it came from")
-    }
+    Game.apply(move, to: &board)
     moves.append(move)
     return move
   }
@@ -79,23 +77,23 @@ public struct Game: Hashable, Sendable {
   /// Every board of the game from the start to now: `moves.count + 1` boards.
   public var positions: [Board] {
     var current = start
-    var result = [current]
-    for move in moves {
-      guard (try? current.play(at: move)) != nil else {
-        preconditionFailure("a recorded move \(move.name) was illegal")
+    return [start]
+      + moves.map { move in
+        Game.apply(move, to: &current)
+        return current
       }
-      result.append(current)
-    }
-    return result
   }
 
   private static func replaying(_ moves: [Cell], from start: Board) -> Board {
     var current = start
-    for move in moves {
-      guard (try? current.play(at: move)) != nil else {
-        preconditionFailure("a recorded move \(move.name) was illegal")
-      }
-    }
+    for move in moves { apply(move, to: &current) }
     return current
+  }
+
+  /// Plays a recorded move, which was legal when it was recorded.
+  private static func apply(_ move: Cell, to board: inout Board) {
+    guard (try? board.play(at: move)) != nil else {
+      preconditionFailure("a recorded move \(move.name) was illegal")
+    }
   }
 }

@@ -42,11 +42,11 @@ public final class TestClock: Sendable {
   /// Waits until `count` tasks are sleeping on the clock, so a test can advance it past them.
   ///
   /// - Parameter count: The number of sleepers to wait for.
-  /// - Returns: Whether they arrived within ten seconds.
+  /// - Returns: Whether they arrived within thirty seconds.
   @discardableResult
   public func waitForSleepers(_ count: Int) async -> Bool {
     let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: .seconds(10))
+    let deadline = clock.now.advanced(by: .seconds(30))
     while sleeperCount < count {
       guard clock.now < deadline else { return false }
       try? await Task.sleep(for: .milliseconds(1))

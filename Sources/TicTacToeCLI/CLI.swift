@@ -42,6 +42,8 @@ public enum CLI {
       return await solve(shape, json: json)
     case .count(let shape, let json):
       return count(shape, json: json)
+    case .gtp(let k, let difficulty, let seconds):
+      return gtp(k: k, difficulty: difficulty, seconds: seconds)
     case .play:
       print("The game arrives in a later version; try tictactoe --help for the analysis commands.")
       return ExitCode.success
@@ -148,6 +150,30 @@ public enum CLI {
     }
     if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     print(json ? Formatting.solveJSON(board, result) : Formatting.solveText(board, result))
+    return ExitCode.success
+  }
+
+  // MARK: - gtp
+
+  private static func gtp(k: Int?, difficulty: Difficulty, seconds: Double?) -> Int32 {
+    let searcher = seconds.map { Engine(timeBudget: .milliseconds(Int64($0 * 1_000))) } ?? engine
+    var generator = SplitMix64(seed: UInt64.random(in: .min ... .max))
+    let session: GTPSession
+    do {
+      session = try GTPSession(k: k) { board in
+        searcher.bestMove(for: board, difficulty: difficulty, using: &generator)
+      }
+    } catch {
+      printError(error.description)
+      return ExitCode.usage
+    }
+    var running = session
+    while !running.hasQuit, let line = readLine() {
+      if let response = running.respond(to: line) {
+        // Written straight to the file descriptor so a controller sees each answer at once.
+        FileHandle.standardOutput.write(Data(response.utf8))
+      }
+    }
     return ExitCode.success
   }
 

@@ -71,6 +71,7 @@ public enum Command: Equatable, Sendable {
     position: String, k: Int?, difficulty: Difficulty, seed: UInt64?, seconds: Double?, json: Bool)
   case solve(BoardShape, json: Bool)
   case count(BoardShape, json: Bool)
+  case gtp(k: Int?, difficulty: Difficulty, seconds: Double?)
   case help(String?)
   case version
 }
@@ -83,7 +84,7 @@ struct CommonOptions: Equatable, Sendable {
 
 extension Command {
   /// The subcommands, in the order help lists them.
-  static let names = ["play", "analyze", "bestmove", "solve", "count"]
+  static let names = ["play", "analyze", "bestmove", "solve", "count", "gtp"]
 
   /// Parses the arguments after the program's name.
   ///
@@ -137,6 +138,13 @@ extension Command {
       command =
         name == "solve"
         ? .solve(shape, json: parsed.has("json")) : .count(shape, json: parsed.has("json"))
+    case "gtp":
+      parsed = try Arguments(
+        rest, command: name, valued: common.union(["k", "difficulty", "time"]), flags: commonFlags)
+      try parsed.requirePositionals(atMost: 0, command: name)
+      command = .gtp(
+        k: try parsed.integer("k", in: 3...15), difficulty: try difficulty(parsed),
+        seconds: try seconds(parsed))
     default:
       parsed = try Arguments(
         rest, command: name,

@@ -9,6 +9,7 @@ enum Help {
     case "solve": solve
     case "count": count
     case "play": play
+    case "gtp": gtp
     default: overview
     }
   }
@@ -30,6 +31,7 @@ enum Help {
       bestmove   the engine's move for a position
       solve      the value of an empty board under perfect play
       count      reachable positions and complete games of a board
+      gtp        the engine over the Go Text Protocol, for other programs
 
     Positions: rows top to bottom separated by /, cells x, o or . (x.o/.x./..o).
     Cells: column letter then row number, a1 top left.
@@ -103,6 +105,23 @@ enum Help {
       tictactoe solve --rows 3 --columns 4 --k 3 --json
 
     Usage: tictactoe solve [--size N | --rows R --columns C] [--k K] [--json]
+    """
+
+  static let gtp = """
+    Speak the Go Text Protocol (version 2) on standard input and output, so other programs and
+    boards can play the engine.
+
+    Examples:
+      printf 'boardsize 3\\ngenmove x\\nshowboard\\nquit\\n' | tictactoe gtp
+      tictactoe gtp --k 5 --time 0.5
+
+    Usage: tictactoe gtp [--k K] [--difficulty LEVEL] [--time SECONDS]
+
+    Commands: protocol_version, name, version, known_command, list_commands, boardsize N
+    (square boards, 3 to 15), clear_board, play x|o VERTEX, genmove x|o, undo, showboard, quit.
+    Vertices are a column letter (A, B, … skipping I) and a row counted from the bottom: A1 is
+    the bottom-left corner. Errors answer "? message". The first board is 3×3, or 15×15 when
+    --k is above 3.
     """
 
   static let count = """

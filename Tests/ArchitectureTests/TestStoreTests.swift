@@ -61,11 +61,23 @@ struct TestStoreTests {
   @Test
   func failsWhenAnExpectedActionNeverArrives() async {
     let store = TestStore(initialState: Counter.State()) { Counter() }
-    store.timeout = .milliseconds(100)
+    await store.send(.waitTapped)
+    await withKnownIssue {
+      await store.receive(.woke, timeout: .milliseconds(100))
+    } matching: { issue in
+      issue.comments.map(\.rawValue).joined().contains("nothing arrived within 0.1 seconds")
+    }
+    await store.send(.stopWaitingTapped)
+    await store.finish()
+  }
+
+  @Test
+  func failsWithoutWaitingWhenNoEffectCouldSendTheAction() async {
+    let store = TestStore(initialState: Counter.State()) { Counter() }
     await withKnownIssue {
       await store.receive(.woke)
     } matching: { issue in
-      issue.comments.map(\.rawValue).joined().contains("received none")
+      issue.comments.map(\.rawValue).joined().contains("no effect is running")
     }
     await store.finish()
   }

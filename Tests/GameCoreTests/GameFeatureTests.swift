@@ -1,5 +1,6 @@
 import ArchitectureTesting
 import DatabaseClient
+import GameAI
 import GameCore
 import GameRules
 import TestSupport
@@ -59,7 +60,8 @@ struct GameFeatureTests {
     }
     let moves: [Cell] = [.a1, .b2, .c1, .b1, .b3, .c2, .a2, .a3]
     for cell in moves {
-      await store.send(.view(.cellTapped(cell))) { try $0.game.play(at: cell) }
+      // Waiting for each move's save keeps the saves in order for the check below.
+      await store.send(.view(.cellTapped(cell))) { try $0.game.play(at: cell) }.finish()
     }
     #expect(database.gamesInProgress[.guest]?.moves == moves)
     await store.send(.view(.cellTapped(.c3))) {
@@ -124,10 +126,11 @@ struct GameFeatureTests {
   @Test
   func undoWhileTheComputerThinksCancelsItsMove() async throws {
     let clock = TestClock()
+    let database = InMemoryDatabase()
     let store = TestStore(initialState: try makeState(.versusComputer)) {
       GameFeature(
         engine: .unimplemented, clock: clock.client, random: .unimplemented,
-        database: InMemoryDatabase().client)
+        database: database.client)
     }
     await store.send(.view(.cellTapped(.b2))) {
       try $0.game.play(at: .b2)
@@ -140,6 +143,7 @@ struct GameFeatureTests {
     await clock.advance(by: .seconds(1))
     await store.finish()
     #expect(clock.sleeperCount == 0)
+    #expect(database.gamesInProgress.isEmpty)
   }
 
   @Test
@@ -204,6 +208,33 @@ struct GameFeatureTests {
     await store.send(.view(.cellTapped(.b2))) {
       try $0.game.play(at: .b2)
       $0.hint = nil
+    }
+    await store.finish()
+  }
+
+  @Test
+  func analysisShowsEveryMovesValueUntilTheNextMove() async throws {
+    let store = TestStore(initialState: try makeState()) {
+      GameFeature(
+        engine: .firstEmptyCell, clock: .unimplemented, random: .unimplemented,
+        database: InMemoryDatabase().client)
+    }
+    let draw = Evaluation(value: .draw, plies: 9)
+    let analysis = Analysis(
+      evaluation: draw,
+      moves: Board.classic.emptyCells.map { MoveEvaluation(cell: $0, evaluation: draw) },
+      best: [.a1])
+    await store.send(.view(.analysisTapped))
+    await store.receive(.analysisResponse(analysis)) { $0.analysis = analysis }
+    #expect(store.state.rows[1][1].analysisText == "draw")
+    #expect(store.state.analysisSummary == "X to move: draw. Best: a1.")
+    await store.send(.view(.analysisTapped)) { $0.analysis = nil }
+    #expect(store.state.rows[1][1].analysisText == nil)
+    await store.send(.view(.analysisTapped))
+    await store.receive(.analysisResponse(analysis)) { $0.analysis = analysis }
+    await store.send(.view(.cellTapped(.b2))) {
+      try $0.game.play(at: .b2)
+      $0.analysis = nil
     }
     await store.finish()
   }

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+struct GTPCommandTests {
+  /// The responses of a session, one per command, without the blank line that ends each.
+  private func responses(_ script: String, _ arguments: String...) throws -> [String] {
+    let result = try run(arguments: ["gtp"] + arguments, input: script)
+    #expect(result.status == 0)
+    #expect(result.output.hasSuffix("\n\n"))
+    return result.output.components(separatedBy: "\n\n").dropLast()
+  }
+
+  @Test func everyCommandAnswers() throws {
+    let script = """
+      1 protocol_version
+      2 name
+      3 version
+      4 known_command genmove
+      5 known_command fly
+      list_commands
+      boardsize 3
+      clear_board
+      play x B2
+      showboard
+      undo
+      quit
+
+      """
+    let answers = try responses(script)
+    #expect(answers.count == 12)
+    #expect(answers[0] == "=1 2")
+    #expect(answers[1] == "=2 tictactoe")
+    #expect(answers[2].hasPrefix("=3 0."))
+    #expect(answers[3] == "=4 true")
+    #expect(answers[4] == "=5 false")
+    #expect(answers[5].contains("genmove\nundo\nshowboard\nquit"))
+    #expect(answers[6] == "=")
+    #expect(answers[7] == "=")
+    #expect(answers[8] == "=")
+    #expect(answers[9].contains(" 2 . X . 2"))
+    #expect(answers[9].contains("O to move"))
+    #expect(answers[10] == "=")
+    #expect(answers[11] == "=")
+  }
+
+  @Test func badInputAnswersWithAQuestionMark() throws {
+    let script = """
+      play x B2
+      play o B2
+      play o Z9
+      play o J1
+      play x A1
+      genmove x
+      boardsize 16
+      boardsize three
+      undo
+      undo
+      frobnicate
+      # a comment line is ignored
+
+      """
+    let answers = try responses(script)
+    #expect(
+      answers == [
+        "=",
+        "? illegal move: the point is occupied",
+        "? invalid coordinate",
+        "? invalid coordinate",
+        "? illegal move: it is O's turn",
+        "? it is O's turn",
+        "? unacceptable size",
+        "? boardsize not an integer",
+        "=",
+        "? cannot undo",
+        "? unknown command",
+      ])
+  }
+
+  @Test func vertsCountRowsFromTheBottom() throws {
+    let answers = try responses("play x A1\nplay o C3\nshowboard\n")
+    let rows = answers[2].split(separator: "\n")
+    #expect(rows.contains(" 1 X . . 1"))
+    #expect(rows.contains(" 3 . . O 3"))
+  }
+
+  @Test func selfPlayOnTheClassicBoardEndsInADraw() throws {
+    let script =
+      Array(repeating: "genmove x\ngenmove o", count: 5).joined(separator: "\n")
+      + "\nshowboard\n"
+    let answers = try responses(script)
+    let moves = answers.prefix(9)
+    #expect(moves.allSatisfy { $0.hasPrefix("= ") })
+    #expect(Set(moves).count == 9)
+    #expect(answers[9] == "? the game is over")
+    #expect(answers[10].hasSuffix("drawn"))
+  }
+
+  @Test func largeBoardsUseTheGivenK() throws {
+    let answers = try responses("boardsize 15\ngenmove x\nshowboard\n", "--k", "5", "--time", "0.2")
+    #expect(answers[0] == "=")
+    #expect(answers[1].hasPrefix("= "))
+    #expect(answers[2].contains("k = 5"))
+    #expect(answers[2].contains("A B C D E F G H J K L M N O P"))
+  }
+}
