@@ -152,8 +152,8 @@ if buildsGTK {
     .testTarget(
       name: "GTKUITests",
       dependencies: [
-        "AppCore", "Architecture", "CGTK", "DatabaseClient", "GameCore", "GameRules", "GTKUI",
-        "LoginCore", "NewGameCore", "TestSupport",
+        "AppCore", "Architecture", "CGTK", "DatabaseClient", "GameAI", "GameCore", "GameRules",
+        "GTKUI", "LoginCore", "NewGameCore", "TestSupport",
       ]
     ),
   ]

@@ -174,8 +174,8 @@ public final class AppWindow {
   private static let helpText = """
     Board: arrow keys move between cells; Enter or Space plays the focused cell.
     Ctrl+Z: undo · Ctrl+N: play again (on New game: start the game)
-    Alt with the underlined letter presses a button (Alt+U undo, Alt+H hint, Alt+P play again, \
-    Alt+Q quit).
+    Alt with the underlined letter presses a button (Alt+U undo, Alt+H hint, Alt+A analysis, \
+    Alt+P play again, Alt+Q quit).
     Tab moves between controls; F1 shows this help.
     """
 
@@ -204,6 +204,7 @@ public final class AppWindow {
       box-shadow: inset 0 0 0 3px @theme_fg_color;
     }
     .board.thinking .cell { opacity: 0.75; }
+    .board .cell.analysis { font-size: 0.8em; font-weight: normal; }
     .board.replay .cell { font-size: 1.6em; }
     """
 

@@ -16,6 +16,10 @@ public final class GameView {
   public let redoButton: Widget
   /// Hint.
   public let hintButton: Widget
+  /// Show or hide every legal move's value.
+  public let analysisButton: Widget
+  /// The shown analysis in one sentence.
+  public let analysisLabel: Widget
   /// Play again.
   public let playAgainButton: Widget
   /// Quit.
@@ -56,11 +60,12 @@ public final class GameView {
     undoButton = makeButton("_Undo") { send(.undoTapped) }
     redoButton = makeButton("_Redo") { send(.redoTapped) }
     hintButton = makeButton("_Hint") { send(.hintTapped) }
+    analysisButton = makeButton("_Analysis") { send(.analysisTapped) }
     playAgainButton = makeButton("_Play again") { send(.playAgainTapped) }
     quitButton = makeButton("_Quit") { send(.quitTapped) }
     let buttons = makeBox(
       GTK_ORIENTATION_HORIZONTAL, spacing: 6,
-      [undoButton, redoButton, hintButton, playAgainButton, quitButton])
+      [undoButton, redoButton, hintButton, analysisButton, playAgainButton, quitButton])
     gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
 
     confirmLabel = makeLabel()
@@ -74,10 +79,13 @@ public final class GameView {
 
     errorLabel = makeLabel(classes: ["error"])
     setVisible(errorLabel, false)
+    analysisLabel = makeLabel()
+    gtk_label_set_xalign(cgtk_label(analysisLabel), 0.5)
+    setVisible(analysisLabel, false)
 
     root = makeBox(
       GTK_ORIENTATION_VERTICAL, spacing: 12,
-      [header, frame, confirmBar, buttons, errorLabel])
+      [header, frame, analysisLabel, confirmBar, buttons, errorLabel])
     for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { side(root, 12) }
     for side in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { side(root, 12) }
     onKeyPressed(frame) { [weak self] keyval, modifiers in
@@ -87,7 +95,10 @@ public final class GameView {
 
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: GameFeature.State) {
+    // `previous == nil` on this optional state was miscompiled (a crash in its outlined
+    // destroy once the analysis changed), hence the flag.
     let previous = presented
+    let hadRendered = previous.map { _ in true } ?? false
     presented = state
     if cells.count != state.board.rows || cells.first?.count != state.board.columns {
       buildBoard(rows: state.board.rows, columns: state.board.columns)
@@ -104,6 +115,9 @@ public final class GameView {
     setSensitive(undoButton, state.canUndo)
     setSensitive(redoButton, state.canRedo)
     setSensitive(hintButton, state.canHint)
+    setSensitive(analysisButton, state.canAnalyze || state.analysis != nil)
+    setClass(analysisButton, "active", state.analysis != nil)
+    setMessage(analysisLabel, state.analysisSummary)
     setClass(playAgainButton, "suggested-action", state.isGameOver)
     setAccessibleDescription(playAgainButton, state.resultSentence ?? "")
     setVisible(confirmBar, state.isConfirmingQuit)
@@ -116,7 +130,7 @@ public final class GameView {
       gtk_widget_grab_focus(playAgainButton)
     } else if state.isConfirmingQuit && previous?.isConfirmingQuit != true {
       gtk_widget_grab_focus(keepPlayingButton)
-    } else if previous == nil || (wasOver && !state.isGameOver)
+    } else if !hadRendered || (wasOver && !state.isGameOver)
       || (previous?.isConfirmingQuit == true && !state.isConfirmingQuit)
     {
       focusBoard()
@@ -131,10 +145,14 @@ public final class GameView {
   }
 
   private func render(_ button: Widget, _ cell: CellPresentation) {
-    if buttonLabel(of: button) != cell.label {
-      gtk_button_set_label(cgtk_button(button), cell.label)
+    // An empty cell shows its value while the analysis is on; its name stays the core's.
+    let shown = cell.label.isEmpty ? cell.analysisText ?? "" : cell.label
+    if buttonLabel(of: button) != shown {
+      gtk_button_set_label(cgtk_button(button), shown)
     }
+    setClass(button, "analysis", cell.label.isEmpty && cell.analysisText != nil)
     setAccessibleName(button, cell.accessibleName)
+    setAccessibleDescription(button, cell.analysisText ?? "")
     if isAccessibleDisabled(button) == cell.isEnabled {
       cgtk_set_accessible_disabled(button, cell.isEnabled ? 0 : 1)
     }

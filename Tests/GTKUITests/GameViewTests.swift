@@ -1,5 +1,6 @@
 import CGTK
 import GTKUI
+import GameAI
 import GameCore
 import GameRules
 import TestSupport
@@ -108,6 +109,36 @@ final class GameViewTests: XCTestCase {
       XCTAssertTrue(isVisible(view.spinner))
       XCTAssertTrue(view.cells.flatMap { $0 }.allSatisfy(isAccessibleDisabled))
       XCTAssertFalse(isSensitive(view.hintButton))
+    }
+  }
+
+  func testAnalysisShowsEachEmptyCellsValueAndTheSummary() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = GameView { _ in }
+      var state = try game(.hotSeat, moves: ["a1", "b2"])
+      view.render(state)
+      XCTAssertFalse(isVisible(view.analysisLabel))
+
+      let draw = Evaluation(value: .draw, plies: 7)
+      state.analysis = Analysis(
+        evaluation: draw,
+        moves: state.board.emptyCells.map { MoveEvaluation(cell: $0, evaluation: draw) },
+        best: [Cell(row: 0, column: 1)])
+      view.render(state)
+
+      let presented = try XCTUnwrap(state.rows[0][1].analysisText)
+      XCTAssertEqual(buttonLabel(of: view.cells[0][1]), presented)
+      XCTAssertEqual(accessibleDescription(of: view.cells[0][1]), presented)
+      XCTAssertEqual(accessibleName(of: view.cells[0][1]), "Row 1, column 2, empty")
+      XCTAssertEqual(buttonLabel(of: view.cells[0][0]), "X", "marks stay as they are")
+      XCTAssertTrue(isVisible(view.analysisLabel))
+      XCTAssertEqual(labelText(of: view.analysisLabel), state.analysisSummary)
+
+      state.analysis = nil
+      view.render(state)
+      XCTAssertEqual(buttonLabel(of: view.cells[0][1]), "", "hiding the analysis empties cells")
+      XCTAssertFalse(isVisible(view.analysisLabel))
     }
   }
 
