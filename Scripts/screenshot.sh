@@ -46,18 +46,23 @@ eval "$(xdotool getwindowgeometry --shell "$window")"
 xdotool mousemove $((X + WIDTH - 5)) $((Y + 5))
 xdotool windowfocus --sync "$window" 2>/dev/null || true
 
-# The focus starts on a1. X a1, O a2, X b1, O b2, X c1: X wins along the top row.
-keys=(Return Down Return Up Right Return Down Return Up Right Return)
+# The focus starts on a1. X a1, O a2, X b1, O b2, then X c1 wins along the top row.
+keys=(Return Down Return Up Right Return Down Return Up Right)
 for key in "${keys[@]}"; do
   xdotool key --delay 80 "$key"
   sleep 0.15
 done
+sleep 0.5
+import -window "$window" "$work/before.png"
+xdotool key Return
 sleep 0.8
-
 import -window "$window" "$output"
-# The winning cells are painted in the theme's selection colour: about a third of the board.
-highlighted=$(convert "$output" -alpha off -fuzz 12% -fill black +opaque "#3584e4" \
-  -fill white -opaque "#3584e4" -format "%[fx:mean]" info:)
-awk -v share="$highlighted" 'BEGIN { exit !(share > 0.08) }' ||
-  fail "the winning line is not highlighted in $output (highlighted share $highlighted)"
-echo "screenshot.sh: saved $output (winning line covers $highlighted of the window)"
+
+# The winning move adds one mark, and the highlight repaints three whole cells: whatever the
+# theme, a large share of the window changes.
+changed=$(compare -metric AE -fuzz 10% "$work/before.png" "$output" null: 2>&1) || true
+total=$(identify -format "%[fx:w*h]" "$output")
+share=$(awk -v changed="${changed%% *}" -v total="$total" 'BEGIN { printf "%.3f", changed / total }')
+awk -v share="$share" 'BEGIN { exit !(share > 0.1) }' ||
+  fail "the winning line is not highlighted in $output (changed share $share)"
+echo "screenshot.sh: saved $output (the winning move repainted $share of the window)"
