@@ -5,6 +5,7 @@ Run by Scripts/gtk-e2e.sh inside `xvfb-run` and `dbus-run-session`, with the sys
 
     python3 Scripts/a11y_check.py guest GTK DATABASE
     python3 Scripts/a11y_check.py board GTK DATABASE SIZE
+    python3 Scripts/a11y_check.py keys GTK DATABASE
     python3 Scripts/a11y_check.py signin GTK DATABASE USER PASSWORD SECRET
     python3 Scripts/a11y_check.py responsive GTK DATABASE SECONDS
 
@@ -271,6 +272,46 @@ def board(gtk, database, size):
     app.stop()
 
 
+def keys(gtk, database):
+    """The keyboard, as assistive technologies synthesise it: Enter, arrows, Ctrl+Z, Ctrl+N, F1."""
+    from dogtail import rawinput
+
+    app = App(gtk, database, "play", "--computer", "none", "--x", "Ann", "--o", "Bob")
+    wait_for(lambda: app.title() == "Ann, place your X", "the game opens")
+    wait_for(lambda: is_focused(app.one("push button", "Row 1, column 1, empty")),
+             "the focus starts on the first cell")
+    ok("the focus starts on Row 1, column 1")
+    rawinput.pressKey("Return")
+    wait_for(lambda: app.cells().get((1, 1)) == "X", "Enter plays the focused cell")
+    ok("Enter plays the focused cell")
+    rawinput.pressKey("Right")
+    rawinput.pressKey("Down")
+    wait_for(lambda: is_focused(app.one("push button", "Row 2, column 2, empty")),
+             "arrows move the focus to Row 2, column 2")
+    ok("arrows move the focus")
+    rawinput.pressKey("space")
+    wait_for(lambda: app.cells().get((2, 2)) == "O", "Space plays the focused cell")
+    ok("Space plays the focused cell")
+    rawinput.keyCombo("<Control>z")
+    wait_for(lambda: counts(app.cells()) == (1, 0), "Ctrl+Z takes back O's move")
+    ok("Ctrl+Z undoes")
+    rawinput.keyCombo("<Control>n")
+    wait_for(lambda: counts(app.cells()) == (0, 0), "Ctrl+N starts another game")
+    ok("Ctrl+N plays again")
+    rawinput.pressKey("F1")
+    help_window = wait_for(
+        lambda: first([node for node in app.root.children if node.name == "Keyboard help"]),
+        "F1 opens Keyboard help")
+    ok("F1 opens Keyboard help")
+    check(any("arrow keys" in label.name for label in help_window.findChildren(
+        lambda node: node.roleName == "label")), "the help names the arrow keys")
+    rawinput.pressKey("Escape")
+    wait_for(lambda: not [node for node in app.root.children if node.name == "Keyboard help"],
+             "Escape closes the help")
+    ok("Escape closes the help")
+    app.stop()
+
+
 def signin(gtk, database, user, password, secret):
     """Sign in with an account made on the command line, with two-factor."""
     app = App(gtk, database)
@@ -335,7 +376,9 @@ def responsive(gtk, database, seconds):
 
 
 def main(arguments):
-    scenarios = {"guest": guest, "board": board, "signin": signin, "responsive": responsive}
+    scenarios = {
+        "guest": guest, "board": board, "keys": keys, "signin": signin, "responsive": responsive,
+    }
     if not arguments or arguments[0] not in scenarios:
         print(__doc__, file=sys.stderr)
         return 2

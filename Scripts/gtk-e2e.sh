@@ -4,8 +4,9 @@
 #   xvfb-run -a -s "-screen 0 1024x768x24" dbus-run-session -- \
 #     bash Scripts/gtk-e2e.sh PATH_TO_TICTACTOE_GTK PATH_TO_TICTACTOE
 #
-# Plays as a guest against Unbeatable by cell names, checks 3×3 and 7×7 boards, signs in with an
-# account and two-factor made by the command line, and measures responsiveness on 15×15.
+# Plays as a guest against Unbeatable by cell names, checks 3×3 and 7×7 boards, plays from the
+# keyboard (as assistive technologies synthesise it), signs in with an account and two-factor
+# made by the command line, and measures responsiveness on 15×15.
 # Uses a temporary database. Exits non-zero with a sentence on the first failed check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,14 @@ cli=$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")
   exit 2
 }
 # The system interpreter has dogtail and pyatspi; a pyenv or venv python3 on PATH may not.
-python=$(command -p -v python3)
+python=
+for candidate in /usr/bin/python3 "$(command -p -v python3)" python3; do
+  if "$candidate" -c "import dogtail, pyatspi" 2>/dev/null; then
+    python=$candidate
+    break
+  fi
+done
+[[ -n $python ]] || { echo "gtk-e2e.sh: no python3 with dogtail (python3-dogtail)" >&2; exit 1; }
 export NO_AT_BRIDGE=0 GTK_A11Y=atspi
 
 work=$(mktemp -d)
@@ -45,6 +53,7 @@ check() {
 check guest "$gtk" "$database"
 check board "$gtk" "$database" 3
 check board "$gtk" "$database" 7
+check keys "$gtk" "$database"
 
 echo "-- an account with two-factor, made by the command line"
 printf '%s\n' "$password" | "$cli" account create "$user" --password-stdin --database "$database" \
