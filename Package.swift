@@ -153,7 +153,7 @@ if buildsGTK {
       name: "GTKUITests",
       dependencies: [
         "AppCore", "Architecture", "CGTK", "DatabaseClient", "GameAI", "GameCore", "GameRules",
-        "GTKUI", "LoginCore", "NewGameCore", "TestSupport",
+        "GTKUI", "LoginCore", "NewGameCore", "StatsCore", "TestSupport",
       ]
     ),
   ]

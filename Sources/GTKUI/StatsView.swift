@@ -28,6 +28,7 @@ public final class StatsView {
   private let replayLabel: Widget
   private let replayFrame: Widget
   private let errorLabel: Widget
+  private let emptyLabel: Widget
   private var shownTallies: [String]?
   private var shownRecent: [String]?
   private var replayCells: [[Widget]] = []
@@ -64,13 +65,16 @@ public final class StatsView {
     setVisible(replayBox, false)
     errorLabel = makeLabel(classes: ["error"])
     setVisible(errorLabel, false)
+    emptyLabel = makeLabel("No finished games yet.", classes: ["dim-label"])
+    setVisible(emptyLabel, false)
     resetButton = makeButton("Reset _stats") { send(.resetTapped) }
     closeButton = makeButton("_Done") { send(.closeTapped) }
     let content = makeBox(
       GTK_ORIENTATION_VERTICAL, spacing: 12,
       [
         makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [titleLabel, spinner]),
-        winRateLabel, streakLabel, talliesBox, recentBox, replayBox, confirmBar, errorLabel,
+        emptyLabel, winRateLabel, streakLabel, talliesBox, recentBox, replayBox, confirmBar,
+        errorLabel,
         makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 6, [closeButton, resetButton]),
       ])
     layOutForm(content)
@@ -88,6 +92,7 @@ public final class StatsView {
     setSpinning(spinner, state.isLoading)
     setText(winRateLabel, "Win rate: \(state.winRateText)")
     setText(streakLabel, state.streakText)
+    setVisible(emptyLabel, state.isEmpty && !state.isLoading && state.errorMessage == nil)
     if shownTallies != state.tallyLines {
       shownTallies = state.tallyLines
       removeChildren(talliesBox)
@@ -110,6 +115,22 @@ public final class StatsView {
     setSensitive(resetButton, !state.isLoading && !state.isEmpty)
     renderReplay(state)
     setMessage(errorLabel, state.errorMessage)
+  }
+
+  /// The lines shown for the opponents, such as `Computer (Hard): 3 wins, 1 loss, 0 draws`.
+  public var tallyTexts: [String] {
+    var texts: [String] = []
+    var child = gtk_widget_get_first_child(talliesBox)
+    while let label = child {
+      texts.append(labelText(of: label))
+      child = gtk_widget_get_next_sibling(label)
+    }
+    return texts
+  }
+
+  /// The replayed board's cells, row by row, while a game is replayed.
+  public var replayCellNames: [[String]] {
+    isVisible(replayBox) ? replayCells.map { $0.map { accessibleName(of: $0) ?? "" } } : []
   }
 
   /// Puts the keyboard focus on Done.
