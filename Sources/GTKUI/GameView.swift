@@ -95,10 +95,7 @@ public final class GameView {
 
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: GameFeature.State) {
-    // `previous == nil` on this optional state was miscompiled (a crash in its outlined
-    // destroy once the analysis changed), hence the flag.
     let previous = presented
-    let hadRendered = previous.map { _ in true } ?? false
     presented = state
     if cells.count != state.board.rows || cells.first?.count != state.board.columns {
       buildBoard(rows: state.board.rows, columns: state.board.columns)
@@ -130,7 +127,7 @@ public final class GameView {
       gtk_widget_grab_focus(playAgainButton)
     } else if state.isConfirmingQuit && previous?.isConfirmingQuit != true {
       gtk_widget_grab_focus(keepPlayingButton)
-    } else if !hadRendered || (wasOver && !state.isGameOver)
+    } else if previous == nil || (wasOver && !state.isGameOver)
       || (previous?.isConfirmingQuit == true && !state.isConfirmingQuit)
     {
       focusBoard()
@@ -152,7 +149,8 @@ public final class GameView {
     }
     setClass(button, "analysis", cell.label.isEmpty && cell.analysisText != nil)
     setAccessibleName(button, cell.accessibleName)
-    setAccessibleDescription(button, cell.analysisText ?? "")
+    // The hint is otherwise only a border: screen readers hear it on the cell.
+    setAccessibleDescription(button, cell.analysisText ?? (cell.isHint ? "Suggested move" : ""))
     if isAccessibleDisabled(button) == cell.isEnabled {
       cgtk_set_accessible_disabled(button, cell.isEnabled ? 0 : 1)
     }

@@ -5,6 +5,9 @@ import CGTK
 import Foundation
 import GTKUI
 import GameCore
+import GameRules
+import NewGameCore
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -38,6 +41,37 @@ final class AppWindowTests: XCTestCase {
       cgtk_button_click(board.confirmQuitButton)
       pump { app.screen == .newGame }
       XCTAssertEqual(app.screen, .newGame)
+    }
+  }
+
+  func testTheEngineRunsOffTheMainThread() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let threads = Mutex<[Bool]>([])
+      var engine = EngineClient.firstEmptyCell
+      engine.chooseMove = { board, _ in
+        threads.withLock { $0.append(Thread.isMainThread) }
+        return board.emptyCells.first
+      }
+      var form = NewGame.State()
+      form.xName = "Blob"
+      form.mode = .computerVersusComputer
+      let store = Store(initialState: .newGame(form)) {
+        TicTacToe(
+          authentication: .demo, database: InMemoryDatabase().client, engine: engine,
+          clock: .immediate, random: .lowest, thinkingPause: .zero)
+      }
+      store.send(.newGame(.view(.letsPlayTapped)))
+      let app = AppWindow(application: nil, store: store)
+      defer { gtk_window_destroy(cgtk_window(app.window)) }
+      let board = try XCTUnwrap(app.gameView)
+
+      pump { labelText(of: board.titleLabel).hasPrefix("Winner!") }
+
+      XCTAssertEqual(labelText(of: board.titleLabel), "Winner! Congrats Blob!")
+      let recorded = threads.withLock { $0 }
+      XCTAssertEqual(recorded.count, 7, "X wins down the first column on the seventh move")
+      XCTAssertFalse(recorded.contains(true), "no move was chosen on the main thread")
     }
   }
 
