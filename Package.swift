@@ -63,10 +63,19 @@ let package = Package(
       name: "AppLive",
       dependencies: ["AppCore", "AuthenticationClientLive", "DatabaseClientLive", "GameAI"]
     ),
-    .target(name: "TerminalUI", dependencies: ["AppCore"]),
+    .target(
+      name: "TerminalUI",
+      dependencies: [
+        "AppCore", "Architecture", "DatabaseClient", "GameCore", "GameRules", "LoginCore",
+        "NewGameCore", "StatsCore", "TwoFactorCore", "AuthenticationClient",
+      ]
+    ),
     .target(
       name: "TicTacToeCLI",
-      dependencies: ["AppLive", "GameAI", "GameRules", "TerminalUI"]
+      dependencies: [
+        "AppLive", "AuthenticationClient", "AuthenticationClientLive", "Crypto", "DatabaseClient",
+        "DatabaseClientLive", "GameAI", "GameRules", "TerminalUI",
+      ]
     ),
     .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),
     .executableTarget(
@@ -109,9 +118,16 @@ let package = Package(
     .testTarget(name: "TwoFactorCoreTests", dependencies: ["TwoFactorCore", "TestSupport"]),
     .testTarget(name: "StatsCoreTests", dependencies: ["StatsCore", "TestSupport"]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),
-    .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"]),
     .testTarget(
-      name: "TicTacToeCLITests", dependencies: ["TicTacToeCLI", "tictactoe", "GameRules"]),
+      name: "TerminalUITests",
+      dependencies: ["Architecture", "GameCore", "GameRules", "TerminalUI", "TestSupport"]
+    ),
+    .testTarget(
+      name: "TicTacToeCLITests",
+      dependencies: [
+        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "TicTacToeCLI", "tictactoe",
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -246,3 +246,94 @@ if !arguments.contains("--skip-large") {
     "15×15, k = 5: time per move (budget 1 s)",
     format(total / times.count), "max \(format(times.max() ?? .zero))")
 }
+
+// MARK: - Deep solves
+
+if !arguments.contains("--skip-4x4") {
+  print()
+  let shapes = arguments.contains("--deep") ? [(5, 5, 4), (6, 5, 4)] : [(5, 5, 4)]
+  for (rows, columns, k) in shapes {
+    let board = try Board(rows: rows, columns: columns, k: k)
+    let (result, time) = measure { engine.solve(board, progress: nil) }
+    row("\(rows)×\(columns), k = \(k): solve the empty board", format(time), "\(result.evaluation)")
+    row(
+      "  nodes, nodes per second", grouped(result.nodes),
+      grouped(Int(Double(result.nodes) / seconds(time))))
+  }
+}
+
+// MARK: - Difficulty
+
+/// Plays one game and returns the winner, or `nil` for a draw.
+func playGame(
+  on start: Board, x: (Board, inout SplitMix64) -> Cell?, o: (Board, inout SplitMix64) -> Cell?,
+  seed: UInt64
+) throws -> Mark? {
+  var generator = SplitMix64(seed: seed)
+  var board = start
+  while board.outcome == .inProgress {
+    guard let move = (board.toMove == .x ? x : o)(board, &generator) else { break }
+    try board.play(at: move)
+  }
+  return board.outcome.winner
+}
+
+/// Wins, draws and losses of `player` against `opponent` over `games` games, half as X.
+func record(
+  on start: Board, games: Int, player: (Board, inout SplitMix64) -> Cell?,
+  opponent: (Board, inout SplitMix64) -> Cell?
+) throws -> String {
+  var (wins, draws, losses) = (0, 0, 0)
+  for game in 0..<games {
+    let playerIsX = game.isMultiple(of: 2)
+    let winner = try playGame(
+      on: start, x: playerIsX ? player : opponent, o: playerIsX ? opponent : player,
+      seed: UInt64(game))
+    switch winner {
+    case nil: draws += 1
+    case .x: if playerIsX { wins += 1 } else { losses += 1 }
+    case .o: if playerIsX { losses += 1 } else { wins += 1 }
+    }
+  }
+  return "\(wins)/\(draws)/\(losses)"
+}
+
+func chooser(_ engine: Engine, _ difficulty: Difficulty) -> (Board, inout SplitMix64) -> Cell? {
+  { board, generator in engine.bestMove(for: board, difficulty: difficulty, using: &generator) }
+}
+
+let randomPlayer: (Board, inout SplitMix64) -> Cell? = { board, generator in
+  board.emptyCells.randomElement(using: &generator)
+}
+
+if !arguments.contains("--skip-difficulty") {
+  print()
+  let levels: [(String, Difficulty)] = [
+    ("Easy", .easy), ("Medium", .medium), ("Hard", .hard), ("Unbeatable", .unbeatable),
+  ]
+  print("Difficulty on 3×3: wins/draws/losses over 1,000 games (half as X)")
+  row("level", "vs random", "vs Unbeatable")
+  for (name, difficulty) in levels {
+    let player = chooser(engine, difficulty)
+    row(
+      name, try record(on: .classic, games: 1_000, player: player, opponent: randomPlayer),
+      try record(
+        on: .classic, games: 1_000, player: player,
+        opponent: chooser(engine, .unbeatable)))
+  }
+  print()
+  let quick = Engine(timeBudget: .milliseconds(20))
+  let large = try Board(rows: 7, columns: 7, k: 5)
+  let games = arguments.contains("--deep") ? 200 : 40
+  print("Difficulty on 7×7, k = 5 (20 ms a move): wins/draws/losses over \(games) games")
+  row("level", "vs the level below")
+  for index in 1..<levels.count {
+    let (name, difficulty) = levels[index]
+    let (belowName, below) = levels[index - 1]
+    row(
+      "\(name) vs \(belowName)",
+      try record(
+        on: large, games: games, player: chooser(quick, difficulty),
+        opponent: chooser(quick, below)))
+  }
+}

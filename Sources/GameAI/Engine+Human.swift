@@ -34,6 +34,7 @@ extension Engine {
       (0..<exponent).reduce(1.0) { product, _ in product * Double(candidate.value + 1) }
     }
     let total = weights.reduce(0, +)
+    guard total > 0 else { return board.emptyCells.randomElement(using: &generator) }
     var pick = Double.random(in: 0..<total, using: &generator)
     for (index, weight) in weights.enumerated() {
       pick -= weight

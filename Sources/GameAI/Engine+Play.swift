@@ -24,7 +24,7 @@ extension Engine {
   func perfectChoices(_ board: Board, budget: Duration) -> [Cell] {
     let start = ContinuousClock.now
     if board.rows == 3 && board.columns == 3 { return Engine.trappiest(board, analyze(board).best) }
-    if board.cellCount <= 64 {
+    if Engine.mightSolve(board) {
       let exact = exactScores(board, deadline: start + budget * 0.5, progress: nil)
       if !exact.isAborted {
         let scores = exact.scores.compactMap { cell, score in score.map { (cell, $0) } }

@@ -21,8 +21,9 @@ extension Engine {
         evaluation: analysis.evaluation, best: analysis.best, moves: analysis.moves, nodes: 0,
         duration: clock.now - start)
     }
-    // A long solve earns a large table: 2^22 slots, about 90 MB.
-    let bits = board.cellCount <= 16 ? 20 : 22
+    // A long solve earns a large table: up to 2^22 slots, about 90 MB.
+    let cells = board.cellCount
+    let bits = cells <= 9 ? 12 : cells <= 12 ? 16 : cells <= 16 ? 20 : 22
     let exact = exactScores(board, deadline: nil, tableBits: bits) { nodes, done, total in
       progress?(
         SolveProgress(

@@ -36,6 +36,13 @@ public final class Engine: Sendable {
       best: scores.filter { $0.score == top }.map(\.cell))
   }
 
+  /// Whether an exact search of `board` has a chance within a move's budget: up to 64 cells
+  /// and at most 25 empty ones (the empty 5×5 board takes seconds; emptier large boards, far
+  /// longer).
+  static func mightSolve(_ board: Board) -> Bool {
+    board.cellCount <= 64 && board.cellCount - board.markCount <= 25
+  }
+
   static func finishedAnalysis(_ board: Board) -> Analysis {
     let value: GameValue = board.outcome == .draw ? .draw : .loss
     return Analysis(
@@ -55,7 +62,7 @@ public final class Engine: Sendable {
       }
       return (scores, true)
     }
-    if board.cellCount <= 64 {
+    if Engine.mightSolve(board) {
       let exact = exactScores(board, deadline: start + timeBudget * 0.6, progress: nil)
       if !exact.isAborted {
         return (exact.scores.compactMap { cell, score in score.map { (cell, $0) } }, true)
@@ -78,8 +85,7 @@ public final class Engine: Sendable {
     let geometry = Geometry<B>(board)
     let (mover, other) = geometry.position(of: board)
     let explorer = Explorer(geometry: geometry, deadline: deadline)
-    let moves = explorer.orderedMoves(
-      geometry.full & ~(mover | other), mover: mover, other: other, hint: -1)
+    let moves = explorer.orderedMoves(geometry.full & ~(mover | other), mover: mover, other: other)
     return explorer.scores(of: moves, mover: mover, other: other)
   }
 

@@ -91,6 +91,14 @@ public struct SolveProgress: Hashable, Sendable {
   public var movesDone: Int
   /// First moves to settle (distinct up to symmetry).
   public var movesTotal: Int
+
+  /// Creates a progress report.
+  public init(nodes: Int, elapsed: Duration, movesDone: Int, movesTotal: Int) {
+    self.nodes = nodes
+    self.elapsed = elapsed
+    self.movesDone = movesDone
+    self.movesTotal = movesTotal
+  }
 }
 
 /// The outcome of solving a position.
@@ -106,4 +114,15 @@ public struct SolveResult: Hashable, Sendable {
   public var nodes: Int
   /// Time taken.
   public var duration: Duration
+
+  /// Creates a solve result.
+  public init(
+    evaluation: Evaluation, best: [Cell], moves: [MoveEvaluation], nodes: Int, duration: Duration
+  ) {
+    self.evaluation = evaluation
+    self.best = best
+    self.moves = moves
+    self.nodes = nodes
+    self.duration = duration
+  }
 }

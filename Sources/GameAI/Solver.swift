@@ -8,22 +8,28 @@
 final class Solver {
   let geometry: Geometry<UInt64>
   let symmetries: SymmetryTables
-  private var table: TranspositionTable
+  private let table: TranspositionTable
+  // Counters and move lists live in manually managed buffers: they change at every node, and
+  // class properties would pay for exclusivity checks on each change.
+  /// `counters[0]`: positions searched; `counters[1]`: when to next check the limits;
+  /// `counters[2]`: 1 once the search is stopped.
+  private let counters: UnsafeMutablePointer<Int>
   /// Positions searched.
-  private(set) var nodes = 0
+  var nodes: Int { counters[0] }
   /// Whether the search stopped early (deadline or cancellation); its scores are then void.
-  private(set) var isAborted = false
+  var isAborted: Bool { counters[2] != 0 }
   private let deadline: ContinuousClock.Instant?
   private let clock = ContinuousClock()
-  private var nextCheck = checkInterval
   /// Called every few thousand positions with the count so far.
   var onCheck: ((Int) -> Void)?
-  private var moveBuffer: [Int]
-  private var scoreBuffer: [Int]
+  /// Per ply, the moves to try and their ordering values.
+  private let moveBuffer: UnsafeMutablePointer<Int>
+  private let scoreBuffer: UnsafeMutablePointer<Int>
+  private let bufferSize: Int
 
   private static let checkInterval = 1 << 14
   /// Ordering weights by how many marks a window through the cell already holds.
-  private static let buildWeights = [1, 4, 16, 64, 256, 1_024, 4_096, 16_384]
+  private let buildWeights: [Int]
 
   /// Creates a solver for one board shape that stops at `deadline`; `tableBits` (by default
   /// sized to the board) sizes its transposition table.
@@ -36,8 +42,21 @@ final class Solver {
     let cells = rows * columns
     table = TranspositionTable(bits: tableBits ?? (cells <= 9 ? 12 : cells <= 12 ? 16 : 18))
     self.deadline = deadline
-    moveBuffer = Array(repeating: 0, count: (cells + 1) * cells)
-    scoreBuffer = Array(repeating: 0, count: (cells + 1) * cells)
+    buildWeights = (0...k).map { 1 << min(2 * $0, 40) }
+    bufferSize = (cells + 1) * cells
+    moveBuffer = .allocate(capacity: bufferSize)
+    moveBuffer.initialize(repeating: 0, count: bufferSize)
+    scoreBuffer = .allocate(capacity: bufferSize)
+    scoreBuffer.initialize(repeating: 0, count: bufferSize)
+    counters = .allocate(capacity: 3)
+    counters.initialize(repeating: 0, count: 3)
+    counters[1] = Solver.checkInterval
+  }
+
+  deinit {
+    moveBuffer.deallocate()
+    scoreBuffer.deallocate()
+    counters.deallocate()
   }
 
   /// The exact score of the position for `mover`, or `nil` when the search was stopped.
@@ -61,15 +80,15 @@ final class Solver {
   }
 
   private func checkLimits() {
-    nextCheck = nodes + Solver.checkInterval
+    counters[1] = nodes + Solver.checkInterval
     onCheck?(nodes)
-    if Task.isCancelled { isAborted = true }
-    if let deadline, clock.now >= deadline { isAborted = true }
+    if Task.isCancelled { counters[2] = 1 }
+    if let deadline, clock.now >= deadline { counters[2] = 1 }
   }
 
   private func search(_ mover: UInt64, _ other: UInt64, ply: Int, alpha: Int, beta: Int) -> Int {
-    nodes += 1
-    if nodes >= nextCheck {
+    counters[0] += 1
+    if counters[0] >= counters[1] {
       checkLimits()
       if isAborted { return 0 }
     }
@@ -168,8 +187,8 @@ final class Solver {
           let window = geometry.windows[geometry.windowIndices[slot]]
           let own = window & mover
           let theirs = window & other
-          if theirs == 0 { value += 2 * Solver.buildWeights[own.nonzeroBitCount] }
-          if own == 0 { value += Solver.buildWeights[theirs.nonzeroBitCount] }
+          if theirs == 0 { value += 2 * buildWeights[own.nonzeroBitCount] }
+          if own == 0 { value += buildWeights[theirs.nonzeroBitCount] }
         }
       }
       // Insertion sort: the lists are short.

@@ -1,9 +1,11 @@
 /// A fixed-size hash table of search results keyed by a position's two bitboards.
 ///
 /// Each slot keeps the full key, so a hit is never a different position; a new result simply
-/// replaces the old one in its slot.
-struct TranspositionTable {
-  enum Bound: UInt32 {
+/// replaces the old one in its slot. A slot fits in 24 bytes, so a probe touches one cache
+/// line; the slots live in a manually managed buffer because the table is read and written at
+/// every node, where array accesses would pay for exclusivity and uniqueness checks.
+final class TranspositionTable {
+  enum Bound: UInt8 {
     case exact = 1
     case lower = 2
     case upper = 3
@@ -19,45 +21,50 @@ struct TranspositionTable {
     var depth: Int
   }
 
-  private var movers: [UInt64]
-  private var others: [UInt64]
-  /// Score (16 bits), bound (2 bits) and move + 1 (8 bits) packed together; 0 marks a free slot.
-  private var data: [UInt32]
-  private var depths: [UInt8]
-  private let mask: Int
+  private struct Slot {
+    var mover: UInt64
+    var other: UInt64
+    var score: Int16
+    /// 0 marks a free slot.
+    var bound: UInt8
+    var move: UInt8
+    var depth: UInt8
+  }
+
+  private let slots: UnsafeMutablePointer<Slot>
+  private let size: Int
+  private let mask: UInt64
 
   init(bits: Int) {
-    let size = 1 << bits
-    movers = Array(repeating: 0, count: size)
-    others = Array(repeating: 0, count: size)
-    data = Array(repeating: 0, count: size)
-    depths = Array(repeating: 0, count: size)
-    mask = size - 1
+    size = 1 << bits
+    mask = UInt64(size - 1)
+    slots = .allocate(capacity: size)
+    slots.initialize(
+      repeating: Slot(mover: 0, other: 0, score: 0, bound: 0, move: 0, depth: 0), count: size)
+  }
+
+  deinit {
+    slots.deinitialize(count: size)
+    slots.deallocate()
   }
 
   private func slot(_ mover: UInt64, _ other: UInt64) -> Int {
     let hash = (mover &* 0x9E37_79B9_7F4A_7C15) ^ (other &* 0xC2B2_AE3D_27D4_EB4F)
-    return Int(truncatingIfNeeded: (hash ^ (hash >> 29)) & UInt64(mask))
+    return Int(truncatingIfNeeded: (hash ^ (hash >> 29)) & mask)
   }
 
   func probe(_ mover: UInt64, _ other: UInt64) -> Entry? {
-    let index = slot(mover, other)
-    let word = data[index]
-    guard word != 0, movers[index] == mover, others[index] == other,
-      let bound = Bound(rawValue: (word >> 16) & 3)
+    let slot = slots[slot(mover, other)]
+    guard slot.mover == mover, slot.other == other, let bound = Bound(rawValue: slot.bound)
     else { return nil }
     return Entry(
-      score: Int(Int16(truncatingIfNeeded: word & 0xffff)), bound: bound,
-      move: Int((word >> 18) & 0xff) - 1, depth: Int(depths[index]))
+      score: Int(slot.score), bound: bound, move: Int(slot.move) - 1, depth: Int(slot.depth))
   }
 
-  mutating func store(_ mover: UInt64, _ other: UInt64, _ entry: Entry) {
-    let index = slot(mover, other)
-    movers[index] = mover
-    others[index] = other
-    data[index] =
-      UInt32(UInt16(truncatingIfNeeded: entry.score)) | entry.bound.rawValue << 16
-      | UInt32(entry.move + 1) << 18
-    depths[index] = UInt8(clamping: entry.depth)
+  func store(_ mover: UInt64, _ other: UInt64, _ entry: Entry) {
+    slots[slot(mover, other)] = Slot(
+      mover: mover, other: other, score: Int16(clamping: entry.score),
+      bound: entry.bound.rawValue, move: UInt8(truncatingIfNeeded: entry.move + 1),
+      depth: UInt8(clamping: entry.depth))
   }
 }

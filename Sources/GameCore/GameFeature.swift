@@ -313,9 +313,11 @@ public struct GameFeature: Reducer {
     let owner = state.settings.owner
     return .merge(
       cancelHint, .cancel(id: CancelID.saveProgress),
-      .run { [database] send in
+      .run { [database, clock] send in
         do {
-          let id = try await database.saveFinishedGame(record)
+          var finished = record
+          finished.endedAt = clock.now()
+          let id = try await database.saveFinishedGame(finished)
           try await database.clearGameInProgress(owner)
           await send(.recordSaved(id))
         } catch {

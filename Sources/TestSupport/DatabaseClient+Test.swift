@@ -40,7 +40,11 @@ public final class InMemoryDatabase: Sendable {
   public var client: DatabaseClient {
     var client = DatabaseClient.unimplemented
     client.saveFinishedGame = { record in
-      self.contents.withLock { contents in
+      // The live records refuse the same: a finished game has a result and an end time.
+      guard record.result != nil, record.endedAt != nil else {
+        throw DatabaseError("A game without a result and an end time cannot be saved as finished.")
+      }
+      return self.contents.withLock { contents in
         var saved = record
         saved.id = Int64(contents.finishedGames.count + 1)
         contents.finishedGames.append(saved)

@@ -1,3 +1,4 @@
+import DatabaseClient
 import Foundation
 import GameAI
 import GameRules
@@ -33,6 +34,16 @@ public enum CLI {
     case .version:
       print(Help.version)
       return ExitCode.success
+    case .account(let options):
+      return await account(options, common: parsed.common)
+    case .login(let options):
+      return await login(options, common: parsed.common)
+    case .stats(let options):
+      return await stats(options, common: parsed.common)
+    case .history(let user, let json):
+      return await history(user: user, json: json, common: parsed.common)
+    case .replay(let gameID):
+      return await replay(gameID: gameID, common: parsed.common)
     case .analyze(let position, let k, let json):
       return position == "-" ? analyzeLines(k: k, json: json) : analyze(position, k: k, json: json)
     case .bestMove(let position, let k, let difficulty, let seed, let seconds, let json):
@@ -44,9 +55,8 @@ public enum CLI {
       return count(shape, json: json)
     case .gtp(let k, let difficulty, let seconds):
       return gtp(k: k, difficulty: difficulty, seconds: seconds)
-    case .play:
-      print("The game arrives in a later version; try tictactoe --help for the analysis commands.")
-      return ExitCode.success
+    case .play(let options):
+      return await play(options, common: parsed.common)
     }
   }
 

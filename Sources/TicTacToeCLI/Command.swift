@@ -61,6 +61,12 @@ public struct PlayOptions: Equatable, Sendable {
   public var first = FirstPlayer.x
   /// The computer's time budget per move.
   public var seconds: Double?
+  /// The account to sign in as before the game, with `--user`.
+  public var user: String?
+  /// Whether the password (and code) for `--user` come from standard input lines.
+  public var passwordFromStandardInput = false
+  /// The two-factor or recovery code for `--user`, if given.
+  public var code: String?
 }
 
 /// A parsed command line.
@@ -72,6 +78,11 @@ public enum Command: Equatable, Sendable {
   case solve(BoardShape, json: Bool)
   case count(BoardShape, json: Bool)
   case gtp(k: Int?, difficulty: Difficulty, seconds: Double?)
+  case account(AccountOptions)
+  case login(LoginOptions)
+  case stats(StatsOptions)
+  case history(user: String?, json: Bool)
+  case replay(gameID: Int64)
   case help(String?)
   case version
 }
@@ -84,7 +95,10 @@ struct CommonOptions: Equatable, Sendable {
 
 extension Command {
   /// The subcommands, in the order help lists them.
-  static let names = ["play", "analyze", "bestmove", "solve", "count", "gtp"]
+  static let names = [
+    "play", "analyze", "bestmove", "solve", "count", "gtp", "account", "login", "stats",
+    "history", "replay",
+  ]
 
   /// Parses the arguments after the program's name.
   ///
@@ -145,13 +159,16 @@ extension Command {
       command = .gtp(
         k: try parsed.integer("k", in: 3...15), difficulty: try difficulty(parsed),
         seconds: try seconds(parsed))
+    case "account", "login", "stats", "history", "replay":
+      (command, parsed) = try parseRecords(
+        name, rest, valued: common, flags: commonFlags)
     default:
       parsed = try Arguments(
         rest, command: name,
         valued: common.union(shapeOptions).union([
-          "x", "o", "computer", "difficulty", "first", "time",
+          "x", "o", "computer", "difficulty", "first", "time", "user", "code",
         ]),
-        flags: commonFlags.union(["plain"]))
+        flags: commonFlags.union(["plain", "password-stdin"]))
       try parsed.requirePositionals(atMost: 0, command: name)
       command = .play(try playOptions(parsed))
     }
@@ -243,9 +260,15 @@ extension Command {
     }
     options.seconds = try seconds(parsed)
     let gameOptions: Set<String> = [
-      "size", "rows", "columns", "k", "x", "o", "computer", "difficulty", "first", "time",
+      "size", "rows", "columns", "k", "x", "o", "computer", "difficulty", "first", "time", "user",
     ]
     options.startsGame = !gameOptions.isDisjoint(with: parsed.values.keys)
+    options.user = parsed.value("user")
+    options.passwordFromStandardInput = parsed.has("password-stdin")
+    options.code = parsed.value("code")
+    guard options.user != nil || (options.code == nil && !options.passwordFromStandardInput) else {
+      throw UsageError("The options --password-stdin and --code go with --user.")
+    }
     return options
   }
 

@@ -10,6 +10,11 @@ enum Help {
     case "count": count
     case "play": play
     case "gtp": gtp
+    case "account": account
+    case "login": login
+    case "stats": stats
+    case "history": history
+    case "replay": replay
     default: overview
     }
   }
@@ -24,6 +29,8 @@ enum Help {
       tictactoe bestmove x.o/.x./... --difficulty easy --seed 7
       tictactoe solve --size 4                   prove the value of the empty 4×4 board
       tictactoe count --rows 3 --columns 4 --json
+      tictactoe account create alice             prompts for a password twice
+      tictactoe stats alice --json
 
     Commands:
       play       play a game (the default)
@@ -32,6 +39,11 @@ enum Help {
       solve      the value of an empty board under perfect play
       count      reachable positions and complete games of a board
       gtp        the engine over the Go Text Protocol, for other programs
+      account    create, list and change accounts; turn two-factor on or off
+      login      check a user name, password and two-factor code
+      stats      wins, losses, draws and streaks of an account or the guest
+      history    finished games with ids, dates, players, boards and results
+      replay     a finished game move by move
 
     Positions: rows top to bottom separated by /, cells x, o or . (x.o/.x./..o).
     Cells: column letter then row number, a1 top left.
@@ -48,11 +60,13 @@ enum Help {
       tictactoe play --computer o                play X against the computer
       tictactoe play --plain < moves.txt         plain text, moves from a file
       tictactoe play --size 7 --k 5 --computer both --difficulty medium
+      tictactoe play --plain --user alice --password-stdin < password-then-moves.txt
 
     Usage: tictactoe [play] [--plain] [--size N | --rows R --columns C] [--k K]
                      [--x NAME] [--o NAME] [--computer x|o|both|none]
                      [--difficulty easy|medium|hard|unbeatable|SKILL]
                      [--first x|o|alternate|random] [--time SECONDS]
+                     [--user USER [--password-stdin] [--code CODE]]
 
       --plain        line by line text (automatic when not on a terminal)
       --size N       an N×N board, 3 to 15 (default 3)
@@ -63,6 +77,9 @@ enum Help {
       --difficulty   the computer's strength (default unbeatable)
       --first        who starts each game (default x)
       --time         the computer's thinking budget per move on large boards (default 1)
+      --user         sign in first, so the game counts in USER's stats; the password (and a
+                     two-factor code) are asked for, or read as the first input lines with
+                     --password-stdin, before the moves
     """
 
   static let analyze = """

@@ -191,3 +191,24 @@ struct EngineTests {
     #expect(Set(a).count == 8)
   }
 }
+
+struct ConcurrencyTests {
+  @Test func oneEngineServesManyTasksAtOnce() async throws {
+    // A generous budget: the answers must be exact however busy the machine is.
+    let engine = Engine(timeBudget: .seconds(120))
+    let boards = [Board.classic, try Board(rows: 4, columns: 4, k: 4), try board("x../.o./...")]
+    let expected = boards.map(engine.analyze)
+    let results = await withTaskGroup(of: (Int, Analysis).self) { group in
+      for round in 0..<12 {
+        let index = round % boards.count
+        let board = boards[index]
+        group.addTask { (index, engine.analyze(board)) }
+      }
+      var results: [(Int, Analysis)] = []
+      for await result in group { results.append(result) }
+      return results
+    }
+    #expect(results.count == 12)
+    for (index, analysis) in results { #expect(analysis == expected[index]) }
+  }
+}

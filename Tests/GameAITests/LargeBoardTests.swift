@@ -1,5 +1,6 @@
 import GameAI
 import GameRules
+import Synchronization
 import Testing
 
 /// A 15×15, k = 5 board after X and O play their cells alternately, X first.
@@ -57,19 +58,36 @@ struct LargeBoardTests {
     #expect(analysis.evaluation.value == .loss, "after \(chosen): \(analysis.evaluation)")
   }
 
+  @Test func defusesAFourThreeForkBeforeItIsPlayed() throws {
+    // O: d4 e4 f4 (blocked at c4) and h2 h3; O's h4 would make a four and an open three.
+    let board = try gomoku(
+      x: ["c4", "a15", "o15", "o1", "a8"], o: ["d4", "e4", "f4", "h2", "h3"])
+    let chosen = try move(board)
+    let after = try board.playing(at: try #require(Cell(name: chosen)))
+    let reply = Engine(timeBudget: .milliseconds(400)).analyze(after)
+    // A proven win reports its length; an estimate reports the empty cells.
+    let provenWin =
+      reply.evaluation.value == .win && reply.evaluation.plies < after.emptyCells.count
+    #expect(!provenWin, "after \(chosen): \(reply.evaluation)")
+  }
+
   @Test func searchStopsSoonAfterCancellation() async throws {
     let slow = Engine(timeBudget: .seconds(60))
     let board = try gomoku(x: ["h8", "i9"], o: ["h9", "g7"])
     let clock = ContinuousClock()
+    let cancelledAt = Mutex<ContinuousClock.Instant?>(nil)
+    // The search measures its own stop, so a busy test runner cannot delay the reading.
     let task = Task.detached {
       var generator = SplitMix64(seed: 9)
-      return slow.bestMove(for: board, difficulty: .unbeatable, using: &generator)
+      let move = slow.bestMove(for: board, difficulty: .unbeatable, using: &generator)
+      let stopped = clock.now
+      return (move, cancelledAt.withLock { $0 }.map { stopped - $0 })
     }
-    try await Task.sleep(for: .milliseconds(200))
-    let cancelled = clock.now
+    try await Task.sleep(for: .milliseconds(300))
+    cancelledAt.withLock { $0 = clock.now }
     task.cancel()
-    let move = await task.value
-    #expect(clock.now - cancelled < .milliseconds(50))
+    let (move, delay) = await task.value
+    #expect(try #require(delay) < .milliseconds(50))
     #expect(move.map(board.isLegal) == true)
   }
 

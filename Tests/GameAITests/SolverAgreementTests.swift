@@ -34,3 +34,31 @@ struct SolverAgreementTests {
     #expect(compared > 0)
   }
 }
+
+struct UnusualShapeTests {
+  @Test func longLinesOnNarrowBoardsAreHandled() throws {
+    var board = try Board(rows: 3, columns: 15, k: 15)
+    for name in ["a1", "a2", "b1", "b2"] { try board.play(at: try #require(Cell(name: name))) }
+    let analysis = Engine(timeBudget: .milliseconds(200)).analyze(board)
+    #expect(analysis.moves.count == 41)
+    var generator = SplitMix64(seed: 2)
+    for difficulty in [Difficulty.easy, .unbeatable] {
+      let move = Engine(timeBudget: .milliseconds(200)).bestMove(
+        for: board, difficulty: difficulty, using: &generator)
+      #expect(move.map(board.isLegal) == true)
+    }
+  }
+
+  @Test func firstMoverOIsAnalysedFromOsSide() throws {
+    var board = try Board(rows: 3, columns: 3, k: 3, firstMover: .o)
+    for name in ["a1", "b2", "b1"] { try board.play(at: try #require(Cell(name: name))) }
+    // O holds a1 and b1, X b2; X to move must block c1.
+    #expect(board.toMove == .x)
+    let analysis = Engine().analyze(board)
+    #expect(analysis.best == [try #require(Cell(name: "c1"))])
+    let counts = try Enumeration.count(try Board(rows: 3, columns: 3, k: 3, firstMover: .o))
+    #expect(counts.positions == 5_478)
+    #expect(counts.oWinPositions == 626)
+    #expect(counts.xWinGames == 77_904)
+  }
+}

@@ -19,7 +19,7 @@ struct GameFeatureTests {
     let database = InMemoryDatabase()
     let store = TestStore(initialState: try makeState()) {
       GameFeature(
-        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
+        engine: .unimplemented, clock: .immediate, random: .unimplemented,
         database: database.client)
     }
     #expect(store.state.title == "Blob, place your X")
@@ -45,6 +45,7 @@ struct GameFeatureTests {
 
     let saved = try #require(database.finishedGames.first)
     #expect(saved.result == .xWins)
+    #expect(saved.endedAt == TestClock.epoch)
     #expect(saved.moves == [.a1, .a2, .b1, .b2, .c1])
     #expect(saved.x == PlayerRecord(name: "Blob"))
     #expect(database.gamesInProgress.isEmpty)
@@ -55,7 +56,7 @@ struct GameFeatureTests {
     let database = InMemoryDatabase()
     let store = TestStore(initialState: try makeState()) {
       GameFeature(
-        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
+        engine: .unimplemented, clock: .immediate, random: .unimplemented,
         database: database.client)
     }
     let moves: [Cell] = [.a1, .b2, .c1, .b1, .b3, .c2, .a2, .a3]

@@ -29,6 +29,24 @@ struct CommandParsingTests {
     #expect(options.first == .alternate)
   }
 
+  @Test func userSignsInBeforeTheGame() throws {
+    guard
+      case .play(let options) = try Command.parse([
+        "play", "--user", "alice", "--password-stdin", "--code", "123456",
+      ])
+    else {
+      Issue.record("expected play")
+      return
+    }
+    #expect(options.user == "alice")
+    #expect(options.passwordFromStandardInput)
+    #expect(options.code == "123456")
+    #expect(options.startsGame)
+    #expect(throws: UsageError("The options --password-stdin and --code go with --user.")) {
+      try Command.parse(["play", "--password-stdin"])
+    }
+  }
+
   @Test func valuesMayFollowAnEqualsSign() throws {
     #expect(
       try Command.parse(["count", "--rows=3", "--columns=4"])

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# End to end: accounts, two-factor sign-in, stats and history, by running the built binary.
+#
+#   bash Scripts/e2e/accounts.sh PATH_TO_TICTACTOE
+#
+# Exits non-zero with a sentence on the first failed check. Uses a temporary database and
+# cheap password hashing (TICTACTOE_PASSWORD_COST=test); TOTP codes come from Python's hmac.
+set -euo pipefail
+
+tictactoe=${1:?usage: bash Scripts/e2e/accounts.sh PATH_TO_TICTACTOE}
+tictactoe=$(cd "$(dirname "$tictactoe")" && pwd)/$(basename "$tictactoe")
+# The system interpreter first: a pyenv or venv python3 earlier on PATH may be broken.
+python=$(command -p -v python3 || command -v python3) || {
+  echo "accounts.sh: python3 is needed to compute TOTP codes" >&2
+  exit 1
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export TICTACTOE_DATABASE="$work/tictactoe.sqlite" TICTACTOE_PASSWORD_COST=test
+user=alice
+password='correct horse battery'
+checks=0
+
+fail() {
+  echo "accounts.sh: FAILED: $*" >&2
+  exit 1
+}
+
+pass() {
+  checks=$((checks + 1))
+  echo "ok $checks - $*"
+}
+
+# The RFC 6238 code (SHA-1, 6 digits, 30 s) for a base32 secret, STEPS steps from now.
+totp() {
+  "$python" - "$1" "${2:-0}" <<'PYTHON'
+import base64, hashlib, hmac, struct, sys, time
+secret, steps = sys.argv[1], int(sys.argv[2])
+key = base64.b32decode(secret.upper() + "=" * (-len(secret) % 8))
+counter = int(time.time()) // 30 + steps
+mac = hmac.new(key, struct.pack(">Q", counter), hashlib.sha1).digest()
+offset = mac[-1] & 0x0F
+number = (struct.unpack(">I", mac[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000
+print(f"{number:06d}")
+PYTHON
+}
+
+# Runs tictactoe with INPUT on stdin; sets status, output and error.
+run() {
+  local input=$1
+  shift
+  set +e
+  printf '%s' "$input" | "$tictactoe" "$@" >"$work/out" 2>"$work/err"
+  status=$?
+  set -e
+  output=$(cat "$work/out")
+  error=$(cat "$work/err")
+}
+
+expect_status() {
+  [[ $status == "$1" ]] || fail "$2: exit $status, expected $1 (stderr: $error)"
+  pass "$2"
+}
+
+# MARK: - Accounts
+
+run "$password"$'\n' account create "$user" --password-stdin
+expect_status 0 "account create"
+
+run "" account list --json
+expect_status 0 "account list --json"
+[[ $output == '{"accounts":[{"id":1,"userName":"alice","twoFactor":false}]}' ]] ||
+  fail "account list --json printed $output"
+
+run "wrong password"$'\n' login "$user" --password-stdin
+expect_status 1 "login with a wrong password"
+run "wrong password"$'\n' login nobody --password-stdin
+expect_status 1 "login as an unknown user"
+unknown_error=$error
+run "wrong password"$'\n' login "$user" --password-stdin
+[[ $error == "$unknown_error" ]] || fail "unknown user and wrong password differ: $error"
+pass "the message does not reveal whether the user exists"
+
+run "$password"$'\n' login "$user" --password-stdin
+expect_status 0 "login with the right password"
+
+# MARK: - Two-factor
+
+# 2fa-enable prints the secret and URI, then waits for a code computed from them. Its output
+# goes to a file, so the lines only appear in time if the program flushes them.
+mkfifo "$work/enable.in"
+"$tictactoe" account 2fa-enable "$user" --password-stdin <"$work/enable.in" \
+  >"$work/enable.out" 2>"$work/enable.err" &
+enable_pid=$!
+exec {to_enable}>"$work/enable.in"
+printf '%s\n' "$password" >&"$to_enable"
+for _ in $(seq 300); do
+  (($(wc -l <"$work/enable.out") >= 2)) && break
+  sleep 0.1
+done
+(($(wc -l <"$work/enable.out") >= 2)) || fail "2fa-enable printed no secret and URI in time"
+{ IFS= read -r secret_line && IFS= read -r uri_line; } <"$work/enable.out"
+secret=${secret_line#Secret: }
+[[ $secret =~ ^[A-Z2-7]{32}$ ]] || fail "2fa-enable printed $secret_line"
+[[ $uri_line == "URI: otpauth://totp/"*"secret=$secret"* ]] || fail "2fa-enable printed $uri_line"
+pass "2fa-enable shows the secret and the otpauth:// URI"
+printf '%s\n' "$(totp "$secret")" >&"$to_enable"
+exec {to_enable}>&-
+wait "$enable_pid" || fail "2fa-enable failed: $(cat "$work/enable.err")"
+mapfile -t enable_rest <"$work/enable.out"
+recovery_codes=()
+for line in "${enable_rest[@]}"; do
+  [[ $line =~ ^[a-z2-7]{5}-[a-z2-7]{5}$ ]] && recovery_codes+=("$line")
+done
+((${#recovery_codes[@]} == 8)) || fail "expected 8 recovery codes, got: ${enable_rest[*]}"
+pass "2fa-enable turns on with a valid code and prints 8 recovery codes"
+
+run "$password"$'\n' login "$user" --password-stdin
+expect_status 1 "login without a code when two-factor is on"
+
+# The enabling code used this time step; the next step's code is within the allowed ±1.
+code=$(totp "$secret" 1)
+run "$password"$'\n'"$code"$'\n' login "$user" --password-stdin
+expect_status 0 "login with the TOTP code on the next input line"
+run "$password"$'\n' login "$user" --password-stdin --code "$code"
+expect_status 1 "the same TOTP code is not accepted twice"
+run "$password"$'\n' login "$user" --password-stdin --code "${recovery_codes[0]}"
+expect_status 0 "login with a recovery code"
+run "$password"$'\n' login "$user" --password-stdin --code "${recovery_codes[0]}"
+expect_status 1 "a recovery code works once"
+
+# MARK: - Stats and history
+
+run "" stats "$user" --json
+expect_status 0 "stats --json"
+[[ $output == '{"user":"alice","games":0,'* ]] || fail "stats --json printed $output"
+run "" history "$user"
+expect_status 0 "history"
+[[ $output == "No finished games yet for alice." ]] || fail "history printed $output"
+
+# A scripted game in plain mode, signed in as alice (the TOTP codes of this time step are spent,
+# so with a second recovery code): alice (X) and a friend at the same keyboard; X takes the
+# top row.
+run "$password"$'\n'"${recovery_codes[1]}"$'\n'$'a1\na2\nb1\nb2\nc1\n' \
+  play --plain --user "$user" --password-stdin --computer none --o Bob
+expect_status 0 "play --plain as alice"
+[[ $output == *"alice, place your X"* && $output == *"X wins with a1, b1, c1."* ]] ||
+  fail "play --plain printed $output"
+pass "alice plays a game in plain mode after signing in with two-factor"
+
+run "" stats "$user" --json
+expect_status 0 "stats --json after a game"
+"$python" -c '
+import json, sys
+stats = json.loads(sys.argv[1])
+assert stats["games"] == 1 and stats["wins"] == 1 and stats["losses"] == 0, stats
+assert stats["currentStreak"] == 1 and stats["bestStreak"] == 1, stats
+assert stats["opponents"] == [
+    {"opponent": "person", "games": 1, "wins": 1, "losses": 0, "draws": 0}], stats
+assert stats["recentGames"][0]["board"] == "xxx/oo./...", stats
+' "$output" || fail "stats --json printed $output"
+pass "stats --json counts the game"
+
+run "" history "$user"
+expect_status 0 "history after a game"
+[[ $output =~ ^[0-9]+\ \  && $output == *"alice (X) vs Bob (O)  3×3  xxx/oo./...  X won" ]] ||
+  fail "history printed $output"
+pass "history lists the game"
+
+game_id=${output%% *}
+run "" replay "$game_id"
+expect_status 0 "replay"
+[[ $output == *"X plays a1."*"O plays a2."*"X wins with a1, b1, c1." ]] ||
+  fail "replay printed $output"
+pass "replay tells the game move by move"
+
+# MARK: - A damaged database is reported and left alone
+
+head -c 8192 /dev/urandom >"$work/damaged.sqlite"
+before=$(cksum <"$work/damaged.sqlite")
+run "" stats --database "$work/damaged.sqlite"
+expect_status 1 "a damaged database fails"
+[[ $(cksum <"$work/damaged.sqlite") == "$before" ]] || fail "the damaged database was changed"
+pass "the damaged database is unchanged"
+
+# Another program holding the write lock: the command waits its busy timeout, then says so.
+before=$(cksum <"$TICTACTOE_DATABASE")
+"$python" - "$TICTACTOE_DATABASE" "$work/locked" <<'PYTHON' &
+import os, sqlite3, sys, time
+database = sqlite3.connect(sys.argv[1], isolation_level=None)
+database.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2], "w").close()
+time.sleep(15)
+database.execute("ROLLBACK")
+PYTHON
+locker=$!
+for _ in $(seq 100); do [[ -e $work/locked ]] && break; sleep 0.1; done
+run "another password"$'\n' account create bob --password-stdin
+kill "$locker" 2>/dev/null || true
+wait "$locker" 2>/dev/null || true
+expect_status 1 "a locked database fails"
+[[ $error == *"is locked by another program"* ]] || fail "a locked database said: $error"
+[[ $(cksum <"$TICTACTOE_DATABASE") == "$before" ]] || fail "the locked database was changed"
+pass "the locked database is reported and unchanged"
+
+echo "accounts.sh: all $checks checks passed"

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Plain mode end to end: moves piped in, sentences checked.
+# Usage: bash Scripts/e2e/plain.sh PATH_TO_TICTACTOE
+set -euo pipefail
+
+binary=${1:?usage: plain.sh PATH_TO_TICTACTOE}
+failures=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+runs=0
+
+fail() {
+  echo "FAIL: $1" >&2
+  failures=$((failures + 1))
+}
+
+# Runs the binary with the given stdin text and arguments; sets $output and $status.
+run() {
+  local input=$1
+  shift
+  runs=$((runs + 1))
+  set +e
+  # Each run gets a database of its own, away from the player's.
+  output=$(printf '%s' "$input" |
+    TICTACTOE_DATABASE="$work/run$runs.sqlite" timeout 30 "$binary" "$@" 2>&1)
+  status=$?
+  set -e
+}
+
+expect_line() {
+  local name=$1 line=$2
+  if ! grep -qxF -- "$line" <<<"$output"; then
+    fail "$name: no line \"$line\" in:"$'\n'"$output"
+  fi
+}
+
+expect_status() {
+  local name=$1 expected=$2
+  [[ $status -eq $expected ]] || fail "$name: exit status $status, expected $expected"
+}
+
+# A win for X, two people at one keyboard.
+run $'a1\nb1\nb2\nc1\nc3\n' play --plain --x Ada --o Bob --computer none
+expect_status win 0
+expect_line win "X plays a1."
+expect_line win "O plays c1."
+expect_line win "X wins with a1, b2, c3."
+expect_line win "Winner! Congrats Ada!"
+expect_line win "1 X O O"
+expect_line win "2 . X ."
+expect_line win "3 . . X"
+if grep -q "cannot be saved\|could not be saved" <<<"$output"; then
+  fail "win: the finished game was not saved:"$'\n'"$output"
+fi
+
+# A tie, with digits for cells.
+run $'1\n2\n3\n5\n4\n6\n8\n7\n9\n' play --plain --x Ada --o Bob --computer none
+expect_status tie 0
+expect_line tie "X plays c3."
+expect_line tie "Tied game."
+expect_line tie "Tied game!"
+
+# An illegal move and an unknown command, then the game goes on.
+run $'b2\nb2\ndance\nz9\nb1\n' play --plain --x Ada --o Bob --computer none
+expect_status illegal 0
+expect_line illegal "b2 is taken."
+expect_line illegal "z9 is not on the board."
+expect_line illegal "O plays b1."
+if ! grep -q '^Unknown command "dance"' <<<"$output"; then
+  fail "unknown command: not reported in:"$'\n'"$output"
+fi
+
+# End of input in the middle of a game against the computer ends cleanly.
+run $'b2\n' play --plain --x Ada --computer o --difficulty unbeatable
+expect_status "end of input" 0
+expect_line "end of input" "X plays b2."
+if ! grep -q '^O plays [a-c][1-3]\.$' <<<"$output"; then
+  fail "end of input: the computer did not answer in:"$'\n'"$output"
+fi
+expect_line "end of input" "Ada, place your X"
+
+# Without a terminal, plain mode is chosen by itself.
+run $'b2\nquit\nyes\n' play --x Ada --o Bob --computer none
+expect_status "not a terminal" 0
+expect_line "not a terminal" "X plays b2."
+expect_line "not a terminal" "Quit this game? It will not be saved. Type yes or no."
+
+# Undo and hint.
+run $'a1\nb2\nundo\nhint\n' play --plain --x Ada --o Bob --computer none
+expect_status "undo and hint" 0
+if ! grep -q '^Hint: [a-c][1-3]\.$' <<<"$output"; then
+  fail "hint: no hint in:"$'\n'"$output"
+fi
+# After undo the board shows a1 only.
+if ! grep -qxF "2 . . ." <<<"$(tail -n 8 <<<"$output")"; then
+  fail "undo: b2 still on the board in:"$'\n'"$output"
+fi
+
+if [[ $failures -gt 0 ]]; then
+  echo "plain.sh: $failures failure(s)" >&2
+  exit 1
+fi
+echo "plain.sh: all checks passed"

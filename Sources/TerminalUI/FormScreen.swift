@@ -1,0 +1,238 @@
+/// One line of a form: a text field, a choice among values, or a button.
+public struct FormItem: Hashable, Sendable {
+  /// What kind of line it is.
+  public enum Kind: Hashable, Sendable {
+    /// Typed text; a secret shows as stars.
+    case text(String, isSecret: Bool)
+    /// One value of several, changed with ← and →.
+    case choice(String)
+    /// Pressed with Enter, Space or a click.
+    case button
+  }
+
+  /// A name that stays the same while the screen is shown, to keep the focus on it.
+  public var id: String
+  /// The label (a button's text).
+  public var label: String
+  /// The kind and its value.
+  public var kind: Kind
+  /// Whether it takes input now.
+  public var isEnabled: Bool
+
+  /// Creates an item.
+  public init(id: String, label: String, kind: Kind, isEnabled: Bool = true) {
+    self.id = id
+    self.label = label
+    self.kind = kind
+    self.isEnabled = isEnabled
+  }
+
+  /// Whether typing goes into it.
+  var isText: Bool {
+    if case .text = kind { return true }
+    return false
+  }
+}
+
+/// A screen of the app other than the game: a title, some lines, a form and shortcut keys.
+public struct FormScreen: Hashable, Sendable {
+  /// The title line.
+  public var title: String
+  /// Lines under the title, such as who is signed in.
+  public var notes: [String]
+  /// Lines of content before the form, such as stats.
+  public var body: [StyledLine]
+  /// The fields and buttons, top to bottom.
+  public var items: [FormItem]
+  /// The focused item's id.
+  public var focus: String?
+  /// A line under the form: a problem, a question or progress.
+  public var message: String?
+  /// Whether the message reports a problem.
+  public var messageIsError: Bool
+  /// The shortcut keys listed at the bottom.
+  public var shortcuts: [ScreenButton]
+
+  /// Creates a form screen.
+  public init(
+    title: String, notes: [String] = [], body: [StyledLine] = [], items: [FormItem],
+    focus: String?, message: String? = nil, messageIsError: Bool = false,
+    shortcuts: [ScreenButton] = []
+  ) {
+    self.title = title
+    self.notes = notes
+    self.body = body
+    self.items = items
+    self.focus = focus
+    self.message = message
+    self.messageIsError = messageIsError
+    self.shortcuts = shortcuts
+  }
+
+  /// The width of a text field's box.
+  static let fieldWidth = 28
+
+  /// Lays the screen out for a `width` × `height` terminal.
+  public func frame(width: Int, height: Int) -> Frame {
+    let labelWidth = items.filter { $0.kind != .button }.map(\.label.count).max() ?? 0
+    var block = Frame(lines: body)
+    if !body.isEmpty, !items.isEmpty { block.append("") }
+    for item in items {
+      let isFocused = item.id == focus && item.isEnabled
+      var line = StyledLine(isFocused ? "> " : "  ", ScreenLayout.keyStyle)
+      let start = line.width
+      switch item.kind {
+      case .text(let value, let isSecret):
+        line.append(item.label.padding(to: labelWidth) + "  ", labelStyle(item))
+        var shown = isSecret ? String(repeating: "*", count: value.count) : value
+        if isFocused { shown += "_" }
+        shown = String(shown.suffix(Self.fieldWidth)).padding(to: Self.fieldWidth)
+        line.append("[" + shown + "]", fieldStyle(isFocused: isFocused, item: item))
+      case .choice(let value):
+        line.append(item.label.padding(to: labelWidth) + "  ", labelStyle(item))
+        line.append("‹ " + value + " ›", fieldStyle(isFocused: isFocused, item: item))
+      case .button:
+        line.append("< " + item.label + " >", buttonStyle(isFocused: isFocused, item: item))
+      }
+      if item.isEnabled {
+        block.regions.append(
+          HitRegion(
+            row: block.lines.count, columns: start..<line.width, target: .field(index(item))))
+      }
+      block.append(line)
+    }
+    let needed = (
+      ScreenLayout.neededWidth(body: block.width, buttons: shortcuts),
+      block.lines.count + ScreenLayout.chromeHeight(subtitle: nil, buttonRows: 1)
+        + notes.map { StyledLine.wrapping($0, width: max(1, width - ScreenLayout.margin)).count }
+        .reduce(0, +)
+    )
+    guard needed.0 <= width, needed.1 <= height else {
+      return ScreenLayout.tooSmall(needed: needed, width: width, height: height)
+    }
+    var frame = Frame()
+    frame.append(StyledLine(title, ScreenLayout.titleStyle).indented(by: ScreenLayout.margin))
+    for note in notes {
+      for line in StyledLine.wrapping(
+        note, width: width - ScreenLayout.margin, style: ScreenLayout.subtitleStyle)
+      {
+        frame.append(line.indented(by: ScreenLayout.margin))
+      }
+    }
+    frame.append("")
+    frame.append(block, indent: ScreenLayout.margin)
+    frame.append("")
+    frame.append(
+      StyledLine(message ?? "", messageIsError ? ScreenLayout.errorStyle : .plain)
+        .indented(by: ScreenLayout.margin))
+    frame.append(
+      ScreenLayout.buttonLines(shortcuts, width: width - ScreenLayout.margin),
+      indent: ScreenLayout.margin)
+    return frame.clipped(width: width, height: height)
+  }
+
+  private func index(_ item: FormItem) -> Int { items.firstIndex(of: item) ?? 0 }
+
+  private func labelStyle(_ item: FormItem) -> TextStyle {
+    item.isEnabled ? .plain : .dim
+  }
+
+  private func fieldStyle(isFocused: Bool, item: FormItem) -> TextStyle {
+    guard item.isEnabled else { return .dim }
+    return isFocused ? TextStyle(foreground: .cyan, isBold: true) : .plain
+  }
+
+  private func buttonStyle(isFocused: Bool, item: FormItem) -> TextStyle {
+    guard item.isEnabled else { return .dim }
+    return isFocused ? TextStyle(isBold: true, isReversed: true) : TextStyle(isBold: true)
+  }
+}
+
+/// What a key on a form leads to.
+public enum FormEvent: Hashable, Sendable {
+  /// Nothing (the focus may have moved).
+  case none
+  /// A text field's new value.
+  case edit(id: String, value: String)
+  /// A choice moved by one step, -1 or 1.
+  case step(id: String, by: Int)
+  /// A button was pressed, or Enter in a field.
+  case activate(id: String)
+  /// A key the form does not handle: a shortcut for the screen.
+  case key(Key)
+}
+
+/// Turns keys and clicks on a form into edits, steps and presses.
+///
+/// Tab, Shift-Tab and the up and down arrows move the focus; typing edits the focused field;
+/// ← and → change a choice; Enter or Space presses a button; Enter in a field presses the
+/// first button (the form's main action).
+public enum FormInput {
+  /// Handles `key` on `form` laid out as `frame`; `focus` follows Tab, arrows and clicks.
+  public static func handle(
+    _ key: Key, form: FormScreen, frame: Frame, focus: inout String?
+  ) -> FormEvent {
+    let enabled = form.items.filter(\.isEnabled)
+    let current = enabled.first { $0.id == focus }
+    switch key {
+    case .tab, .down:
+      focus = next(after: current, in: enabled, by: 1)?.id
+      return .none
+    case .backTab, .up:
+      focus = next(after: current, in: enabled, by: -1)?.id
+      return .none
+    case .mouse(let event):
+      guard event.isLeftClick, let target = frame.target(row: event.row, column: event.column)
+      else { return .none }
+      switch target {
+      case .field(let index) where form.items.indices.contains(index):
+        let item = form.items[index]
+        focus = item.id
+        return item.kind == .button ? .activate(id: item.id) : .none
+      case .key(let key):
+        return .key(key)
+      default:
+        return .none
+      }
+    default:
+      break
+    }
+    guard let current else { return .key(key) }
+    switch (current.kind, key) {
+    case (.text(let value, _), .character(let character)):
+      return .edit(id: current.id, value: value + String(character))
+    case (.text(let value, _), .backspace):
+      return value.isEmpty ? .none : .edit(id: current.id, value: String(value.dropLast()))
+    case (.text, .enter):
+      let main = enabled.first { $0.kind == .button }
+      return main.map { .activate(id: $0.id) } ?? .none
+    case (.choice, .left):
+      return .step(id: current.id, by: -1)
+    case (.choice, .right), (.choice, .character(" ")):
+      return .step(id: current.id, by: 1)
+    case (.choice, .enter):
+      let main = enabled.first { $0.kind == .button }
+      return main.map { .activate(id: $0.id) } ?? .none
+    case (.button, .enter), (.button, .character(" ")):
+      return .activate(id: current.id)
+    default:
+      return .key(key)
+    }
+  }
+
+  private static func next(after current: FormItem?, in items: [FormItem], by step: Int)
+    -> FormItem?
+  {
+    guard !items.isEmpty else { return nil }
+    guard let current, let index = items.firstIndex(of: current) else {
+      return step > 0 ? items.first : items.last
+    }
+    return items[(index + step + items.count) % items.count]
+  }
+}
+
+extension String {
+  func padding(to width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+}

@@ -1,0 +1,189 @@
+public import GameRules
+
+/// A button of a screen, pressed by its key or a click.
+public struct ScreenButton: Hashable, Sendable {
+  /// The key that presses it, such as `u`.
+  public var key: Key
+  /// What the key is called on the button: `u`, `Enter`, `Ctrl-G`.
+  public var keyName: String
+  /// The button's text: `Undo`.
+  public var label: String
+  /// Whether it can be pressed now; a disabled button is dim and ignores clicks.
+  public var isEnabled: Bool
+
+  /// Creates a button for a character key.
+  public init(_ character: Character, _ label: String, isEnabled: Bool = true) {
+    self.init(key: .character(character), keyName: String(character), label, isEnabled: isEnabled)
+  }
+
+  /// Creates a button for any key.
+  public init(key: Key, keyName: String, _ label: String, isEnabled: Bool = true) {
+    self.key = key
+    self.keyName = keyName
+    self.label = label
+    self.isEnabled = isEnabled
+  }
+
+  /// The button as drawn: `[u] Undo`.
+  var text: String { "[\(keyName)] \(label)" }
+}
+
+/// The game screen's content: everything the terminal shows while a game is on.
+///
+/// The texts come from the core; the terminal only arranges them.
+public struct GameScreen: Hashable, Sendable {
+  /// The title line: `Ada, place your X`, `Winner! Congrats Ada!`.
+  public var title: String
+  /// A line under the title, such as who plays whom.
+  public var subtitle: String?
+  /// The board.
+  public var board: Board
+  /// Cursor, last move and hint.
+  public var decorations: BoardDecorations
+  /// A line under the board: the last event or a problem (`b2 is taken.`).
+  public var message: String?
+  /// Whether the message reports a problem, drawn in red.
+  public var messageIsError = false
+  /// The buttons under the board.
+  public var buttons: [ScreenButton]
+  /// Lines shown instead of the board, such as the help.
+  public var overlay: [String]?
+
+  /// Creates a game screen.
+  public init(
+    title: String, subtitle: String? = nil, board: Board,
+    decorations: BoardDecorations = BoardDecorations(), message: String? = nil,
+    messageIsError: Bool = false, buttons: [ScreenButton] = [], overlay: [String]? = nil
+  ) {
+    self.title = title
+    self.subtitle = subtitle
+    self.board = board
+    self.decorations = decorations
+    self.message = message
+    self.messageIsError = messageIsError
+    self.buttons = buttons
+    self.overlay = overlay
+  }
+
+  /// Lays the screen out for a `width` × `height` terminal.
+  ///
+  /// The board uses box lines around every cell when they fit, a compact frame otherwise, and
+  /// when even that does not fit the frame says the terminal is too small.
+  public func frame(width: Int, height: Int) -> Frame {
+    let body: Frame
+    if let overlay {
+      body = Frame(lines: overlay.map { StyledLine($0) })
+    } else {
+      guard
+        let layout = BoardLayout.allCases.first(where: { layout in
+          fits(
+            layout.width(rows: board.rows, columns: board.columns), layout.height(rows: board.rows),
+            width: width, height: height)
+        })
+      else {
+        let layout = BoardLayout.compact
+        let neededWidth = ScreenLayout.neededWidth(
+          body: layout.width(rows: board.rows, columns: board.columns), buttons: buttons)
+        let buttonRows = ScreenLayout.buttonLines(
+          buttons, width: max(width, neededWidth) - ScreenLayout.margin
+        ).lines.count
+        let neededHeight =
+          layout.height(rows: board.rows)
+          + ScreenLayout.chromeHeight(subtitle: subtitle, buttonRows: buttonRows)
+        return ScreenLayout.tooSmall(
+          needed: (neededWidth, neededHeight), width: width, height: height)
+      }
+      body = BoardRenderer.render(board, decorations: decorations, layout: layout)
+    }
+    return ScreenLayout.compose(
+      title: title, subtitle: subtitle, body: body, message: message,
+      messageIsError: messageIsError, buttons: buttons, width: width, height: height)
+  }
+
+  private func fits(_ bodyWidth: Int, _ bodyHeight: Int, width: Int, height: Int) -> Bool {
+    let buttonRows = ScreenLayout.buttonLines(buttons, width: width - ScreenLayout.margin).lines
+      .count
+    return ScreenLayout.neededWidth(body: bodyWidth, buttons: buttons) <= width
+      && bodyHeight + ScreenLayout.chromeHeight(subtitle: subtitle, buttonRows: buttonRows)
+        <= height
+  }
+}
+
+/// The arrangement every screen shares: title, body, message and buttons.
+enum ScreenLayout {
+  /// The left margin of everything but a too-small notice.
+  static let margin = 1
+  /// The widest a line of buttons may be before it wraps.
+  static let narrowestButtonLine = 24
+
+  static let titleStyle = TextStyle(isBold: true)
+  static let subtitleStyle = TextStyle.dim
+  static let errorStyle = TextStyle(foreground: .red, isBold: true)
+  static let keyStyle = TextStyle(isBold: true)
+  static let disabledStyle = TextStyle.dim
+
+  /// Lines around the body: title, optional subtitle, blank, blank, message, buttons.
+  static func chromeHeight(subtitle: String?, buttonRows: Int) -> Int {
+    4 + (subtitle == nil ? 0 : 1) + buttonRows
+  }
+
+  /// The width a screen needs: its body, and its widest button, with the margin.
+  static func neededWidth(body: Int, buttons: [ScreenButton]) -> Int {
+    max(body, buttons.map(\.text.count).max() ?? 0) + margin
+  }
+
+  static func compose(
+    title: String, subtitle: String?, body: Frame, message: String?, messageIsError: Bool,
+    buttons: [ScreenButton], width: Int, height: Int
+  ) -> Frame {
+    var frame = Frame()
+    frame.append(StyledLine(title, titleStyle).indented(by: margin))
+    if let subtitle { frame.append(StyledLine(subtitle, subtitleStyle).indented(by: margin)) }
+    frame.append("")
+    frame.append(body, indent: margin)
+    frame.append("")
+    frame.append(
+      StyledLine(message ?? "", messageIsError ? errorStyle : .plain).indented(by: margin))
+    frame.append(buttonLines(buttons, width: width - margin), indent: margin)
+    return frame.clipped(width: width, height: height)
+  }
+
+  /// Buttons two spaces apart, wrapped to `width`, each clickable when enabled.
+  static func buttonLines(_ buttons: [ScreenButton], width: Int) -> Frame {
+    var frame = Frame()
+    var line = StyledLine()
+    var regions: [HitRegion] = []
+    for button in buttons {
+      let gap = line.width == 0 ? 0 : 2
+      if line.width > 0, line.width + gap + button.text.count > width {
+        frame.append(line)
+        line = StyledLine()
+      }
+      if line.width > 0 { line.append("  ") }
+      let start = line.width
+      if button.isEnabled {
+        line.append("[\(button.keyName)]", keyStyle)
+        line.append(" " + button.label)
+        regions.append(
+          HitRegion(
+            row: frame.lines.count, columns: start..<line.width, target: .key(button.key)))
+      } else {
+        line.append(button.text, disabledStyle)
+      }
+    }
+    if line.width > 0 || frame.lines.isEmpty { frame.append(line) }
+    frame.regions = regions
+    return frame
+  }
+
+  /// The notice shown instead of a screen that does not fit, wrapped to the terminal's width.
+  static func tooSmall(needed: (width: Int, height: Int), width: Int, height: Int) -> Frame {
+    var frame = Frame()
+    frame.lines =
+      StyledLine.wrapping("Terminal too small", width: width, style: titleStyle)
+      + StyledLine.wrapping(
+        "Need \(needed.width)×\(needed.height), have \(width)×\(height).", width: width)
+      + StyledLine.wrapping("Enlarge the window, or press q to quit.", width: width)
+    return frame.clipped(width: width, height: height)
+  }
+}

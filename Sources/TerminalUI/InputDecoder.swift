@@ -1,0 +1,254 @@
+/// A mouse button press or release at a screen position.
+public struct MouseEvent: Hashable, Sendable {
+  /// The button: 0 left, 1 middle, 2 right, 64 and 65 the wheel.
+  public var button: Int
+  /// The screen row, counted from zero at the top.
+  public var row: Int
+  /// The screen column, counted from zero at the left.
+  public var column: Int
+  /// Whether the button went down (a release is `false`).
+  public var isPress: Bool
+
+  /// Creates a mouse event.
+  public init(button: Int, row: Int, column: Int, isPress: Bool = true) {
+    self.button = button
+    self.row = row
+    self.column = column
+    self.isPress = isPress
+  }
+
+  /// Whether this is a press of the left button.
+  public var isLeftClick: Bool { isPress && button == 0 }
+}
+
+/// A key press or mouse event decoded from the terminal's bytes.
+public enum Key: Hashable, Sendable {
+  /// A printable character, including space.
+  case character(Character)
+  case up
+  case down
+  case left
+  case right
+  case home
+  case end
+  case pageUp
+  case pageDown
+  case insert
+  case delete
+  case enter
+  case tab
+  case backTab
+  case backspace
+  case escape
+  /// A control key other than those named, by its letter: Ctrl-C is `control("c")`.
+  case control(Character)
+  /// A mouse press or release.
+  case mouse(MouseEvent)
+  /// A sequence the decoder does not know, ignored by the screens.
+  case unknown
+
+  /// Ctrl-C, which arrives as byte 3 in raw mode.
+  public static let interrupt = Key.control("c")
+  /// Ctrl-D, end of transmission.
+  public static let endOfInput = Key.control("d")
+}
+
+/// Turns the bytes a terminal sends into keys, across reads.
+///
+/// A sequence split across two reads (an arrow's `ESC [` then `A`, half of a UTF-8 character)
+/// is held until the rest arrives. A lone escape is ambiguous until more input or a pause: the
+/// caller calls ``flush()`` after a short quiet period.
+public struct InputDecoder: Sendable {
+  private var pending: [UInt8] = []
+
+  /// A sequence longer than this without an end is garbage and is dropped.
+  private static let maximumSequenceLength = 32
+
+  /// Creates a decoder with nothing pending.
+  public init() {}
+
+  /// Whether bytes of an unfinished sequence are held back.
+  public var hasPending: Bool { !pending.isEmpty }
+
+  /// Decodes `bytes` after whatever was pending.
+  ///
+  /// - Returns: The keys completed by these bytes, in order.
+  public mutating func decode(_ bytes: some Sequence<UInt8>) -> [Key] {
+    pending.append(contentsOf: bytes)
+    var keys: [Key] = []
+    var index = 0
+    while index < pending.count {
+      switch Self.decodeOne(pending, at: index) {
+      case .key(let key, let length):
+        keys.append(key)
+        index += length
+      case .incomplete:
+        if pending.count - index > Self.maximumSequenceLength {
+          keys.append(.unknown)
+          index = pending.count
+        } else {
+          pending.removeFirst(index)
+          return keys
+        }
+      }
+    }
+    pending.removeAll()
+    return keys
+  }
+
+  /// Gives up waiting for the rest of a pending sequence, after a pause in the input.
+  ///
+  /// - Returns: A lone escape as ``Key/escape``; an escape followed by a partial sequence as the
+  ///   escape and then its bytes as keys; anything else unfinished as ``Key/unknown``.
+  public mutating func flush() -> [Key] {
+    guard !pending.isEmpty else { return [] }
+    let bytes = pending
+    pending.removeAll()
+    if bytes == [0x1B] { return [.escape] }
+    if bytes.first == 0x1B {
+      var rest = InputDecoder()
+      let keys = rest.decode(bytes.dropFirst())
+      return [.escape] + keys + (rest.hasPending ? [.unknown] : [])
+    }
+    return [.unknown]
+  }
+
+  private enum Step {
+    case key(Key, length: Int)
+    case incomplete
+  }
+
+  private static func decodeOne(_ bytes: [UInt8], at start: Int) -> Step {
+    let byte = bytes[start]
+    switch byte {
+    case 0x1B:
+      return decodeEscape(bytes, at: start)
+    case 0x0D, 0x0A:
+      // A terminal sends CR for Enter; a CR LF pair from a paste is one Enter.
+      if byte == 0x0D, start + 1 < bytes.count, bytes[start + 1] == 0x0A {
+        return .key(.enter, length: 2)
+      }
+      return .key(.enter, length: 1)
+    case 0x09:
+      return .key(.tab, length: 1)
+    case 0x7F, 0x08:
+      return .key(.backspace, length: 1)
+    case 0x00:
+      return .key(.control(" "), length: 1)
+    case 0x01...0x1A:
+      return .key(.control(Character(Unicode.Scalar(byte + 0x60))), length: 1)
+    case 0x1C...0x1F:
+      return .key(.unknown, length: 1)
+    case 0x20...0x7E:
+      return .key(.character(Character(Unicode.Scalar(byte))), length: 1)
+    default:
+      return decodeUTF8(bytes, at: start)
+    }
+  }
+
+  private static func decodeUTF8(_ bytes: [UInt8], at start: Int) -> Step {
+    let lead = bytes[start]
+    let length: Int
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0...0xEF: length = 3
+    case 0xF0...0xF4: length = 4
+    default: return .key(.unknown, length: 1)
+    }
+    var index = start + 1
+    while index < start + length {
+      guard index < bytes.count else { return .incomplete }
+      guard bytes[index] & 0xC0 == 0x80 else { return .key(.unknown, length: index - start) }
+      index += 1
+    }
+    var decoder = UTF8()
+    var iterator = bytes[start..<start + length].makeIterator()
+    guard case .scalarValue(let scalar) = decoder.decode(&iterator) else {
+      return .key(.unknown, length: length)
+    }
+    return .key(.character(Character(scalar)), length: length)
+  }
+
+  private static func decodeEscape(_ bytes: [UInt8], at start: Int) -> Step {
+    guard start + 1 < bytes.count else { return .incomplete }
+    let second = bytes[start + 1]
+    switch second {
+    case UInt8(ascii: "["):
+      return decodeCSI(bytes, at: start)
+    case UInt8(ascii: "O"):
+      guard start + 2 < bytes.count else { return .incomplete }
+      let key: Key =
+        switch bytes[start + 2] {
+        case UInt8(ascii: "A"): .up
+        case UInt8(ascii: "B"): .down
+        case UInt8(ascii: "C"): .right
+        case UInt8(ascii: "D"): .left
+        case UInt8(ascii: "H"): .home
+        case UInt8(ascii: "F"): .end
+        case UInt8(ascii: "M"): .enter
+        default: .unknown
+        }
+      return .key(key, length: 3)
+    case 0x1B:
+      // Escape pressed twice: the first is a key of its own.
+      return .key(.escape, length: 1)
+    default:
+      // Alt plus a key: the escape, then the key on the next step.
+      return .key(.escape, length: 1)
+    }
+  }
+
+  /// Decodes `ESC [` sequences: cursor keys, editing keys and mouse reports.
+  private static func decodeCSI(_ bytes: [UInt8], at start: Int) -> Step {
+    let body = start + 2
+    guard body < bytes.count else { return .incomplete }
+    if bytes[body] == UInt8(ascii: "M") {
+      // The legacy X10 mouse report: three bytes, each offset by 32.
+      guard body + 3 < bytes.count else { return .incomplete }
+      let button = Int(bytes[body + 1]) - 32
+      let event = MouseEvent(
+        button: button & 0b1100_0011, row: Int(bytes[body + 3]) - 33,
+        column: Int(bytes[body + 2]) - 33, isPress: button & 3 != 3)
+      return .key(.mouse(event), length: 6)
+    }
+    var index = body
+    // Parameter bytes 0x30–0x3F, intermediate bytes 0x20–0x2F, then one final byte 0x40–0x7E.
+    while index < bytes.count, (0x20...0x3F).contains(bytes[index]) { index += 1 }
+    guard index < bytes.count else { return .incomplete }
+    let final = bytes[index]
+    let length = index - start + 1
+    guard (0x40...0x7E).contains(final) else { return .key(.unknown, length: length - 1) }
+    let parameterText = String(decoding: bytes[body..<index], as: UTF8.self)
+    if parameterText.hasPrefix("<"), final == UInt8(ascii: "M") || final == UInt8(ascii: "m") {
+      let numbers = parameterText.dropFirst().split(separator: ";").compactMap { Int($0) }
+      guard numbers.count == 3 else { return .key(.unknown, length: length) }
+      let event = MouseEvent(
+        button: numbers[0] & 0b1100_0011, row: numbers[2] - 1, column: numbers[1] - 1,
+        isPress: final == UInt8(ascii: "M"))
+      return .key(.mouse(event), length: length)
+    }
+    let parameters = parameterText.split(separator: ";").map { Int($0) }
+    let key: Key =
+      switch final {
+      case UInt8(ascii: "A"): .up
+      case UInt8(ascii: "B"): .down
+      case UInt8(ascii: "C"): .right
+      case UInt8(ascii: "D"): .left
+      case UInt8(ascii: "H"): .home
+      case UInt8(ascii: "F"): .end
+      case UInt8(ascii: "Z"): .backTab
+      case UInt8(ascii: "~"):
+        switch parameters.first ?? nil {
+        case 1, 7: .home
+        case 2: .insert
+        case 3: .delete
+        case 4, 8: .end
+        case 5: .pageUp
+        case 6: .pageDown
+        default: .unknown
+        }
+      default: .unknown
+      }
+    return .key(key, length: length)
+  }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Glibc
+import Synchronization
+
+// The terminal's I/O: raw mode, the alternate screen, mouse reporting, signals, the size, and
+// input read on a thread of its own. Everything else in this module is pure.
+
+/// Set by SIGWINCH, read and cleared by the input thread.
+private let resizePending = Atomic<Bool>(false)
+/// Tells the input thread to stop.
+private let stopReading = Atomic<Bool>(false)
+/// Whether the terminal is in raw mode now, so restoring happens once.
+private let isRaw = Atomic<Bool>(false)
+
+// Written once before any handler is installed and only read afterwards, also from signal
+// handlers, which may not allocate or take locks.
+nonisolated(unsafe) private var savedAttributes = termios()
+nonisolated(unsafe) private var previousActions: UnsafeMutablePointer<sigaction> = {
+  let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+  actions.initialize(repeating: sigaction(), count: 65)
+  return actions
+}()
+/// Whether our handlers are installed, so they are removed once.
+private let handlersInstalled = Atomic<Bool>(false)
+nonisolated(unsafe) private var leaveBytes: UnsafeMutableBufferPointer<UInt8> = {
+  let bytes = Array(Terminal.leaveSequence.utf8)
+  let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+  _ = buffer.initialize(from: bytes)
+  return buffer
+}()
+
+/// Signals that end the program: restore the terminal, then die of the signal as usual.
+private let endingSignals = [SIGTERM, SIGHUP, SIGINT, SIGQUIT]
+/// Signals of a crash: restore the terminal, then let the previous handler report it.
+private let crashSignals = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+
+/// Puts the terminal back as it was; async-signal-safe (only `write` and `tcsetattr`).
+private func restoreTerminal() {
+  guard isRaw.exchange(false, ordering: .acquiringAndReleasing) else { return }
+  _ = Glibc.write(STDOUT_FILENO, leaveBytes.baseAddress, leaveBytes.count)
+  _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedAttributes)
+}
+
+private func onEndingSignal(_ signal: Int32) {
+  restoreTerminal()
+  Glibc.signal(signal, SIG_DFL)
+  raise(signal)
+}
+
+private func onCrashSignal(_ signal: Int32) {
+  restoreTerminal()
+  // Returning re-runs the faulting instruction under the previous handler (the backtracer).
+  sigaction(signal, previousActions + Int(signal), nil)
+}
+
+private func onResize(_: Int32) {
+  resizePending.store(true, ordering: .relaxed)
+}
+
+/// Something the terminal reports to the full-screen app.
+public enum TerminalEvent: Hashable, Sendable {
+  /// Keys pressed or mouse events, in order.
+  case keys([Key])
+  /// The window changed size.
+  case resized
+  /// Standard input closed.
+  case endOfInput
+}
+
+/// The terminal: raw mode in and out, drawing, its size and its input.
+public enum Terminal {
+  /// Enters the alternate screen, hides the cursor and turns on SGR mouse reports.
+  static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[H\u{1B}[2J"
+  /// Undoes ``enterSequence``.
+  static let leaveSequence = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
+  /// Whether standard input and output are both terminals.
+  public static var isInteractive: Bool {
+    isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+  }
+
+  /// Switches to raw mode and the alternate screen, and arranges for the terminal to be restored
+  /// on SIGTERM, SIGHUP, SIGINT, SIGQUIT and crashes.
+  ///
+  /// - Returns: `false` when the terminal's attributes could not be read.
+  public static func enterRawMode() -> Bool {
+    guard !isRaw.load(ordering: .acquiring) else { return true }
+    guard tcgetattr(STDIN_FILENO, &savedAttributes) == 0 else { return false }
+    _ = leaveBytes.count
+    var raw = savedAttributes
+    cfmakeraw(&raw)
+    guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { return false }
+    isRaw.store(true, ordering: .releasing)
+    if !handlersInstalled.exchange(true, ordering: .acquiringAndReleasing) {
+      for signal in endingSignals { install(onEndingSignal, for: signal) }
+      for signal in crashSignals { install(onCrashSignal, for: signal) }
+      install(onResize, for: SIGWINCH)
+    }
+    write(enterSequence)
+    return true
+  }
+
+  /// Leaves raw mode and the alternate screen; safe to call more than once.
+  public static func restore() {
+    restoreTerminal()
+    stopReading.store(true, ordering: .relaxed)
+    guard handlersInstalled.exchange(false, ordering: .acquiringAndReleasing) else { return }
+    for signal in endingSignals + crashSignals + [SIGWINCH] {
+      sigaction(signal, previousActions + Int(signal), nil)
+    }
+  }
+
+  private static func install(
+    _ handler: @escaping @convention(c) (Int32) -> Void, for signal: Int32
+  ) {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = handler
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = 0
+    sigaction(signal, &action, previousActions + Int(signal))
+  }
+
+  /// The window's size in columns and rows; 80 × 24 when it cannot be read.
+  public static var size: (width: Int, height: Int) {
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0
+    else { return (80, 24) }
+    return (Int(size.ws_col), Int(size.ws_row))
+  }
+
+  /// Writes all of `text` to standard output.
+  public static func write(_ text: String) {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeMutableBytes {
+        Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count)
+      }
+      if written < 0, errno == EINTR { continue }
+      guard written > 0 else { return }
+      offset += written
+    }
+    bytes.removeAll()
+  }
+
+  /// The bytes that replace the screen with `frame`: home, each line cleared to its end.
+  public static func drawing(_ frame: Frame, mode: ColorMode) -> String {
+    "\u{1B}[H" + frame.lines.map { $0.rendered(mode) + "\u{1B}[K" }.joined(separator: "\r\n")
+      + "\u{1B}[J"
+  }
+
+  /// Keys, resizes and the end of input, read on a thread of its own.
+  ///
+  /// A blocking read on the main actor would hold back the store's effects; a task would pin a
+  /// cooperative thread. The thread polls so that it notices a resize and can give up on a lone
+  /// escape after a short pause.
+  public static func events() -> AsyncStream<TerminalEvent> {
+    let (events, continuation) = AsyncStream.makeStream(of: TerminalEvent.self)
+    stopReading.store(false, ordering: .relaxed)
+    Thread.detachNewThread {
+      var decoder = InputDecoder()
+      var buffer = [UInt8](repeating: 0, count: 1024)
+      while !stopReading.load(ordering: .relaxed) {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, decoder.hasPending ? 30 : 100)
+        if resizePending.exchange(false, ordering: .relaxed) { continuation.yield(.resized) }
+        if ready == 0 {
+          let keys = decoder.flush()
+          if !keys.isEmpty { continuation.yield(.keys(keys)) }
+          continue
+        }
+        if ready < 0 {
+          if errno == EINTR { continue }
+          break
+        }
+        let count = read(STDIN_FILENO, &buffer, buffer.count)
+        if count < 0, errno == EINTR || errno == EAGAIN { continue }
+        guard count > 0 else { break }
+        let keys = decoder.decode(buffer[..<count])
+        if !keys.isEmpty { continuation.yield(.keys(keys)) }
+      }
+      if !stopReading.load(ordering: .relaxed) { continuation.yield(.endOfInput) }
+      continuation.finish()
+    }
+    return events
+  }
+
+  /// Lines of standard input, read on a thread of its own; the stream ends with the input.
+  ///
+  /// The last line counts even without a final newline.
+  public static func lines() -> AsyncStream<String> {
+    let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+    Thread.detachNewThread {
+      var pending: [UInt8] = []
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count = read(STDIN_FILENO, &buffer, buffer.count)
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { break }
+        pending += buffer[..<count]
+        while let newline = pending.firstIndex(of: 0x0A) {
+          continuation.yield(String(decoding: pending[..<newline], as: UTF8.self))
+          pending.removeSubrange(...newline)
+        }
+      }
+      if !pending.isEmpty { continuation.yield(String(decoding: pending, as: UTF8.self)) }
+      continuation.finish()
+    }
+    return lines
+  }
+}

@@ -1,0 +1,236 @@
+import AuthenticationClient
+import AuthenticationClientLive
+import Crypto
+import DatabaseClient
+import DatabaseClientLive
+import Foundation
+
+/// Why a subcommand stopped: one sentence for stderr and the exit code.
+struct CommandFailure: Error {
+  var message: String
+  var status: Int32
+
+  /// A failure of the world or the credentials: exit 1.
+  static func failure(_ message: String) -> CommandFailure {
+    CommandFailure(message: message, status: CLI.ExitCode.failure)
+  }
+
+  /// Bad usage or input: exit 2.
+  static func usage(_ message: String) -> CommandFailure {
+    CommandFailure(message: message, status: CLI.ExitCode.usage)
+  }
+
+  /// The failure for an error thrown by a client or the input.
+  init(_ error: any Error) {
+    switch error {
+    case let error as CommandFailure: self = error
+    case let error as UsageError: self = .usage(error.message)
+    case let error as DatabaseError: self = .failure(error.message)
+    case let error as AuthenticationError:
+      switch error {
+      case .invalidUserName, .passwordTooShort: self = .usage(error.message)
+      default: self = .failure(error.message)
+      }
+    default: self = .failure("\(error)")
+    }
+  }
+
+  init(message: String, status: Int32) {
+    self.message = message
+    self.status = status
+  }
+}
+
+/// The live clients over the database that `--database` or the environment names.
+struct StorageClients {
+  /// The environment variable that selects cheap password hashing for tests.
+  static let passwordCostVariable = "TICTACTOE_PASSWORD_COST"
+
+  let authentication: AuthenticationClient
+  let records: DatabaseClient
+
+  /// Opens the database and builds the clients.
+  ///
+  /// - Throws: ``CommandFailure`` with the database's sentence (exit 1), or for a bad
+  ///   `TICTACTOE_PASSWORD_COST` (exit 2).
+  init(_ common: CommonOptions) throws(CommandFailure) {
+    let environment = ProcessInfo.processInfo.environment
+    let algorithm = try Self.passwordAlgorithm(environment[Self.passwordCostVariable])
+    let database: LocalDatabase
+    do {
+      database = try LocalDatabase.open(explicitPath: common.database, environment: environment)
+    } catch {
+      throw .failure(error.message)
+    }
+    authentication = .live(database: database, passwordAlgorithm: algorithm)
+    records = .live(database: database)
+  }
+
+  /// The hashing cost for new passwords: production scrypt (N = 2^17) unless the variable says
+  /// `test`, which picks N = 2^10 so test suites create accounts quickly.
+  static func passwordAlgorithm(_ value: String?) throws(CommandFailure) -> PasswordHash.Algorithm {
+    switch value {
+    case nil, "", "production": .production
+    case "test": .scrypt(logN: 10, r: 8, p: 1)
+    case .some(let other):
+      throw .usage("\(passwordCostVariable) must be test, production or unset, not \"\(other)\".")
+    }
+  }
+}
+
+extension CLI {
+  /// Runs a subcommand body, printing its failure and returning the exit code.
+  static func outcome(_ body: () async throws(CommandFailure) -> Void) async -> Int32 {
+    do {
+      try await body()
+      return ExitCode.success
+    } catch {
+      printError(error.message)
+      return error.status
+    }
+  }
+
+  /// Calls a client endpoint, turning its error into a ``CommandFailure``.
+  static func calling<Result>(_ body: () async throws -> Result) async throws(CommandFailure)
+    -> Result
+  {
+    do {
+      return try await body()
+    } catch {
+      throw CommandFailure(error)
+    }
+  }
+
+  // MARK: - account
+
+  static func account(_ options: AccountOptions, common: CommonOptions) async -> Int32 {
+    await outcome { () async throws(CommandFailure) in
+      let clients = try StorageClients(common)
+      let client = clients.authentication
+      let input = PasswordInput(fromStandardInput: options.passwordFromStandardInput)
+      let user = options.user ?? ""
+      switch options.action {
+      case .list:
+        let accounts = try await calling { try await client.listAccounts() }
+        if options.json {
+          writeLine(AccountFormatting.listJSON(accounts))
+        } else if accounts.isEmpty {
+          writeLine("No accounts yet; create one with tictactoe account create NAME.")
+        } else {
+          for account in accounts {
+            writeLine(account.userName + (account.hasTwoFactor ? "  (two-factor on)" : ""))
+          }
+        }
+      case .create:
+        let password = try await calling {
+          try input.newPassword(prompt: "Password for the new account \(user): ")
+        }
+        let session = try await calling { try await client.createAccount(user, password) }
+        writeLine("Created the account \(session.userName).")
+      case .passwd:
+        let old = try await calling {
+          try input.password(prompt: "Current password for \(user): ", what: "the old password")
+        }
+        let new = try await calling {
+          try input.newPassword(prompt: "New password: ", what: "the new password")
+        }
+        try await calling { try await client.changePassword(user, old, new) }
+        writeLine("Changed the password of \(user).")
+      case .delete:
+        let password = try await calling {
+          try input.password(prompt: "Password for \(user), to delete the account: ")
+        }
+        try await calling { try await client.deleteAccount(user, password) }
+        writeLine("Deleted the account \(user) and its games.")
+      case .enableTwoFactor:
+        try await enableTwoFactor(user: user, client: client, input: input)
+      case .disableTwoFactor:
+        let password = try await calling { try input.password(prompt: "Password for \(user): ") }
+        try await calling { try await client.disableTwoFactor(user, password) }
+        writeLine("Two-factor is off for \(user).")
+      }
+    }
+  }
+
+  private static func enableTwoFactor(
+    user: String, client: AuthenticationClient, input: PasswordInput
+  ) async throws(CommandFailure) {
+    let password = try await calling { try input.password(prompt: "Password for \(user): ") }
+    let enrolment = try await calling { try await client.beginTwoFactor(user, password) }
+    writeLine("Secret: \(enrolment.secret)")
+    writeLine("URI: \(enrolment.uri)")
+    // A person may mistype; a script gets one try.
+    let attempts = input.isInteractive ? 3 : 1
+    for attempt in 1...attempts {
+      guard
+        let code = input.visibleLine(
+          prompt: "Add the secret to an authenticator app, then type its 6-digit code: ")
+      else {
+        throw .usage("Input ended before the confirming code; two-factor stays off.")
+      }
+      do {
+        let recoveryCodes = try await client.confirmTwoFactor(user, code)
+        writeLine("Two-factor is on for \(user).")
+        writeLine("Recovery codes, each usable once instead of a code; keep them safe:")
+        for recoveryCode in recoveryCodes { writeLine(recoveryCode) }
+        return
+      } catch AuthenticationError.invalidCode where attempt < attempts {
+        printError(AuthenticationError.invalidCode.message)
+      } catch {
+        let failure = CommandFailure(error)
+        throw CommandFailure(
+          message: failure.message + " Two-factor stays off.", status: failure.status)
+      }
+    }
+  }
+
+  // MARK: - login
+
+  static func login(_ options: LoginOptions, common: CommonOptions) async -> Int32 {
+    await outcome { () async throws(CommandFailure) in
+      let client = try StorageClients(common).authentication
+      let session = try await signIn(options, client: client)
+      writeLine("Signed in as \(session.userName).")
+    }
+  }
+
+  /// Checks a user's password and, when the account has two-factor on, a code.
+  ///
+  /// - Parameters:
+  ///   - options: The user, where the password comes from, and a code if given.
+  ///   - client: The accounts.
+  /// - Returns: The signed-in session.
+  /// - Throws: ``CommandFailure`` with one sentence that never reveals whether the user exists.
+  static func signIn(
+    _ options: LoginOptions, client: AuthenticationClient
+  ) async throws(CommandFailure) -> Session {
+    let input = PasswordInput(fromStandardInput: options.passwordFromStandardInput)
+    let password = try await calling {
+      try input.password(prompt: "Password for \(options.user): ")
+    }
+    switch try await calling({ try await client.login(options.user, password) }) {
+    case .signedIn(let session):
+      return session
+    case .twoFactorRequired(let challenge):
+      guard
+        let code = options.code
+          ?? input.visibleLine(prompt: "Two-factor code (or a recovery code): ")
+      else {
+        throw .failure(
+          "This account has two-factor on: pass --code CODE or give the code on the next line.")
+      }
+      return try await calling { try await client.verifyTwoFactor(challenge, code) }
+    }
+  }
+}
+
+/// Text and JSON for account listings.
+enum AccountFormatting {
+  static func listJSON(_ accounts: [AccountSummary]) -> String {
+    let items = accounts.map { account in
+      "{\"id\":\(account.id),\"userName\":\(Formatting.json(string: account.userName)),"
+        + "\"twoFactor\":\(account.hasTwoFactor)}"
+    }
+    return "{\"accounts\":[\(items.joined(separator: ","))]}"
+  }
+}

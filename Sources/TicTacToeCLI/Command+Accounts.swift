@@ -1,0 +1,160 @@
+/// What `tictactoe account` does.
+public enum AccountAction: String, Equatable, Sendable, CaseIterable {
+  case create
+  case passwd
+  case delete
+  case list
+  case enableTwoFactor = "2fa-enable"
+  case disableTwoFactor = "2fa-disable"
+}
+
+/// The options of `tictactoe account`.
+public struct AccountOptions: Equatable, Sendable {
+  /// The action.
+  public var action: AccountAction
+  /// The user name; `nil` only for `list`.
+  public var user: String?
+  /// Whether passwords and codes come from standard input lines rather than prompts.
+  public var passwordFromStandardInput: Bool
+  /// Whether `list` prints JSON.
+  public var json: Bool
+
+  /// Creates the options.
+  public init(
+    action: AccountAction, user: String? = nil, passwordFromStandardInput: Bool = false,
+    json: Bool = false
+  ) {
+    self.action = action
+    self.user = user
+    self.passwordFromStandardInput = passwordFromStandardInput
+    self.json = json
+  }
+}
+
+/// The options of `tictactoe login`.
+public struct LoginOptions: Equatable, Sendable {
+  /// The user name.
+  public var user: String
+  /// Whether the password (and code) come from standard input lines rather than prompts.
+  public var passwordFromStandardInput: Bool
+  /// The two-factor or recovery code, if given on the command line.
+  public var code: String?
+
+  /// Creates the options.
+  public init(user: String, passwordFromStandardInput: Bool = false, code: String? = nil) {
+    self.user = user
+    self.passwordFromStandardInput = passwordFromStandardInput
+    self.code = code
+  }
+}
+
+/// The options of `tictactoe stats`.
+public struct StatsOptions: Equatable, Sendable {
+  /// The account whose stats to show; `nil` for the guest.
+  public var user: String?
+  /// Whether to print JSON.
+  public var json: Bool
+  /// Whether to delete the finished games first.
+  public var reset: Bool
+  /// Whether `--yes` confirmed the reset in advance.
+  public var confirmed: Bool
+
+  /// Creates the options.
+  public init(user: String? = nil, json: Bool = false, reset: Bool = false, confirmed: Bool = false)
+  {
+    self.user = user
+    self.json = json
+    self.reset = reset
+    self.confirmed = confirmed
+  }
+}
+
+extension Command {
+  /// Parses `account`, `login`, `stats`, `history` and `replay`.
+  static func parseRecords(
+    _ name: String, _ arguments: [String], valued: Set<String>, flags: Set<String>
+  ) throws(UsageError) -> (Command, Arguments) {
+    switch name {
+    case "account":
+      let parsed = try Arguments(
+        arguments, command: name, valued: valued, flags: flags.union(["password-stdin", "json"]))
+      return (.account(try accountOptions(parsed)), parsed)
+    case "login":
+      let parsed = try Arguments(
+        arguments, command: name, valued: valued.union(["code"]),
+        flags: flags.union(["password-stdin"]))
+      try parsed.requirePositionals(atMost: 1, command: name)
+      guard let user = parsed.positionals.first else {
+        throw UsageError("The login command needs a user name, as in tictactoe login alice.")
+      }
+      return (
+        .login(
+          LoginOptions(
+            user: user, passwordFromStandardInput: parsed.has("password-stdin"),
+            code: parsed.value("code"))),
+        parsed
+      )
+    case "stats":
+      let parsed = try Arguments(
+        arguments, command: name, valued: valued, flags: flags.union(["json", "reset", "yes"]))
+      try parsed.requirePositionals(atMost: 1, command: name)
+      guard parsed.has("reset") || !parsed.has("yes") else {
+        throw UsageError("The option --yes confirms --reset and means nothing without it.")
+      }
+      return (
+        .stats(
+          StatsOptions(
+            user: parsed.positionals.first, json: parsed.has("json"), reset: parsed.has("reset"),
+            confirmed: parsed.has("yes"))),
+        parsed
+      )
+    case "history":
+      let parsed = try Arguments(
+        arguments, command: name, valued: valued, flags: flags.union(["json"]))
+      try parsed.requirePositionals(atMost: 1, command: name)
+      return (.history(user: parsed.positionals.first, json: parsed.has("json")), parsed)
+    default:
+      let parsed = try Arguments(arguments, command: name, valued: valued, flags: flags)
+      try parsed.requirePositionals(atMost: 1, command: name)
+      guard let text = parsed.positionals.first else {
+        throw UsageError(
+          "The replay command needs a game id, as in tictactoe replay 12; tictactoe history "
+            + "lists them.")
+      }
+      guard let id = Int64(text), id > 0 else {
+        throw UsageError("A game id is a whole number above 0, not \"\(text)\".")
+      }
+      return (.replay(gameID: id), parsed)
+    }
+  }
+
+  private static func accountOptions(_ parsed: Arguments) throws(UsageError) -> AccountOptions {
+    try parsed.requirePositionals(atMost: 2, command: "account")
+    let actions = AccountAction.allCases.map(\.rawValue).joined(separator: ", ")
+    guard let actionText = parsed.positionals.first else {
+      throw UsageError("The account command needs an action: \(actions).")
+    }
+    guard let action = AccountAction(rawValue: actionText) else {
+      throw UsageError("Unknown account action \"\(actionText)\"; use one of \(actions).")
+    }
+    let user = parsed.positionals.dropFirst().first
+    if action == .list {
+      try parsed.requirePositionals(atMost: 1, command: "account list")
+      guard !parsed.has("password-stdin") else {
+        throw UsageError("The account list command reads no password; drop --password-stdin.")
+      }
+    } else {
+      guard user != nil else {
+        throw UsageError(
+          "The account \(action.rawValue) command needs a user name, as in tictactoe account "
+            + "\(action.rawValue) alice.")
+      }
+      guard !parsed.has("json") else {
+        throw UsageError("The option --json works only with account list.")
+      }
+    }
+    return AccountOptions(
+      action: action, user: user, passwordFromStandardInput: parsed.has("password-stdin"),
+      json: parsed.has("json"))
+  }
+}

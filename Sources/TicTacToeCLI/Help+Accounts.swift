@@ -1,0 +1,120 @@
+extension Help {
+  private static let database = """
+    The database is --database PATH, else $TICTACTOE_DATABASE, else
+    $XDG_DATA_HOME/tictactoe/tictactoe.sqlite (~/.local/share/tictactoe/tictactoe.sqlite).
+    A corrupt, locked or unreadable database is reported and left untouched (exit 1).
+    """
+
+  static let account = """
+    Create, list, change and delete local accounts, and turn two-factor sign-in on or off.
+
+    Examples:
+      tictactoe account create alice                     prompts for a password twice
+      printf '%s\\n' "$PASSWORD" | tictactoe account create alice --password-stdin
+      tictactoe account list --json
+      printf '%s\\n%s\\n' "$OLD" "$NEW" | tictactoe account passwd alice --password-stdin
+      tictactoe account 2fa-enable alice                 shows the secret, asks for a code
+      tictactoe account delete alice
+
+    Usage: tictactoe account create|passwd|delete|2fa-enable|2fa-disable USER [--password-stdin]
+           tictactoe account list [--json]
+
+      create       a new account; a password has at least 8 characters
+      passwd       change the password (the old one, then the new one)
+      delete       delete the account and its games (asks for the password)
+      list         the user names, and whether two-factor is on
+      2fa-enable   show a TOTP secret and otpauth:// URI for an authenticator app, turn
+                   two-factor on after one valid code, and print 8 one-time recovery codes
+      2fa-disable  turn two-factor off (asks for the password)
+
+      --password-stdin  read each answer as one line of standard input instead of prompting:
+                        create and delete and 2fa-disable: the password; passwd: the old
+                        password, then the new one; 2fa-enable: the password, then (after
+                        the secret is printed) the code
+      --json            account list as {"accounts":[{"id":1,"userName":"alice",
+                        "twoFactor":false}]}
+
+    On a terminal passwords are read without echo and new ones are asked for twice.
+
+    \(database)
+
+    Environment: TICTACTOE_PASSWORD_COST=test hashes new passwords with cheap scrypt
+    parameters (N = 2^10) for test suites; never use it for real accounts. Unset or
+    production means scrypt with N = 2^17, r = 8, p = 1.
+    """
+
+  static let login = """
+    Check a user name and password, and the two-factor code when the account has two-factor
+    on. Exit 0 when they are right, 1 when not; the message never says whether the user
+    exists. After 5 failures the user name waits, longer after each further failure.
+
+    Examples:
+      tictactoe login alice                              prompts for the password and code
+      printf '%s\\n' "$PASSWORD" | tictactoe login alice --password-stdin --code 123456
+      printf '%s\\n%s\\n' "$PASSWORD" "$CODE" | tictactoe login alice --password-stdin
+
+    Usage: tictactoe login USER [--password-stdin] [--code CODE]
+
+      --password-stdin  read the password from the first line of standard input and, when
+                        two-factor is on and --code is not given, the code from the next
+      --code CODE       the 6-digit code from the authenticator app, or a one-time recovery
+                        code (such as abcde-fghij)
+
+    \(database)
+    """
+
+  static let stats = """
+    Show wins, losses and draws by opponent (people, or the computer by difficulty), the
+    win rate, the current and best winning streaks, and the recent games.
+
+    Examples:
+      tictactoe stats                                    the guest's stats
+      tictactoe stats alice --json
+      tictactoe stats alice --reset                      asks to confirm on a terminal
+      tictactoe stats alice --reset --yes                no question, for scripts
+
+    Usage: tictactoe stats [USER] [--json] [--reset [--yes]]
+
+      USER      an account; without it, the games played as guest
+      --json    {"user","games","wins","losses","draws","winRate","currentStreak",
+                "bestStreak","opponents":[{"opponent","difficulty","games","wins",
+                "losses","draws"}],"recentGames":[…as in tictactoe history --json…]}
+      --reset   delete the finished games counted here. On a terminal it asks you to type
+                yes; elsewhere it needs --yes and refuses otherwise (exit 2)
+      --yes     confirm --reset without asking
+
+    \(database)
+    """
+
+  static let history = """
+    List finished games, newest first: id, date, players, board size, final position and
+    result. Pass an id to tictactoe replay to watch one again.
+
+    Examples:
+      tictactoe history                                  games played as guest
+      tictactoe history alice
+      tictactoe history alice --json
+
+    Usage: tictactoe history [USER] [--json]
+
+      --json    {"user":"alice","games":[{"id":1,"date":"2026-01-31T18:05:00Z",
+                "startedAt":MS,"endedAt":MS,"x":{"name","accountID","computer"},"o":{…},
+                "rows":3,"columns":3,"k":3,"firstMover":"x","moves":["b2",…],
+                "board":"xo./.x./..x","result":"xWins"}]}
+                (times in milliseconds since 1970; result xWins, oWins or draw)
+
+    \(database)
+    """
+
+  static let replay = """
+    Replay a finished game: the board after every move, with sentences like "X plays b2."
+
+    Examples:
+      tictactoe replay 12
+      tictactoe history alice                            find the ids first
+
+    Usage: tictactoe replay GAME-ID
+
+    \(database)
+    """
+}

@@ -1,0 +1,171 @@
+import DatabaseClient
+import GameCore
+import GameRules
+import Glibc
+import TerminalUI
+
+/// Text and JSON for stats, history and replays.
+enum RecordFormatting {
+  // MARK: - Text
+
+  /// `1 win`, `2 wins`: a count with its noun in the right number.
+  static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  }
+
+  private static func tallyText(wins: Int, losses: Int, draws: Int) -> String {
+    "\(count(wins, "win")), \(losses) loss\(losses == 1 ? "" : "es"), \(count(draws, "draw"))"
+  }
+
+  static func statsText(_ stats: Stats, user: String?) -> String {
+    let owner = user ?? "the guest"
+    guard stats.games > 0 else { return "No finished games yet for \(owner)." }
+    var lines = [
+      "Stats for \(owner): \(count(stats.games, "game")): "
+        + tallyText(wins: stats.wins, losses: stats.losses, draws: stats.draws)
+        + (stats.winRate.map { " (win rate \(Int(($0 * 100).rounded()))%)" } ?? "") + ".",
+      "Current streak: \(count(stats.currentStreak, "win")); best streak: "
+        + "\(count(stats.bestStreak, "win")).",
+    ]
+    for tally in stats.tallies {
+      let opponent =
+        switch tally.opponent {
+        case .person: "people"
+        case .computer(let difficulty): "the computer, \(displayName(difficulty))"
+        }
+      lines.append(
+        "Against \(opponent): "
+          + tallyText(wins: tally.wins, losses: tally.losses, draws: tally.draws) + ".")
+    }
+    if !stats.recentGames.isEmpty {
+      lines.append("Recent games, newest first (tictactoe replay ID shows one):")
+      lines += stats.recentGames.map { "  " + summary($0) }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func displayName(_ difficulty: String) -> String {
+    Difficulty(difficulty)?.displayName ?? difficulty
+  }
+
+  /// One line for a finished game: id, date, players, board and result.
+  static func summary(_ record: GameRecord) -> String {
+    let id = record.id.map(String.init) ?? "-"
+    let board = (try? record.game().board.notation) ?? "?"
+    return
+      "\(id)  \(date(record.endedAt ?? record.startedAt, utc: false))  \(players(record))  "
+      + "\(record.rows)×\(record.columns)  \(board)  \(resultText(record.result))"
+  }
+
+  private static func players(_ record: GameRecord) -> String {
+    "\(playerText(record.x, .x)) vs \(playerText(record.o, .o))"
+  }
+
+  private static func playerText(_ player: PlayerRecord, _ mark: Mark) -> String {
+    guard let computer = player.computer else { return "\(player.name) (\(mark.symbol))" }
+    return "\(player.name) (\(mark.symbol), computer, \(computer.displayName))"
+  }
+
+  private static func resultText(_ result: GameResult?) -> String {
+    switch result {
+    case .xWins: "X won"
+    case .oWins: "O won"
+    case .draw: "draw"
+    case nil: "unfinished"
+    }
+  }
+
+  /// Every position of a game, move by move, each move told as plain mode tells it.
+  ///
+  /// - Returns: The text, or `nil` when the recorded moves cannot be replayed.
+  static func replayText(_ record: GameRecord) -> String? {
+    guard let game = try? record.game() else { return nil }
+    let state = GameFeature.State(
+      settings: GameSettings(
+        xName: record.x.name, oName: record.o.name, rows: record.rows, columns: record.columns,
+        k: record.k),
+      game: game, startedAt: record.startedAt)
+    let id = record.id.map { "Game \($0)" } ?? "Game"
+    var lines = [
+      "\(id), \(date(record.endedAt ?? record.startedAt, utc: false)): \(players(record)) on "
+        + "\(record.rows)×\(record.columns), \(record.k) in a row.",
+      "",
+      PlainGame.boardText(game.start),
+    ]
+    // The narration has a sentence for each move, then one for the result.
+    let narration = state.narration
+    for (index, board) in game.positions.dropFirst().enumerated() {
+      lines += ["", narration[index], PlainGame.boardText(board)]
+    }
+    lines.append("")
+    lines += narration.dropFirst(game.moves.count)
+    if !game.board.outcome.isOver { lines.append("The game stopped here.") }
+    return lines.joined(separator: "\n")
+  }
+
+  /// A timestamp as `2026-11-30 09:08` in local time, or ISO 8601 in UTC.
+  static func date(_ timestamp: Timestamp, utc: Bool) -> String {
+    var seconds = time_t(timestamp / 1_000)
+    var parts = tm()
+    if utc {
+      gmtime_r(&seconds, &parts)
+    } else {
+      localtime_r(&seconds, &parts)
+    }
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let day = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
+    return utc
+      ? "\(day)T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+      : "\(day) \(two(parts.tm_hour)):\(two(parts.tm_min))"
+  }
+
+  // MARK: - JSON
+
+  private static func json(_ text: String?) -> String {
+    text.map(Formatting.json(string:)) ?? "null"
+  }
+
+  private static func json(_ number: Int64?) -> String {
+    number.map(String.init) ?? "null"
+  }
+
+  static func statsJSON(_ stats: Stats, user: String?) -> String {
+    let opponents = stats.tallies.map { tally in
+      let kind =
+        switch tally.opponent {
+        case .person: "\"opponent\":\"person\""
+        case .computer(let difficulty):
+          "\"opponent\":\"computer\",\"difficulty\":\(json(difficulty))"
+        }
+      return "{\(kind),\"games\":\(tally.games),\"wins\":\(tally.wins),"
+        + "\"losses\":\(tally.losses),\"draws\":\(tally.draws)}"
+    }
+    return "{\"user\":\(json(user)),\"games\":\(stats.games),\"wins\":\(stats.wins),"
+      + "\"losses\":\(stats.losses),\"draws\":\(stats.draws),"
+      + "\"winRate\":\(stats.winRate.map { "\($0)" } ?? "null"),"
+      + "\"currentStreak\":\(stats.currentStreak),\"bestStreak\":\(stats.bestStreak),"
+      + "\"opponents\":[\(opponents.joined(separator: ","))],"
+      + "\"recentGames\":[\(stats.recentGames.map(gameJSON).joined(separator: ","))]}"
+  }
+
+  static func historyJSON(_ games: [GameRecord], user: String?) -> String {
+    "{\"user\":\(json(user)),\"games\":[\(games.map(gameJSON).joined(separator: ","))]}"
+  }
+
+  static func gameJSON(_ record: GameRecord) -> String {
+    let moves = record.moves.map { "\"\($0.name)\"" }.joined(separator: ",")
+    let board = try? record.game().board.notation
+    return "{\"id\":\(json(record.id)),"
+      + "\"date\":\(json(date(record.endedAt ?? record.startedAt, utc: true))),"
+      + "\"startedAt\":\(record.startedAt),\"endedAt\":\(json(record.endedAt)),"
+      + "\"x\":\(playerJSON(record.x)),\"o\":\(playerJSON(record.o)),"
+      + "\"rows\":\(record.rows),\"columns\":\(record.columns),\"k\":\(record.k),"
+      + "\"firstMover\":\"\(record.firstMover.rawValue)\",\"moves\":[\(moves)],"
+      + "\"board\":\(json(board)),\"result\":\(json(record.result?.rawValue))}"
+  }
+
+  private static func playerJSON(_ player: PlayerRecord) -> String {
+    "{\"name\":\(json(player.name)),\"accountID\":\(json(player.accountID)),"
+      + "\"computer\":\(json(player.computer?.name))}"
+  }
+}

@@ -1,0 +1,122 @@
+import Testing
+
+@testable import TerminalUI
+
+struct InputDecoderTests {
+  private func decode(_ chunks: [UInt8]...) -> [Key] {
+    var decoder = InputDecoder()
+    return chunks.flatMap { decoder.decode($0) }
+  }
+
+  private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+  @Test func printableCharactersAreKeys() {
+    #expect(
+      decode(bytes("q5 ?")) == [.character("q"), .character("5"), .character(" "), .character("?")])
+  }
+
+  @Test func arrowKeysInBothCursorModes() {
+    #expect(
+      decode(bytes("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D")) == [.up, .down, .right, .left])
+    #expect(
+      decode(bytes("\u{1B}OA\u{1B}OB\u{1B}OC\u{1B}OD")) == [.up, .down, .right, .left])
+  }
+
+  @Test func arrowsWithModifiersAreStillArrows() {
+    #expect(decode(bytes("\u{1B}[1;5C")) == [.right])
+  }
+
+  @Test func editingKeysWithTildes() {
+    #expect(
+      decode(bytes("\u{1B}[3~\u{1B}[1~\u{1B}[4~\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F"))
+        == [.delete, .home, .end, .pageUp, .pageDown, .home, .end])
+  }
+
+  @Test func controlBytes() {
+    #expect(
+      decode([0x0D, 0x09, 0x7F, 0x08, 0x03, 0x04, 0x07])
+        == [.enter, .tab, .backspace, .backspace, .interrupt, .endOfInput, .control("g")])
+  }
+
+  @Test func carriageReturnLineFeedIsOneEnter() {
+    #expect(decode([0x0D, 0x0A, 0x0A]) == [.enter, .enter])
+  }
+
+  @Test func sgrMouseClickAndRelease() {
+    #expect(
+      decode(bytes("\u{1B}[<0;5;2M\u{1B}[<0;5;2m")) == [
+        .mouse(MouseEvent(button: 0, row: 1, column: 4, isPress: true)),
+        .mouse(MouseEvent(button: 0, row: 1, column: 4, isPress: false)),
+      ])
+  }
+
+  @Test func sgrMouseBeyondColumn223() {
+    #expect(
+      decode(bytes("\u{1B}[<2;300;40M")) == [.mouse(MouseEvent(button: 2, row: 39, column: 299))])
+  }
+
+  @Test func legacyMouseReport() {
+    // Button 0 at column 5, row 4, each byte offset by 32.
+    #expect(decode(bytes("\u{1B}[M %$")) == [.mouse(MouseEvent(button: 0, row: 3, column: 4))])
+  }
+
+  @Test func utf8Characters() {
+    #expect(decode(bytes("é✕😀")) == [.character("é"), .character("✕"), .character("😀")])
+  }
+
+  @Test func utf8SplitAcrossReads() {
+    let smile = bytes("😀")
+    #expect(
+      decode(Array(smile[..<1]), Array(smile[1..<3]), Array(smile[3...])) == [.character("😀")])
+  }
+
+  @Test func arrowSplitAcrossReads() {
+    var decoder = InputDecoder()
+    #expect(decoder.decode([0x1B]).isEmpty)
+    #expect(decoder.hasPending)
+    #expect(decoder.decode(bytes("[")).isEmpty)
+    #expect(decoder.decode(bytes("Ax")) == [.up, .character("x")])
+    #expect(!decoder.hasPending)
+  }
+
+  @Test func mouseReportSplitAcrossReads() {
+    #expect(
+      decode(bytes("\u{1B}[<0;1"), bytes("2;3"), bytes("M")) == [
+        .mouse(MouseEvent(button: 0, row: 2, column: 11))
+      ])
+  }
+
+  @Test func loneEscapeWaitsForFlush() {
+    var decoder = InputDecoder()
+    #expect(decoder.decode([0x1B]).isEmpty)
+    #expect(decoder.flush() == [.escape])
+    #expect(decoder.flush().isEmpty)
+  }
+
+  @Test func escapeBeforeAnotherKeyIsItsOwnKey() {
+    #expect(decode(bytes("\u{1B}q")) == [.escape, .character("q")])
+    #expect(decode([0x1B, 0x1B]) == [.escape])
+  }
+
+  @Test func flushingAHalfSequenceGivesTheEscapeAndWhatFollowed() {
+    var decoder = InputDecoder()
+    #expect(decoder.decode(bytes("\u{1B}[")).isEmpty)
+    #expect(decoder.flush() == [.escape, .character("[")])
+  }
+
+  @Test func unknownSequencesAreSkippedWhole() {
+    #expect(decode(bytes("\u{1B}[99zq")) == [.unknown, .character("q")])
+  }
+
+  @Test func invalidUTF8IsUnknown() {
+    #expect(decode([0xFF, 0x61]) == [.unknown, .character("a")])
+    #expect(decode([0xC3, 0x61]) == [.unknown, .character("a")])
+  }
+
+  @Test func runawaySequenceIsDropped() {
+    var decoder = InputDecoder()
+    let keys = decoder.decode(bytes("\u{1B}[" + String(repeating: "1", count: 40)))
+    #expect(keys == [.unknown])
+    #expect(!decoder.hasPending)
+  }
+}
