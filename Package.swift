@@ -161,8 +161,7 @@ if buildsGTK {
       name: "tictactoe-gtk",
       dependencies: [
         "AppCore", "AppLive", "Architecture", "CGTK", "DatabaseClient", "GameCore", "GameRules",
-        "GTKUI", "NewGameCore",
-        "TicTacToeCLI",
+        "GTKUI", "LoginCore", "NewGameCore", "TicTacToeCLI",
       ]
     ),
     .testTarget(

@@ -253,6 +253,25 @@ def guest(gtk, database):
     app.press("Quit game")
     app.one("push button", "Let's play!")
     check(app.one("text", "X player") is not None, "Quit returns to New game")
+    app.press("Stats")
+    app.one("label", "Stats")
+    tally = wait_for(lambda: first([label.name for label in app.all("label")
+                                    if label.name.startswith("Computer (Unbeatable): ")]),
+                     "Stats shows the games against Unbeatable")
+    check(re.match(r"^Computer \(Unbeatable\): 0 wins, [01] loss(es)?, [01] draws?$", tally)
+          is not None, f"Stats counts the finished game: {tally!r}")
+    recent = wait_for(lambda: first([button for button in app.all("push button")
+                                     if button.name.startswith("Ann vs Computer: ")]),
+                      "Stats lists the finished game")
+    recent.doActionNamed("click")
+    wait_for(lambda: app.all("label", "Move 0 of " + str(moves * 2 - (title == "Tied game!"))),
+             "the recent game opens for replay at its start")
+    app.press("Forward a move")
+    wait_for(lambda: any(label.name.startswith("Move 1 of ") for label in app.all("label")),
+             "Forward a move steps the replay")
+    ok("a recent game replays move by move")
+    app.press("Done")
+    app.one("push button", "Let's play!")
     app.press("Back to Sign in")
     app.one("push button", "Play as guest")
     ok("Back to Sign in returns to Sign in")

@@ -6,8 +6,8 @@ import TicTacToeCLI
 
 /// What the command line asks the window to open at.
 enum Launch {
-  /// Sign in.
-  case signIn
+  /// Sign in, with the user name filled in when `--user` gave one.
+  case signIn(userName: String = "")
   /// Straight into a game with these options.
   case play(PlayOptions)
   /// Print a text and exit.
@@ -18,7 +18,7 @@ enum Launch {
   /// - Throws: ``UsageError`` for anything `tictactoe play` would refuse, or another subcommand.
   init(_ arguments: [String]) throws(UsageError) {
     guard let first = arguments.first else {
-      self = .signIn
+      self = .signIn()
       return
     }
     if first == "--help" || first == "-h" {
@@ -39,13 +39,19 @@ enum Launch {
     {
       // Only a database: still open at Sign in, unless play was asked for.
       if first != "play" {
-        self = .signIn
+        self = .signIn()
         return
       }
     }
     switch try Command.parse(["play"] + rest) {
     case .play(let options):
-      self = .play(options)
+      guard !options.passwordFromStandardInput, options.code == nil else {
+        throw UsageError(
+          "tictactoe-gtk asks for the password and code in its window; "
+            + "leave out --password-stdin and --code.")
+      }
+      // The password is typed in the window: open Sign in with the name filled in.
+      self = options.user.map { .signIn(userName: $0) } ?? .play(options)
     case .help:
       self = .print(Launch.help)
     case .version:
@@ -76,9 +82,10 @@ enum Launch {
     Usage: tictactoe-gtk [play] [--size N | --rows R --columns C] [--k K]
                          [--x NAME] [--o NAME] [--computer x|o|both|none]
                          [--difficulty easy|medium|hard|unbeatable|SKILL]
-                         [--first x|o|alternate|random] [--time SECONDS] [--database PATH]
+                         [--first x|o|alternate|random] [--time SECONDS] [--user NAME]
+                         [--database PATH]
 
-    The options are those of tictactoe play. Keys: arrows move on the board, Enter plays,
+    The options are those of tictactoe play; --user opens Sign in with that name. Keys: arrows move on the board, Enter plays,
     Ctrl+Z undo, Ctrl+N play again, F1 help.
     """
 }

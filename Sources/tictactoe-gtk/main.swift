@@ -5,6 +5,7 @@ import CGTK
 import DatabaseClient
 import Foundation
 import GTKUI
+import LoginCore
 import NewGameCore
 import TicTacToeCLI
 
@@ -44,8 +45,10 @@ switch launch {
 case .play(let options):
   store = Store(initialState: .newGame(options.newGameState)) { clients.app() }
   store.send(.newGame(.view(.letsPlayTapped)))
-default:
-  store = Store(initialState: TicTacToe.State()) { clients.app() }
+case .signIn(let userName):
+  store = Store(initialState: .login(Login.State(userName: userName))) { clients.app() }
+case .print:
+  preconditionFailure("printing exits before the store is made")
 }
 
 let status = GTKApplication.run(store: store)
