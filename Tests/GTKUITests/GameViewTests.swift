@@ -142,6 +142,26 @@ final class GameViewTests: XCTestCase {
     }
   }
 
+  func testHintIsMarkedOnItsCellForEyesAndEars() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = GameView { _ in }
+      var state = try game(.hotSeat, moves: ["a1"])
+      state.hint = Cell(row: 1, column: 1)
+      view.render(state)
+
+      XCTAssertTrue(hasClass(view.cells[1][1], "hint"))
+      XCTAssertEqual(accessibleDescription(of: view.cells[1][1]), "Suggested move")
+      XCTAssertFalse(hasClass(view.cells[0][1], "hint"))
+      XCTAssertEqual(accessibleDescription(of: view.cells[0][1]) ?? "", "")
+
+      state.hint = nil
+      view.render(state)
+      XCTAssertFalse(hasClass(view.cells[1][1], "hint"))
+      XCTAssertEqual(accessibleDescription(of: view.cells[1][1]), "")
+    }
+  }
+
   func testBoardGrowsToTheGameSize() throws {
     try MainActor.assumeIsolated {
       try requireDisplay()
