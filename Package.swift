@@ -90,7 +90,8 @@ let package = Package(
     .target(
       name: "TestSupport",
       dependencies: [
-        "ArchitectureTesting", "AuthenticationClient", "DatabaseClient", "GameCore", "GameRules",
+        "ArchitectureTesting", "AuthenticationClient", "DatabaseClient", "GameAI", "GameCore",
+        "GameRules",
       ]
     ),
 
@@ -99,17 +100,19 @@ let package = Package(
     .testTarget(name: "GameAITests", dependencies: ["GameAI", "GameRules"]),
     .testTarget(
       name: "ArchitectureTests", dependencies: ["Architecture", "ArchitectureTesting"]),
-    .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+    .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
     .testTarget(
       name: "DatabaseClientLiveTests",
-      dependencies: ["DatabaseClient", "DatabaseClientLive", "GameRules", "SQLite"]
+      dependencies: [
+        "DatabaseClient", "DatabaseClientLive", "GameRules", "SQLite", "TestSupport",
+      ]
     ),
     .testTarget(
       name: "AuthenticationClientLiveTests",
       dependencies: [
         "AuthenticationClient", "AuthenticationClientLive", "Crypto", "DatabaseClientLive",
-        "SQLite",
+        "SQLite", "TestSupport",
       ]
     ),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
@@ -125,7 +128,8 @@ let package = Package(
     .testTarget(
       name: "TicTacToeCLITests",
       dependencies: [
-        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "TicTacToeCLI", "tictactoe",
+        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "TestSupport",
+        "TicTacToeCLI", "tictactoe",
       ]
     ),
   ],

@@ -2,6 +2,7 @@ import AuthenticationClient
 import AuthenticationClientLive
 import Crypto
 import Foundation
+import TestSupport
 import Testing
 
 struct TwoFactorTests {

@@ -2,6 +2,7 @@ import DatabaseClient
 import Foundation
 import GameRules
 import SQLite
+import TestSupport
 import Testing
 
 @testable import DatabaseClientLive

@@ -1,6 +1,7 @@
 import DatabaseClient
 import Foundation
 import GameRules
+import TestSupport
 import Testing
 
 struct RecordCommandTests {

@@ -127,20 +127,3 @@ extension GameRecord {
       x: x, o: o, moves: cells, result: result, startedAt: endedAt - 60_000, endedAt: endedAt)
   }
 }
-
-/// A seedable generator for reproducible random bytes (SplitMix64).
-struct SeededBytes {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next(_ count: Int) -> [UInt8] {
-    (0..<count).map { _ in
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var value = state
-      value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-      return UInt8(truncatingIfNeeded: value ^ (value >> 31))
-    }
-  }
-}
