@@ -1,5 +1,6 @@
 // swift-tools-version:6.2
 
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -135,6 +136,49 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
+/// Whether to build the GTK front end: `TICTACTOE_GTK=1`/`0`, else `pkg-config --exists gtk4`.
+let buildsGTK: Bool = {
+  if let choice = ProcessInfo.processInfo.environment["TICTACTOE_GTK"] { return choice == "1" }
+  let probe = Process()
+  probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  probe.arguments = ["pkg-config", "--exists", "gtk4"]
+  probe.standardOutput = FileHandle.nullDevice
+  probe.standardError = FileHandle.nullDevice
+  guard (try? probe.run()) != nil else { return false }
+  probe.waitUntilExit()
+  return probe.terminationStatus == 0
+}()
+
+if buildsGTK {
+  package.products.append(.executable(name: "tictactoe-gtk", targets: ["tictactoe-gtk"]))
+  package.targets += [
+    .systemLibrary(name: "CGTK", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+    .target(
+      name: "GTKUI",
+      dependencies: [
+        "AppCore", "Architecture", "AuthenticationClient", "CGTK", "DatabaseClient", "GameCore",
+        "GameRules", "LoginCore", "NewGameCore", "StatsCore", "TwoFactorCore",
+      ],
+      swiftSettings: [.defaultIsolation(MainActor.self)]
+    ),
+    .executableTarget(
+      name: "tictactoe-gtk",
+      dependencies: [
+        "AppCore", "AppLive", "Architecture", "CGTK", "DatabaseClient", "GameCore", "GameRules",
+        "GTKUI", "LoginCore", "NewGameCore", "TicTacToeCLI",
+      ]
+    ),
+    .testTarget(
+      name: "GTKUITests",
+      dependencies: [
+        "AppCore", "Architecture", "CGTK", "DatabaseClient", "GameAI", "GameCore", "GameRules",
+        "GTKUI", "LoginCore", "NewGameCore", "StatsCore", "TestSupport",
+      ]
+    ),
+  ]
+}
+
+// Last, so the GTK targets get the same settings.
 let upcoming = [
   "ExistentialAny", "InternalImportsByDefault", "MemberImportVisibility",
   "NonisolatedNonsendingByDefault", "InferIsolatedConformances",

@@ -1,0 +1,211 @@
+import CGTK
+import GTKUI
+import GameAI
+import GameCore
+import GameRules
+import TestSupport
+import XCTest
+
+// GTK wants the process's main thread: these synchronous XCTest methods run there, and a
+// `@MainActor` XCTest method or class crashes the run on Linux, hence `MainActor.assumeIsolated`.
+final class GameViewTests: XCTestCase {
+  func testCellsCarryTheCoreLabelsAndAccessibleNames() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let state = try game(.hotSeat, moves: ["b2", "a1", "c3"])
+      let view = GameView { _ in }
+      view.render(state)
+
+      XCTAssertEqual(view.cells.count, 3)
+      XCTAssertEqual(view.cells.map(\.count), [3, 3, 3])
+      let names = view.cells.flatMap { $0.map { accessibleName(of: $0) ?? "" } }
+      XCTAssertEqual(Set(names).count, 9, "every cell has its own name")
+      for (row, presentations) in state.rows.enumerated() {
+        for (column, cell) in presentations.enumerated() {
+          let button = view.cells[row][column]
+          XCTAssertEqual(accessibleName(of: button), cell.accessibleName)
+          XCTAssertEqual(buttonLabel(of: button), cell.label)
+          XCTAssertEqual(isAccessibleDisabled(button), !cell.isEnabled)
+        }
+      }
+      XCTAssertEqual(accessibleName(of: view.cells[1][1]), "Row 2, column 2, X")
+      XCTAssertEqual(accessibleName(of: view.cells[0][0]), "Row 1, column 1, O")
+      XCTAssertEqual(accessibleName(of: view.cells[0][1]), "Row 1, column 2, empty")
+      XCTAssertEqual(labelText(of: view.titleLabel), "Blob Jr, place your O")
+      XCTAssertEqual(accessibleName(of: view.titleLabel), "Blob Jr, place your O")
+    }
+  }
+
+  func testWinningLineIsHighlightedAndPlayAgainTakesTheFocus() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = GameView { _ in }
+      let window = present(view.root)
+      defer { gtk_window_destroy(cgtk_window(window)) }
+      view.render(try game(.hotSeat, moves: ["a1", "a2", "b1", "b2"]))
+      XCTAssertFalse(hasClass(view.playAgainButton, "suggested-action"))
+
+      view.render(try game(.hotSeat, moves: ["a1", "a2", "b1", "b2", "c1"]))
+
+      let winning = view.cells.flatMap { $0 }.filter { hasClass($0, "winning") }
+      XCTAssertEqual(
+        winning.map { accessibleName(of: $0) },
+        [
+          "Row 1, column 1, X", "Row 1, column 2, X", "Row 1, column 3, X",
+        ])
+      XCTAssertEqual(labelText(of: view.titleLabel), "Winner! Congrats Blob!")
+      XCTAssertEqual(gtk_widget_is_focus(view.playAgainButton), 1)
+      XCTAssertEqual(accessibleDescription(of: view.playAgainButton), "X wins with a1, b1, c1.")
+      XCTAssertTrue(hasClass(view.playAgainButton, "suggested-action"))
+      XCTAssertTrue(view.cells.flatMap { $0 }.allSatisfy(isAccessibleDisabled))
+      XCTAssertFalse(isSensitive(view.undoButton))
+    }
+  }
+
+  func testChoosingACellSendsThatCell() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      var sent: [GameFeature.Action.View] = []
+      let view = GameView { sent.append($0) }
+      view.render(try game(.hotSeat, moves: []))
+
+      cgtk_button_click(view.cells[1][2])
+      cgtk_button_click(view.undoButton)
+      cgtk_button_click(view.playAgainButton)
+
+      XCTAssertEqual(
+        sent, [.cellTapped(Cell(row: 1, column: 2)), .undoTapped, .playAgainTapped])
+    }
+  }
+
+  func testArrowKeysMoveTheFocusAndStopAtTheEdges() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = GameView { _ in }
+      let window = present(view.root)
+      defer { gtk_window_destroy(cgtk_window(window)) }
+      view.render(try game(.hotSeat, moves: []))
+      XCTAssertEqual(view.focusedCell(), Cell(row: 0, column: 0))
+
+      XCTAssertTrue(view.handleBoardKey(UInt32(GDK_KEY_Right)))
+      XCTAssertTrue(view.handleBoardKey(UInt32(GDK_KEY_Down)))
+      XCTAssertEqual(view.focusedCell(), Cell(row: 1, column: 1))
+      XCTAssertTrue(view.handleBoardKey(UInt32(GDK_KEY_Up)))
+      XCTAssertTrue(view.handleBoardKey(UInt32(GDK_KEY_Up)))
+      XCTAssertEqual(view.focusedCell(), Cell(row: 0, column: 1), "the top edge stops the focus")
+      XCTAssertFalse(view.handleBoardKey(UInt32(GDK_KEY_a)))
+    }
+  }
+
+  func testThinkingDisablesTheBoardAndShowsTheSpinner() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = GameView { _ in }
+      var state = try game(.versusComputer, moves: ["b2"])
+      state.isThinking = true
+      view.render(state)
+
+      XCTAssertEqual(labelText(of: view.titleLabel), "Computer is thinking…")
+      XCTAssertTrue(isVisible(view.spinner))
+      XCTAssertTrue(view.cells.flatMap { $0 }.allSatisfy(isAccessibleDisabled))
+      XCTAssertFalse(isSensitive(view.hintButton))
+    }
+  }
+
+  func testAnalysisShowsEachEmptyCellsValueAndTheSummary() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = GameView { _ in }
+      var state = try game(.hotSeat, moves: ["a1", "b2"])
+      view.render(state)
+      XCTAssertFalse(isVisible(view.analysisLabel))
+
+      let draw = Evaluation(value: .draw, plies: 7)
+      state.analysis = Analysis(
+        evaluation: draw,
+        moves: state.board.emptyCells.map { MoveEvaluation(cell: $0, evaluation: draw) },
+        best: [Cell(row: 0, column: 1)])
+      view.render(state)
+
+      let presented = try XCTUnwrap(state.rows[0][1].analysisText)
+      XCTAssertEqual(buttonLabel(of: view.cells[0][1]), presented)
+      XCTAssertEqual(accessibleDescription(of: view.cells[0][1]), presented)
+      XCTAssertEqual(accessibleName(of: view.cells[0][1]), "Row 1, column 2, empty")
+      XCTAssertEqual(buttonLabel(of: view.cells[0][0]), "X", "marks stay as they are")
+      XCTAssertTrue(isVisible(view.analysisLabel))
+      XCTAssertEqual(labelText(of: view.analysisLabel), state.analysisSummary)
+
+      state.analysis = nil
+      view.render(state)
+      XCTAssertEqual(buttonLabel(of: view.cells[0][1]), "", "hiding the analysis empties cells")
+      XCTAssertFalse(isVisible(view.analysisLabel))
+    }
+  }
+
+  func testHintIsMarkedOnItsCellForEyesAndEars() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = GameView { _ in }
+      var state = try game(.hotSeat, moves: ["a1"])
+      state.hint = Cell(row: 1, column: 1)
+      view.render(state)
+
+      XCTAssertTrue(hasClass(view.cells[1][1], "hint"))
+      XCTAssertEqual(accessibleDescription(of: view.cells[1][1]), "Suggested move")
+      XCTAssertFalse(hasClass(view.cells[0][1], "hint"))
+      XCTAssertEqual(accessibleDescription(of: view.cells[0][1]) ?? "", "")
+
+      state.hint = nil
+      view.render(state)
+      XCTAssertFalse(hasClass(view.cells[1][1], "hint"))
+      XCTAssertEqual(accessibleDescription(of: view.cells[1][1]), "")
+    }
+  }
+
+  func testBoardGrowsToTheGameSize() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = GameView { _ in }
+      var settings = GameSettings.hotSeat
+      settings.rows = 7
+      settings.columns = 7
+      settings.k = 5
+      view.render(try GameFeature.State(settings: settings, firstMover: .x, startedAt: 0))
+
+      let names = view.cells.flatMap { $0.compactMap { accessibleName(of: $0) } }
+      XCTAssertEqual(names.count, 49)
+      XCTAssertEqual(Set(names).count, 49)
+      XCTAssertEqual(names.last, "Row 7, column 7, empty")
+    }
+  }
+}
+
+/// Whether GTK could be initialised, asked once: after a failed first call, GTK 4 answers yes to
+/// a second one without a display, and the next widget crashes the run.
+@MainActor
+private let hasDisplay = gtk_init_check() != 0
+
+/// Skips the test when there is no display to initialise GTK on.
+@MainActor
+func requireDisplay() throws {
+  guard hasDisplay else { throw XCTSkip("no display: run under xvfb-run -a") }
+}
+
+/// A game with `moves` (cell names) played from an empty 3×3 board, X first.
+func game(_ settings: GameSettings, moves: [String]) throws -> GameFeature.State {
+  var state = try GameFeature.State(settings: settings, firstMover: .x, startedAt: 0)
+  for name in moves {
+    let cell = try XCTUnwrap(Cell(name: name))
+    try state.game.play(at: cell)
+  }
+  return state
+}
+
+/// Puts a widget in a window on screen, so focus can move inside it.
+@MainActor
+func present(_ widget: Widget) -> Widget {
+  let window: Widget = gtk_window_new()
+  gtk_window_set_child(cgtk_window(window), widget)
+  gtk_window_present(cgtk_window(window))
+  return window
+}
