@@ -58,15 +58,8 @@ extension Engine {
   private func searchMove<B: BitBoard>(
     _: B.Type, _ board: Board, deadline: ContinuousClock.Instant
   ) -> Cell {
-    let geometry = Geometry<B>(board)
-    let (mover, other) = geometry.position(of: board)
-    let key = TableCache.Key(
-      rows: board.rows, columns: board.columns, k: board.k, isExact: false,
-      bits: Engine.explorerTableBits)
-    let table = tables.borrow(key)
-    defer { tables.giveBack(table, for: key) }
-    let explorer = Explorer(
-      geometry: geometry, deadline: deadline, table: table, rootIsO: board.toMove == .o)
-    return geometry.cell(at: explorer.bestMove(mover: mover, other: other).move)
+    withExplorer(B.self, board, deadline: deadline) { explorer, geometry, mover, other in
+      geometry.cell(at: explorer.bestMove(mover: mover, other: other).move)
+    }
   }
 }

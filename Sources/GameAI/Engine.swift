@@ -87,6 +87,20 @@ public final class Engine: Sendable {
   private func estimates<B: BitBoard>(
     _: B.Type, _ board: Board, deadline: ContinuousClock.Instant
   ) -> [Int: Int] {
+    withExplorer(B.self, board, deadline: deadline) { explorer, geometry, mover, other in
+      let moves = explorer.orderedMoves(
+        geometry.full & ~(mover | other), mover: mover, other: other)
+      return explorer.scores(of: moves, mover: mover, other: other)
+    }
+  }
+
+  /// Runs `body` with a large-board search of `board`, on a table kept between calls.
+  ///
+  /// - Returns: What `body` returns.
+  func withExplorer<B: BitBoard, Result>(
+    _: B.Type, _ board: Board, deadline: ContinuousClock.Instant,
+    _ body: (Explorer<B>, Geometry<B>, _ mover: B, _ other: B) -> Result
+  ) -> Result {
     let geometry = Geometry<B>(board)
     let (mover, other) = geometry.position(of: board)
     let key = TableCache.Key(
@@ -96,8 +110,7 @@ public final class Engine: Sendable {
     defer { tables.giveBack(table, for: key) }
     let explorer = Explorer(
       geometry: geometry, deadline: deadline, table: table, rootIsO: board.toMove == .o)
-    let moves = explorer.orderedMoves(geometry.full & ~(mover | other), mover: mover, other: other)
-    return explorer.scores(of: moves, mover: mover, other: other)
+    return body(explorer, geometry, mover, other)
   }
 
   /// The outcome of an exact search over the moves of a board of up to 64 cells.
