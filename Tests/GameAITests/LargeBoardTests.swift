@@ -14,7 +14,9 @@ func gomoku(x: [String], o: [String]) throws -> Board {
 }
 
 struct LargeBoardTests {
-  let engine = Engine(timeBudget: .milliseconds(400))
+  // The tactics are found in milliseconds on an idle machine; the budget leaves room for a
+  // loaded one.
+  let engine = Engine(timeBudget: .seconds(1))
 
   func move(_ board: Board) throws -> String {
     #expect(board.toMove == .x)
@@ -53,7 +55,7 @@ struct LargeBoardTests {
       x: ["d4", "e4", "f4", "h2", "h3"], o: ["c4", "a15", "o15", "o1", "a8"])
     let chosen = try move(board)
     let after = try board.playing(at: try #require(Cell(name: chosen)))
-    let analysis = Engine(timeBudget: .milliseconds(400)).analyze(after)
+    let analysis = engine.analyze(after)
     #expect(chosen == "h4")
     #expect(analysis.evaluation.value == .loss, "after \(chosen): \(analysis.evaluation)")
   }
@@ -65,7 +67,7 @@ struct LargeBoardTests {
       x: ["c4", "e3", "e5", "a15", "o15"], o: ["d4", "e4", "f4", "h2", "h3"])
     let chosen = try move(board)
     let after = try board.playing(at: try #require(Cell(name: chosen)))
-    let reply = Engine(timeBudget: .milliseconds(400)).analyze(after)
+    let reply = engine.analyze(after)
     // A proven win reports its length; an estimate reports the empty cells.
     let provenWin =
       reply.evaluation.value == .win && reply.evaluation.plies < after.emptyCells.count
@@ -73,13 +75,28 @@ struct LargeBoardTests {
   }
 
   @Test func searchStopsSoonAfterCancellation() async throws {
+    // A thread that the scheduler happens to pause on a busy machine also reads as a slow stop,
+    // so the best of three tries must be under 50 ms; a search that ignored cancellation would
+    // run on for its whole 60-second budget every time.
+    var delays: [Duration] = []
+    for attempt in 0..<3 {
+      let (move, delay, board) = try await cancelledSearch(seed: UInt64(9 + attempt))
+      #expect(move.map(board.isLegal) == true)
+      delays.append(delay)
+      if delay < .milliseconds(50) { break }
+    }
+    #expect(try #require(delays.min()) < .milliseconds(50), "\(delays)")
+  }
+
+  /// Starts a long search on 15×15, cancels it after 300 ms and returns how long it took to stop.
+  private func cancelledSearch(seed: UInt64) async throws -> (Cell?, Duration, Board) {
     let slow = Engine(timeBudget: .seconds(60))
     let board = try gomoku(x: ["h8", "i9"], o: ["h9", "g7"])
     let clock = ContinuousClock()
     let cancelledAt = Mutex<ContinuousClock.Instant?>(nil)
     // The search measures its own stop, so a busy test runner cannot delay the reading.
     let task = Task.detached {
-      var generator = SplitMix64(seed: 9)
+      var generator = SplitMix64(seed: seed)
       let move = slow.bestMove(for: board, difficulty: .unbeatable, using: &generator)
       let stopped = clock.now
       return (move, cancelledAt.withLock { $0 }.map { stopped - $0 })
@@ -88,8 +105,7 @@ struct LargeBoardTests {
     cancelledAt.withLock { $0 = clock.now }
     task.cancel()
     let (move, delay) = await task.value
-    #expect(try #require(delay) < .milliseconds(50))
-    #expect(move.map(board.isLegal) == true)
+    return (move, try #require(delay), board)
   }
 
   @Test func largeBoardAnalysisIsMarkedAsAnEstimate() throws {
