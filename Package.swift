@@ -123,7 +123,9 @@ let package = Package(
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),
     .testTarget(
       name: "TerminalUITests",
-      dependencies: ["Architecture", "GameCore", "GameRules", "TerminalUI", "TestSupport"]
+      dependencies: [
+        "Architecture", "GameAI", "GameCore", "GameRules", "TerminalUI", "TestSupport",
+      ]
     ),
     .testTarget(
       name: "TicTacToeCLITests",

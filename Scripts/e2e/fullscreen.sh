@@ -126,7 +126,15 @@ wait_for_reply() {
 
 start --x Ada --computer o --difficulty unbeatable
 expect_screen "title" "^ Ada, place your X"
-expect_screen "buttons" "\[u\] Undo  \[r\] Redo  \[h\] Hint  \[n\] New game  \[q\] Quit  \[?\] Help"
+expect_screen "buttons" "\[u\] Undo  \[r\] Redo  \[h\] Hint  \[e\] Analysis  \[n\] New game  \[q\] Quit  \[?\] Help"
+# e shows every empty cell's value over the board; any key closes it.
+t send-keys -t "$session" e
+wait_for "^ X to move: draw\. Best: " 5 || fail "analysis: no summary"
+expect_screen "analysis values" "a1 D    b1 D    c1 D"
+t send-keys -t "$session" Escape
+sleep 0.5
+! screen | grep -q "Any key closes the analysis" || fail "analysis: a key did not close it"
+[[ $(cell 1 1) == " " ]] || fail "analysis: closing it played a move"
 # The cursor starts in the middle; up then down comes back; Enter plays b2.
 t send-keys -t "$session" Up Down Enter
 wait_for "^ X plays b2\.\|^ O plays" 5 || fail "game: Enter did not play"

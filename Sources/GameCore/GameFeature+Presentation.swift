@@ -19,6 +19,9 @@ public struct CellPresentation: Equatable, Sendable {
   public var isHint: Bool
   /// The move's value when the analysis is shown, such as `win in 3` or `draw (estimate)`.
   public var analysisText: String?
+  /// The same value in at most four characters, for small cells: `W3`, `D`, `L2`, and `~`
+  /// after an estimate (`D~`).
+  public var analysisCode: String?
 
   /// Whether the cell should stand out: winning line, last move or hint.
   public var isHighlighted: Bool { isWinning || isLastMove || isHint }
@@ -51,8 +54,10 @@ extension GameFeature.State {
     let winning = Set(board.outcome.winningLine)
     let enabled = isBoardEnabled
     var values: [Cell: String] = [:]
+    var codes: [Cell: String] = [:]
     for move in analysis?.moves ?? [] {
       values[move.cell] = move.evaluation.description
+      codes[move.cell] = Self.code(move.evaluation)
     }
     return (0..<board.rows).map { row in
       (0..<board.columns).map { column in
@@ -66,7 +71,7 @@ extension GameFeature.State {
           isWinning: winning.contains(cell),
           isLastMove: game.lastMove == cell,
           isHint: hint == cell,
-          analysisText: values[cell])
+          analysisText: values[cell], analysisCode: codes[cell])
       }
     }
   }
@@ -98,6 +103,24 @@ extension GameFeature.State {
 
   /// Whether Analysis can be asked for: the game goes on and the computer is not thinking.
   public var canAnalyze: Bool { board.outcome == .inProgress && !isThinking }
+
+  /// A value in at most four characters: `W3` (win in 3), `D` (draw), `L2` (loss in 2), with
+  /// `~` after an estimate.
+  static func code(_ evaluation: Evaluation) -> String {
+    // Past 99 plies the count no longer fits, and only estimates reach it.
+    let plies = evaluation.plies <= 99 ? "\(evaluation.plies)" : ""
+    let text =
+      switch evaluation.value {
+      case .win: "W" + plies
+      case .draw: "D"
+      case .loss: "L" + plies
+      }
+    return evaluation.isExact ? text : text + "~"
+  }
+
+  /// What the short analysis codes mean, for a legend beside them.
+  public static let analysisLegend =
+    "W3 win in 3 plies, D draw, L2 loss in 2 plies; ~ marks an estimate."
 
   /// The shown analysis in one sentence.
   ///

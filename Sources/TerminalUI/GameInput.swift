@@ -11,6 +11,8 @@ public enum GameCommand: Hashable, Sendable {
   case undo
   case redo
   case hint
+  /// Show or hide every empty cell's value.
+  case analysis
   /// A new game, or play again after one ends.
   case newGame
   /// Leave the game (confirmed while it is in progress).
@@ -63,6 +65,7 @@ public enum GameKeys {
     case "u": return .undo
     case "r": return .redo
     case "h": return .hint
+    case "e": return .analysis
     case "n": return .newGame
     case "q": return .quit
     case "?": return .toggleHelp
@@ -90,6 +93,7 @@ public enum GameKeys {
     "  1 – 9                     play a cell of a 3×3 board",
     "  mouse click               play a cell or press a button",
     "  u  undo        r  redo    h  hint",
+    "  e  analysis: every empty cell's value",
     "  n  new game / play again",
     "  q  quit (asks while a game is on)",
     "  ?  show or hide this help",
@@ -104,6 +108,8 @@ public enum PlainCommand: Hashable, Sendable {
   case undo
   case redo
   case hint
+  /// Every empty cell's value.
+  case analysis
   /// A new game, or play again.
   case newGame
   case quit
@@ -127,6 +133,7 @@ public enum PlainCommand: Hashable, Sendable {
     case "u", "undo": self = .undo
     case "r", "redo": self = .redo
     case "h", "hint": self = .hint
+    case "e", "analysis", "analyze", "values": self = .analysis
     case "n", "new", "new game", "again", "play again": self = .newGame
     case "q", "quit", "exit": self = .quit
     case "?", "help": self = .help

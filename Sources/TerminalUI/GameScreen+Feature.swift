@@ -40,6 +40,7 @@ extension GameScreen {
         ScreenButton("u", "Undo", isEnabled: state.canUndo),
         ScreenButton("r", "Redo", isEnabled: state.canRedo),
         ScreenButton("h", "Hint", isEnabled: state.canHint),
+        ScreenButton("e", "Analysis", isEnabled: state.canAnalyze || state.analysis != nil),
         ScreenButton("n", state.isGameOver ? "Play again" : "New game"),
         ScreenButton("q", "Quit"),
         ScreenButton("?", "Help"),
@@ -53,7 +54,48 @@ extension GameScreen {
       message: message,
       messageIsError: !state.isConfirmingQuit
         && (state.errorMessage != nil || terminal.notice != nil),
-      buttons: buttons, overlay: terminal.isShowingHelp ? GameKeys.help : nil)
+      buttons: buttons,
+      overlay: terminal.isShowingHelp ? GameKeys.help : GameScreen.analysisLines(state))
+  }
+
+  /// The widest line of cell values in the analysis.
+  static let analysisWidth = 60
+  /// How many lines of cell values the analysis shows before it says how many more there are.
+  static let analysisValueLines = 9
+
+  /// The analysis overlay: the summary, every empty cell's value in short codes, and the
+  /// legend; `nil` when no analysis is shown.
+  static func analysisLines(_ state: GameFeature.State) -> [String]? {
+    guard let summary = state.analysisSummary else { return nil }
+    let entries = state.rows.joined().compactMap { cell in
+      cell.analysisCode.map { "\(cell.cell.name) \($0)" }
+    }
+    // Eight columns an entry, as many entries a line as fit.
+    let perLine = analysisWidth / 8
+    let valueLines = stride(from: 0, to: entries.count, by: perLine).map { start in
+      entries[start..<min(start + perLine, entries.count)]
+        .map { $0.padding(toLength: 8) }.joined().trimmingTrailingSpaces
+    }
+    var lines = ["Analysis", "", summary, ""]
+    if valueLines.count > analysisValueLines {
+      let hidden = entries.count - analysisValueLines * perLine
+      lines += valueLines.prefix(analysisValueLines) + ["… and \(hidden) more cells."]
+    } else {
+      lines += valueLines
+    }
+    return lines + ["", GameFeature.State.analysisLegend, "Any key closes the analysis."]
+  }
+}
+
+extension String {
+  /// The text padded with spaces on the right to `length` characters.
+  fileprivate func padding(toLength length: Int) -> String {
+    count >= length ? self + " " : self + String(repeating: " ", count: length - count)
+  }
+
+  /// The text without trailing spaces.
+  fileprivate var trimmingTrailingSpaces: String {
+    String(reversed().drop { $0 == " " }.reversed())
   }
 }
 
@@ -102,6 +144,10 @@ public enum GameInput {
       terminal.isShowingHelp = false
       return command == .quit ? .send(.quitTapped) : .none
     }
+    if state.analysis != nil, command != .quit {
+      // Any key closes the analysis, which covers the board.
+      return .send(.analysisTapped)
+    }
     let board = state.board
     switch command {
     case .moveCursor(let rows, let columns):
@@ -117,6 +163,7 @@ public enum GameInput {
     case .undo: return .send(.undoTapped)
     case .redo: return .send(.redoTapped)
     case .hint: return .send(.hintTapped)
+    case .analysis: return .send(.analysisTapped)
     case .newGame:
       // Mid-game, a new game means leaving this one (confirmed) for the New game screen.
       return .send(state.isGameOver ? .playAgainTapped : .quitTapped)

@@ -40,7 +40,8 @@ public enum PlainGame {
 
   /// The help printed for `help`.
   public static let help =
-    "Type a cell such as b2 (or 1 to 9 on a 3×3 board) to play; undo, redo, hint, new, board, quit."
+    "Type a cell such as b2 (or 1 to 9 on a 3×3 board) to play; undo, redo, hint, analysis, new, "
+    + "board, quit."
 
   /// What `line` asks of the core in `state`.
   public static func respond(to line: String, state: GameFeature.State) -> Response {
@@ -69,6 +70,10 @@ public enum PlainGame {
       return state.canRedo ? .send([.redoTapped]) : .say("There is no move to redo.")
     case .hint:
       return state.canHint ? .send([.hintTapped]) : .say("No hint now.")
+    case .analysis:
+      // Shown already (no move since): say it again rather than hide it.
+      if state.analysis != nil { return .say(analysisSentences(state).joined(separator: "\n")) }
+      return state.canAnalyze ? .send([.analysisTapped]) : .say("No analysis now.")
     case .newGame: return .send([.playAgainTapped])
     case .quit: return .send([.quitTapped])
     case .help: return .say(help)
@@ -78,11 +83,23 @@ public enum PlainGame {
     }
   }
 
+  /// The analysis in two sentences: the summary, then every empty cell's value.
+  ///
+  /// For example `X to move: draw. Best: b2.` and `Values: a1 draw, b1 loss in 2.`
+  static func analysisSentences(_ state: GameFeature.State) -> [String] {
+    guard let summary = state.analysisSummary else { return [] }
+    let values = state.rows.joined().compactMap { cell in
+      cell.analysisText.map { "\(cell.cell.name) \($0)" }
+    }
+    return [summary, "Values: \(values.joined(separator: ", "))."]
+  }
+
   /// Remembers what plain mode has said, to say only what is new after each change.
   public struct Narrator: Sendable {
     private var said: [String] = []
     private var lastTitle: String?
     private var lastHint: Cell?
+    private var wasAnalysing = false
     private var lastError: String?
     private var wasConfirming = false
     private var boardIsDue = true
@@ -119,6 +136,8 @@ public enum PlainGame {
       }
       if let hint = state.hint, hint != lastHint { output.append("Hint: \(hint.name).") }
       lastHint = state.hint
+      if state.analysis != nil, !wasAnalysing { output += PlainGame.analysisSentences(state) }
+      wasAnalysing = state.analysis != nil
       if let error = state.errorMessage, error != lastError { output.append(error) }
       lastError = state.errorMessage
       if state.isConfirmingQuit, !wasConfirming {

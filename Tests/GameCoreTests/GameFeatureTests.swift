@@ -228,6 +228,7 @@ struct GameFeatureTests {
     await store.send(.view(.analysisTapped))
     await store.receive(.analysisResponse(analysis)) { $0.analysis = analysis }
     #expect(store.state.rows[1][1].analysisText == "draw")
+    #expect(store.state.rows[1][1].analysisCode == "D")
     #expect(store.state.analysisSummary == "X to move: draw. Best: a1.")
     await store.send(.view(.analysisTapped)) { $0.analysis = nil }
     #expect(store.state.rows[1][1].analysisText == nil)
@@ -238,6 +239,24 @@ struct GameFeatureTests {
       $0.analysis = nil
     }
     await store.finish()
+  }
+
+  @Test(arguments: [
+    (Evaluation(value: .win, plies: 3), "W3"),
+    (Evaluation(value: .loss, plies: 12), "L12"),
+    (Evaluation(value: .draw, plies: 9), "D"),
+    (Evaluation(value: .draw, plies: 200, isExact: false), "D~"),
+    (Evaluation(value: .win, plies: 7, isExact: false), "W7~"),
+    (Evaluation(value: .loss, plies: 214, isExact: false), "L~"),
+  ])
+  func analysisCodesFitSmallCells(evaluation: Evaluation, code: String) throws {
+    var state = try makeState()
+    state.analysis = Analysis(
+      evaluation: evaluation, moves: [MoveEvaluation(cell: .a1, evaluation: evaluation)],
+      best: [.a1])
+    #expect(state.rows[0][0].analysisCode == code)
+    #expect(code.count <= 4)
+    #expect(state.rows[0][1].analysisCode == nil)
   }
 
   @Test

@@ -1,0 +1,97 @@
+import GameAI
+import GameCore
+import GameRules
+import TestSupport
+import Testing
+
+@testable import TerminalUI
+
+/// The analysis in both terminal modes: the `e` key and its overlay, the `analysis` command.
+struct AnalysisTests {
+  /// A hot-seat game after `moves`, with the analysis shown when `analysed`.
+  private func state(moves: [Cell] = [.a1, .b2], analysed: Bool = true) throws
+    -> GameFeature.State
+  {
+    var state = GameFeature.State(
+      settings: .hotSeat, game: try Game(start: .classic, moves: moves), startedAt: 0)
+    if analysed { state.analysis = Engine().analyze(state.board) }
+    return state
+  }
+
+  @Test func eAsksForTheAnalysis() throws {
+    let state = try state(analysed: false)
+    var terminal = GameTerminalState(rows: 3, columns: 3)
+    #expect(GameKeys.command(for: .character("e"), rows: 3, columns: 3) == .analysis)
+    #expect(
+      GameInput.handle(.analysis, state: state, terminal: &terminal) == .send(.analysisTapped))
+  }
+
+  @Test func anyKeyClosesTheAnalysisButQStillQuits() throws {
+    let state = try state()
+    var terminal = GameTerminalState(rows: 3, columns: 3)
+    for command in [GameCommand.playAtCursor, .moveCursor(rows: 1, columns: 0), .analysis] {
+      #expect(
+        GameInput.handle(command, state: state, terminal: &terminal) == .send(.analysisTapped))
+    }
+    #expect(terminal.cursor == .b2)
+    #expect(GameInput.handle(.quit, state: state, terminal: &terminal) == .send(.quitTapped))
+  }
+
+  @Test func overlayListsEveryEmptyCellsValue() throws {
+    let state = try state()
+    let lines = try #require(GameScreen.analysisLines(state))
+    #expect(
+      lines == [
+        "Analysis",
+        "",
+        "X to move: draw. Best: b1, c1, a2, c2, a3, b3, c3.",
+        "",
+        "b1 D    c1 D    a2 D    c2 D    a3 D    b3 D    c3 D",
+        "",
+        "W3 win in 3 plies, D draw, L2 loss in 2 plies; ~ marks an estimate.",
+        "Any key closes the analysis.",
+      ])
+    #expect(GameScreen(state, terminal: GameTerminalState(rows: 3, columns: 3)).overlay == lines)
+    #expect(GameScreen.analysisLines(try self.state(analysed: false)) == nil)
+  }
+
+  @Test func overlayOfALargeBoardSaysHowManyCellsItLeavesOut() throws {
+    var state = GameFeature.State(
+      settings: .hotSeat, game: Game(start: try Board(size: 15)), startedAt: 0)
+    let estimate = Evaluation(value: .draw, plies: 225, isExact: false)
+    state.analysis = Analysis(
+      evaluation: estimate,
+      moves: state.board.emptyCells.map { MoveEvaluation(cell: $0, evaluation: estimate) },
+      best: [Cell(row: 7, column: 7)])
+    let lines = try #require(GameScreen.analysisLines(state))
+    #expect(lines.contains("… and 162 more cells."))
+    #expect(lines.allSatisfy { $0.count <= 80 })
+    #expect(lines.count <= 17)
+  }
+
+  @Test func plainModeSaysTheAnalysisOnceAndAgainWhenAsked() throws {
+    #expect(PlainCommand(parsing: "analysis", rows: 3, columns: 3) == .analysis)
+    #expect(PlainCommand(parsing: "e", rows: 3, columns: 3) == .analysis)
+    let shown = try state()
+    let sentences = [
+      "X to move: draw. Best: b1, c1, a2, c2, a3, b3, c3.",
+      "Values: b1 draw, c1 draw, a2 draw, c2 draw, a3 draw, b3 draw, c3 draw.",
+    ]
+    var narrator = PlainGame.Narrator()
+    _ = narrator.lines(for: try state(analysed: false))
+    #expect(narrator.lines(for: shown) == sentences)
+    #expect(narrator.lines(for: shown).isEmpty)
+    guard case .say(let text) = PlainGame.respond(to: "analysis", state: shown) else {
+      Issue.record("expected the analysis to be said again")
+      return
+    }
+    #expect(text == sentences.joined(separator: "\n"))
+    guard
+      case .send(let views) = PlainGame.respond(to: "analysis", state: try state(analysed: false))
+    else {
+      Issue.record("expected the analysis to be asked for")
+      return
+    }
+    #expect(views == [.analysisTapped])
+  }
+}
