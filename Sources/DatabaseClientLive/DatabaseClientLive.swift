@@ -78,6 +78,14 @@ private struct Records: Sendable {
 
   func saveInProgress(_ record: GameRecord, owner: RecordOwner) throws(DatabaseError) {
     try write { database throws(SQLiteError) in
+      // A save of an earlier move can land after the finished game was recorded and the game
+      // in progress cleared; a game that has ended is never offered for resuming.
+      let finished = try database.query(
+        """
+        SELECT 1 FROM games WHERE saved_for IS NULL AND result IS NOT NULL
+          AND started_at = ? AND x_name = ? AND o_name = ?
+        """, .integer(Int(record.startedAt)), .text(record.x.name), .text(record.o.name))
+      guard finished.isEmpty else { return }
       try database.run("DELETE FROM games WHERE saved_for = ?", ownerKey(owner))
       _ = try insert(record, savedFor: ownerKey(owner), into: database)
     }

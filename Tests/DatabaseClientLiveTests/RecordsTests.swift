@@ -119,4 +119,26 @@ struct RecordsTests {
     try await client.clearGameInProgress(.guest)
     #expect(try await client.loadGameInProgress(.guest) == nil)
   }
+
+  @Test func aLateSaveOfAFinishedGameIsNotOfferedForResuming() async throws {
+    var record = GameRecord(
+      x: Fixture.guest, o: Fixture.computer(.unbeatable),
+      moves: [Cell(row: 1, column: 1), Cell(row: 0, column: 0)], startedAt: 7_000)
+    let earlier = record
+    record.moves += [Cell(row: 2, column: 2), Cell(row: 0, column: 2)]
+    record.moves += [Cell(row: 0, column: 1), Cell(row: 2, column: 1), Cell(row: 1, column: 0)]
+    record.moves += [Cell(row: 1, column: 2), Cell(row: 2, column: 0)]
+    record.result = .draw
+    record.endedAt = 9_000
+    _ = try await client.saveFinishedGame(record)
+    try await client.clearGameInProgress(.guest)
+    // The save of an earlier move arrives only now.
+    try await client.saveGameInProgress(earlier, .guest)
+    #expect(try await client.loadGameInProgress(.guest) == nil)
+    // Another game with the same players is saved as usual.
+    var next = earlier
+    next.startedAt = 10_000
+    try await client.saveGameInProgress(next, .guest)
+    #expect(try await client.loadGameInProgress(.guest)?.startedAt == 10_000)
+  }
 }
