@@ -150,7 +150,7 @@ public final class GameView {
     setClass(button, "analysis", cell.label.isEmpty && cell.analysisText != nil)
     setAccessibleName(button, cell.accessibleName)
     // The hint is otherwise only a border: screen readers hear it on the cell.
-    setAccessibleDescription(button, cell.analysisText ?? (cell.isHint ? "Suggested move" : ""))
+    setAccessibleDescription(button, cell.accessibleDescription)
     if isAccessibleDisabled(button) == cell.isEnabled {
       cgtk_set_accessible_disabled(button, cell.isEnabled ? 0 : 1)
     }

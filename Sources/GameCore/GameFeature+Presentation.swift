@@ -23,6 +23,12 @@ public struct CellPresentation: Equatable, Sendable {
   /// after an estimate (`D~`).
   public var analysisCode: String?
 
+  /// What a screen reader adds after the name: the analysis value, or that the engine
+  /// suggests the cell, or nothing.
+  public var accessibleDescription: String {
+    analysisText ?? (isHint ? "Suggested move" : "")
+  }
+
   /// Whether the cell should stand out: winning line, last move or hint.
   public var isHighlighted: Bool { isWinning || isLastMove || isHint }
 }

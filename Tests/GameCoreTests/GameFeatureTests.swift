@@ -205,6 +205,8 @@ struct GameFeatureTests {
     await store.send(.view(.hintTapped))
     await store.receive(.hintResponse(.a1)) { $0.hint = .a1 }
     #expect(store.state.rows[0][0].isHint)
+    #expect(store.state.rows[0][0].accessibleDescription == "Suggested move")
+    #expect(store.state.rows[0][1].accessibleDescription == "")
     #expect(store.state.highlightedCells == [.a1])
     await store.send(.view(.cellTapped(.b2))) {
       try $0.game.play(at: .b2)
@@ -229,6 +231,7 @@ struct GameFeatureTests {
     await store.receive(.analysisResponse(analysis)) { $0.analysis = analysis }
     #expect(store.state.rows[1][1].analysisText == "draw")
     #expect(store.state.rows[1][1].analysisCode == "D")
+    #expect(store.state.rows[1][1].accessibleDescription == "draw")
     #expect(store.state.analysisSummary == "X to move: draw. Best: a1.")
     await store.send(.view(.analysisTapped)) { $0.analysis = nil }
     #expect(store.state.rows[1][1].analysisText == nil)
