@@ -161,39 +161,44 @@ private struct Records: Sendable {
   }
 
   func stats(owner: RecordOwner) throws(DatabaseError) -> Stats {
+    // One read transaction, so a game saved meanwhile by another program counts in all three
+    // queries or in none.
     try read { database throws(SQLiteError) in
-      let account = accountID(owner)
-      let tallies = try database.query(
-        Self.owned
-          + """
-          SELECT opponent_skill, SUM(outcome = 'win'), SUM(outcome = 'loss'),
-            SUM(outcome = 'draw')
-          FROM scored
-          GROUP BY opponent_skill
-          ORDER BY opponent_skill IS NOT NULL, opponent_skill
-          """, account
-      ).map { row throws(SQLiteError) in
-        let skill: Double? = try row.get(0)
-        return Tally(
-          opponent: skill.map { .computer(difficulty: Difficulty(skill: $0).name) } ?? .person,
-          wins: try row.get(1), losses: try row.get(2), draws: try row.get(3))
+      try database.transaction(.deferred) {
+        () throws(SQLiteError) -> Stats in
+        let account = accountID(owner)
+        let tallies = try database.query(
+          Self.owned
+            + """
+            SELECT opponent_skill, SUM(outcome = 'win'), SUM(outcome = 'loss'),
+              SUM(outcome = 'draw')
+            FROM scored
+            GROUP BY opponent_skill
+            ORDER BY opponent_skill IS NOT NULL, opponent_skill
+            """, account
+        ).map { row throws(SQLiteError) in
+          let skill: Double? = try row.get(0)
+          return Tally(
+            opponent: skill.map { .computer(difficulty: Difficulty(skill: $0).name) } ?? .person,
+            wins: try row.get(1), losses: try row.get(2), draws: try row.get(3))
+        }
+        // Each run number groups the wins that follow one non-win; the last run's wins are the
+        // current streak.
+        let streaks = try database.query(
+          Self.owned
+            + """
+            SELECT
+              COALESCE((SELECT MAX(length) FROM
+                (SELECT COUNT(*) AS length FROM runs WHERE outcome = 'win' GROUP BY run)), 0),
+              (SELECT COUNT(*) FROM runs
+                WHERE outcome = 'win' AND run = (SELECT MAX(run) FROM runs))
+            """, account)
+        let recent = try history(
+          owner: owner, limit: 10, in: database)
+        return Stats(
+          tallies: tallies, currentStreak: try streaks.first?.get(1) ?? 0,
+          bestStreak: try streaks.first?.get(0) ?? 0, recentGames: recent)
       }
-      // Each run number groups the wins that follow one non-win; the last run's wins are the
-      // current streak.
-      let streaks = try database.query(
-        Self.owned
-          + """
-          SELECT
-            COALESCE((SELECT MAX(length) FROM
-              (SELECT COUNT(*) AS length FROM runs WHERE outcome = 'win' GROUP BY run)), 0),
-            (SELECT COUNT(*) FROM runs
-              WHERE outcome = 'win' AND run = (SELECT MAX(run) FROM runs))
-          """, account)
-      let recent = try history(
-        owner: owner, limit: 10, in: database)
-      return Stats(
-        tallies: tallies, currentStreak: try streaks.first?.get(1) ?? 0,
-        bestStreak: try streaks.first?.get(0) ?? 0, recentGames: recent)
     }
   }
 

@@ -194,20 +194,31 @@ public final class Database {
 
   // MARK: - Transactions
 
+  /// How an outermost transaction begins.
+  public enum TransactionKind: Sendable {
+    /// Takes the write lock at once (waiting up to the busy timeout), for writes.
+    case immediate
+    /// Takes no lock until the first statement, for a consistent read of several queries.
+    case deferred
+  }
+
   /// Runs a body in a transaction, committing if it returns and rolling back if it throws.
   ///
-  /// The outermost transaction is `BEGIN IMMEDIATE`, so it takes the write lock at once (waiting
-  /// up to the busy timeout) instead of failing midway; nested calls use savepoints.
+  /// The outermost transaction is `BEGIN IMMEDIATE` by default, so it takes the write lock at
+  /// once instead of failing midway; nested calls use savepoints.
   ///
-  /// - Parameter body: The work to do atomically.
+  /// - Parameters:
+  ///   - kind: How the outermost transaction begins.
+  ///   - body: The work to do atomically.
   /// - Returns: What the body returns.
   /// - Throws: `SQLiteError` from the body, or from beginning or committing.
   public func transaction<Result>(
-    _ body: () throws(SQLiteError) -> Result
+    _ kind: TransactionKind = .immediate, _ body: () throws(SQLiteError) -> Result
   ) throws(SQLiteError) -> Result {
     let depth = savepointDepth
     let savepoint = "level\(depth)"
-    try execute(depth == 0 ? "BEGIN IMMEDIATE" : "SAVEPOINT \(savepoint)")
+    let begin = kind == .immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED"
+    try execute(depth == 0 ? begin : "SAVEPOINT \(savepoint)")
     savepointDepth += 1
     defer { savepointDepth -= 1 }
     do {

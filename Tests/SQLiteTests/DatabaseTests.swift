@@ -92,6 +92,27 @@ struct DatabaseTests {
     #expect(throws: SQLiteError.self) { try database.run("INSERT INTO child VALUES (7)") }
   }
 
+  @Test func deferredTransactionReadsOneSnapshotWhileAnotherConnectionWrites() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    let reader = try Database(path: path)
+    try reader.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1)")
+    let writer = try Database(path: path, busyTimeoutMilliseconds: 50)
+    func count(_ database: Database) throws(SQLiteError) -> Int? {
+      try database.query("SELECT COUNT(*) FROM t").first?.get(0)
+    }
+    let counts = try reader.transaction(.deferred) { () throws(SQLiteError) -> [Int?] in
+      let before = try count(reader)
+      // In WAL mode the writer is not blocked by the reader's open snapshot.
+      try writer.transaction { () throws(SQLiteError) in
+        try writer.run("INSERT INTO t VALUES (2)")
+      }
+      return [before, try count(reader)]
+    }
+    #expect(counts == [1, 1])
+    #expect(try count(reader) == 2)
+  }
+
   @Test func transactionCommitsWhenTheBodyReturns() throws {
     let database = try Database.inMemory()
     try database.execute("CREATE TABLE t (n INTEGER)")
