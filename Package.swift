@@ -61,7 +61,9 @@ let package = Package(
     // MARK: - Live world and front ends
     .target(
       name: "AppLive",
-      dependencies: ["AppCore", "AuthenticationClientLive", "DatabaseClientLive", "GameAI"]
+      dependencies: [
+        "AppCore", "AuthenticationClientLive", "Crypto", "DatabaseClientLive", "GameAI",
+      ]
     ),
     .target(
       name: "TerminalUI",

@@ -1,6 +1,7 @@
 public import AppCore
 public import AuthenticationClient
 import AuthenticationClientLive
+public import Crypto
 public import DatabaseClient
 import DatabaseClientLive
 import Foundation
@@ -26,14 +27,16 @@ public struct LiveClients: Sendable {
   ///   - databasePath: A `--database` path, which wins over `TICTACTOE_DATABASE` and the default.
   ///   - environment: The environment to read; the process's own when `nil`.
   ///   - timeBudget: The engine's thinking time per move on boards it cannot solve at once.
+  ///   - passwordAlgorithm: How new passwords are hashed: production scrypt unless a test
+  ///     suite asks for cheap hashes.
   /// - Throws: ``DatabaseError`` with one sentence when the database cannot be used.
   public init(
     databasePath: String?, environment: [String: String]? = nil,
-    timeBudget: Duration = .seconds(1)
+    timeBudget: Duration = .seconds(1), passwordAlgorithm: PasswordHash.Algorithm = .production
   ) throws(DatabaseError) {
     let local = try LocalDatabase.open(
       explicitPath: databasePath, environment: environment ?? ProcessInfo.processInfo.environment)
-    authentication = .live(database: local)
+    authentication = .live(database: local, passwordAlgorithm: passwordAlgorithm)
     database = .live(database: local)
     engine = .engine(Engine(timeBudget: timeBudget), seed: UInt64.random(in: .min ... .max))
     clock = .live

@@ -1,3 +1,4 @@
+import AppLive
 import AuthenticationClient
 import AuthenticationClientLive
 import Crypto
@@ -41,39 +42,39 @@ struct CommandFailure: Error {
   }
 }
 
-/// The live clients over the database that `--database` or the environment names.
-struct StorageClients {
+/// The test knob for password hashing, read only by the command line.
+enum PasswordCost {
   /// The environment variable that selects cheap password hashing for tests.
-  static let passwordCostVariable = "TICTACTOE_PASSWORD_COST"
-
-  let authentication: AuthenticationClient
-  let records: DatabaseClient
-
-  /// Opens the database and builds the clients.
-  ///
-  /// - Throws: ``CommandFailure`` with the database's sentence (exit 1), or for a bad
-  ///   `TICTACTOE_PASSWORD_COST` (exit 2).
-  init(_ common: CommonOptions) throws(CommandFailure) {
-    let environment = ProcessInfo.processInfo.environment
-    let algorithm = try Self.passwordAlgorithm(environment[Self.passwordCostVariable])
-    let database: LocalDatabase
-    do {
-      database = try LocalDatabase.open(explicitPath: common.database, environment: environment)
-    } catch {
-      throw .failure(error.message)
-    }
-    authentication = .live(database: database, passwordAlgorithm: algorithm)
-    records = .live(database: database)
-  }
+  static let variable = "TICTACTOE_PASSWORD_COST"
 
   /// The hashing cost for new passwords: production scrypt (N = 2^17) unless the variable says
   /// `test`, which picks N = 2^10 so test suites create accounts quickly.
-  static func passwordAlgorithm(_ value: String?) throws(CommandFailure) -> PasswordHash.Algorithm {
+  ///
+  /// - Throws: ``CommandFailure`` (exit 2) for any other value.
+  static func algorithm(_ value: String?) throws(CommandFailure) -> PasswordHash.Algorithm {
     switch value {
     case nil, "", "production": .production
     case "test": .scrypt(logN: 10, r: 8, p: 1)
     case .some(let other):
-      throw .usage("\(passwordCostVariable) must be test, production or unset, not \"\(other)\".")
+      throw .usage("\(variable) must be test, production or unset, not \"\(other)\".")
+    }
+  }
+}
+
+extension LiveClients {
+  /// Opens the database that `--database` or the environment names and builds the clients.
+  ///
+  /// - Throws: ``CommandFailure`` with the database's sentence (exit 1), or for a bad
+  ///   `TICTACTOE_PASSWORD_COST` (exit 2).
+  init(_ common: CommonOptions, timeBudget: Duration = .seconds(1)) throws(CommandFailure) {
+    let environment = ProcessInfo.processInfo.environment
+    let algorithm = try PasswordCost.algorithm(environment[PasswordCost.variable])
+    do {
+      try self.init(
+        databasePath: common.database, environment: environment, timeBudget: timeBudget,
+        passwordAlgorithm: algorithm)
+    } catch {
+      throw .failure(error.message)
     }
   }
 }
@@ -105,7 +106,7 @@ extension CLI {
 
   static func account(_ options: AccountOptions, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let clients = try StorageClients(common)
+      let clients = try LiveClients(common)
       let client = clients.authentication
       let input = PasswordInput(fromStandardInput: options.passwordFromStandardInput)
       let user = options.user ?? ""
@@ -188,7 +189,7 @@ extension CLI {
 
   static func login(_ options: LoginOptions, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let client = try StorageClients(common).authentication
+      let client = try LiveClients(common).authentication
       let session = try await signIn(options, client: client)
       writeLine("Signed in as \(session.userName).")
     }

@@ -14,11 +14,11 @@ extension CLI {
     let clients: LiveClients
     do {
       clients = try LiveClients(
-        databasePath: common.database,
+        common,
         timeBudget: options.seconds.map { .milliseconds(Int64($0 * 1_000)) } ?? .seconds(1))
     } catch {
       printError(error.message)
-      return ExitCode.failure
+      return error.status
     }
     var session: Session?
     if let user = options.user {

@@ -1,3 +1,4 @@
+import AppLive
 import AuthenticationClient
 import DatabaseClient
 import Glibc
@@ -10,9 +11,9 @@ extension CLI {
 
   static func stats(_ options: StatsOptions, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let clients = try StorageClients(common)
+      let clients = try LiveClients(common)
       let (owner, name) = try await owner(options.user, clients.authentication)
-      let records = clients.records
+      let records = clients.database
       if options.reset {
         let before = try await calling { try await records.stats(owner) }
         try confirmReset(of: name, games: before.games, confirmed: options.confirmed)
@@ -66,9 +67,9 @@ extension CLI {
 
   static func history(user: String?, json: Bool, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let clients = try StorageClients(common)
+      let clients = try LiveClients(common)
       let (owner, name) = try await owner(user, clients.authentication)
-      let games = try await calling { try await clients.records.history(owner, historyLimit) }
+      let games = try await calling { try await clients.database.history(owner, historyLimit) }
       if json {
         writeLine(RecordFormatting.historyJSON(games, user: name))
       } else if games.isEmpty {
@@ -83,8 +84,8 @@ extension CLI {
 
   static func replay(gameID: Int64, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let clients = try StorageClients(common)
-      guard let record = try await calling({ try await clients.records.game(gameID) }) else {
+      let clients = try LiveClients(common)
+      guard let record = try await calling({ try await clients.database.game(gameID) }) else {
         throw .failure(
           "There is no finished game with id \(gameID); tictactoe history lists them.")
       }
