@@ -177,17 +177,8 @@ public struct InputDecoder: Sendable {
       return decodeCSI(bytes, at: start)
     case UInt8(ascii: "O"):
       guard start + 2 < bytes.count else { return .incomplete }
-      let key: Key =
-        switch bytes[start + 2] {
-        case UInt8(ascii: "A"): .up
-        case UInt8(ascii: "B"): .down
-        case UInt8(ascii: "C"): .right
-        case UInt8(ascii: "D"): .left
-        case UInt8(ascii: "H"): .home
-        case UInt8(ascii: "F"): .end
-        case UInt8(ascii: "M"): .enter
-        default: .unknown
-        }
+      let final = bytes[start + 2]
+      let key = cursorKey(final) ?? (final == UInt8(ascii: "M") ? .enter : .unknown)
       return .key(key, length: 3)
     case 0x1B:
       // Escape pressed twice: the first is a key of its own.
@@ -228,14 +219,9 @@ public struct InputDecoder: Sendable {
       return .key(.mouse(event), length: length)
     }
     let parameters = parameterText.split(separator: ";").map { Int($0) }
+    if let key = cursorKey(final) { return .key(key, length: length) }
     let key: Key =
       switch final {
-      case UInt8(ascii: "A"): .up
-      case UInt8(ascii: "B"): .down
-      case UInt8(ascii: "C"): .right
-      case UInt8(ascii: "D"): .left
-      case UInt8(ascii: "H"): .home
-      case UInt8(ascii: "F"): .end
       case UInt8(ascii: "Z"): .backTab
       case UInt8(ascii: "~"):
         switch parameters.first ?? nil {
@@ -250,5 +236,18 @@ public struct InputDecoder: Sendable {
       default: .unknown
       }
     return .key(key, length: length)
+  }
+
+  /// The arrow, Home or End key that a final byte names in both `ESC [` and `ESC O` sequences.
+  private static func cursorKey(_ final: UInt8) -> Key? {
+    switch final {
+    case UInt8(ascii: "A"): .up
+    case UInt8(ascii: "B"): .down
+    case UInt8(ascii: "C"): .right
+    case UInt8(ascii: "D"): .left
+    case UInt8(ascii: "H"): .home
+    case UInt8(ascii: "F"): .end
+    default: nil
+    }
   }
 }
