@@ -44,10 +44,11 @@ let package = Package(
       name: "NewGameCore",
       dependencies: ["Architecture", "DatabaseClient", "GameCore", "GameRules", "StatsCore"]
     ),
-    .target(name: "TwoFactorCore", dependencies: ["Architecture", "AuthenticationClient"]),
+    .target(
+      name: "TwoFactorCore", dependencies: ["Architecture", "AuthenticationClient", "GameRules"]),
     .target(
       name: "LoginCore",
-      dependencies: ["Architecture", "AuthenticationClient", "TwoFactorCore"]
+      dependencies: ["Architecture", "AuthenticationClient", "GameRules", "TwoFactorCore"]
     ),
     .target(name: "StatsCore", dependencies: ["Architecture", "DatabaseClient", "GameRules"]),
     .target(

@@ -1,5 +1,6 @@
 public import Architecture
 public import AuthenticationClient
+import GameRules
 public import TwoFactorCore
 
 /// The Sign in screen: user name and password, Create account, Play as guest; it presents

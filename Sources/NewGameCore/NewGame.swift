@@ -312,13 +312,3 @@ extension NewGame.State {
     k = record.k
   }
 }
-
-extension String {
-  /// The text without leading and trailing spaces, tabs and newlines.
-  func trimmingWhitespace() -> String {
-    var characters = Substring(self)
-    while characters.first?.isWhitespace == true { characters.removeFirst() }
-    while characters.last?.isWhitespace == true { characters.removeLast() }
-    return String(characters)
-  }
-}

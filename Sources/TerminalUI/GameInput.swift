@@ -126,7 +126,7 @@ public enum PlainCommand: Hashable, Sendable {
   /// Cell names are checked against the board by the game, not here, so `z9` is a move that the
   /// game refuses with its own sentence.
   public init(parsing line: String, rows: Int, columns: Int) {
-    let text = String(line.filter { $0 != "\r" }).trimmingWhitespace
+    let text = String(line.filter { $0 != "\r" }).trimmingWhitespace()
     let lowered = text.lowercased()
     switch lowered {
     case "": self = .nothing
@@ -155,11 +155,5 @@ public enum PlainCommand: Hashable, Sendable {
   public static func cell(forDigit digit: Int, rows: Int, columns: Int) -> Cell? {
     guard rows == 3, columns == 3, (1...9).contains(digit) else { return nil }
     return Cell(row: (digit - 1) / 3, column: (digit - 1) % 3)
-  }
-}
-
-extension String {
-  var trimmingWhitespace: String {
-    String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
   }
 }

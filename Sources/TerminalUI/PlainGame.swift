@@ -48,7 +48,7 @@ public enum PlainGame {
     let board = state.board
     let command = PlainCommand(parsing: line, rows: board.rows, columns: board.columns)
     if state.isConfirmingQuit {
-      switch line.trimmingWhitespace.lowercased() {
+      switch line.trimmingWhitespace().lowercased() {
       case "y", "yes", "q", "quit": return .send([.quitConfirmed])
       case "n", "no": return .send([.quitCancelled])
       default: return .say("\(state.quitConfirmationMessage) Type yes or no.")

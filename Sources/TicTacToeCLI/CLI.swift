@@ -97,7 +97,7 @@ public enum CLI {
     var lineNumber = 0
     while let line = readLine() {
       lineNumber += 1
-      let text = line.trimmingSpaces
+      let text = line.trimmingWhitespace()
       if text.isEmpty { continue }
       switch board(text, k: k) {
       case .failure(let error):

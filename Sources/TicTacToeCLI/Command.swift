@@ -274,17 +274,10 @@ extension Command {
 
   private static func name(_ parsed: Arguments, _ option: String) throws(UsageError) -> String? {
     guard let text = parsed.value(option) else { return nil }
-    let trimmed = text.trimmingSpaces
-    guard !trimmed.isEmpty, trimmed.count <= 24 else {
-      throw UsageError("A player's name is 1 to 24 characters; --\(option) was \"\(text)\".")
+    do {
+      return try Name.validated(text)
+    } catch {
+      throw UsageError("--\(option): \(error)")
     }
-    return trimmed
-  }
-}
-
-extension String {
-  /// The text without leading and trailing whitespace.
-  var trimmingSpaces: String {
-    String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
   }
 }

@@ -1,6 +1,7 @@
 import AppLive
 import AuthenticationClient
 import DatabaseClient
+import GameRules
 import Glibc
 
 /// The most games `history` lists.
@@ -45,7 +46,7 @@ extension CLI {
     let answer = input.visibleLine(
       prompt: "Delete \(RecordFormatting.count(games, "finished game")) of "
         + "\(name ?? "the guest") for good? Type yes to confirm: ")
-    guard let answer, ["yes", "y"].contains(answer.trimmingSpaces.lowercased()) else {
+    guard let answer, ["yes", "y"].contains(answer.trimmingWhitespace().lowercased()) else {
       throw .failure("Nothing was reset.")
     }
   }

@@ -1,5 +1,6 @@
 public import Architecture
 public import AuthenticationClient
+import GameRules
 
 /// The Two-factor screen: a code from an authenticator app, or a one-time recovery code.
 public struct TwoFactor: Reducer {
@@ -136,15 +137,5 @@ extension AuthenticationError {
   /// The error as is, or a storage error describing an unexpected one.
   public init(_ error: any Error) {
     self = error as? AuthenticationError ?? .storage("Signing in failed: \(error)")
-  }
-}
-
-extension String {
-  /// The text without leading and trailing spaces, tabs and newlines.
-  package func trimmingWhitespace() -> String {
-    var characters = Substring(self)
-    while characters.first?.isWhitespace == true { characters.removeFirst() }
-    while characters.last?.isWhitespace == true { characters.removeLast() }
-    return String(characters)
   }
 }

@@ -1,0 +1,96 @@
+/// The one rule for the names of players and accounts.
+///
+/// A name is printable text, trimmed of surrounding whitespace, of 1 to
+/// ``maximumLength`` characters. Every way a name enters (a form, an option, the database, the
+/// network) goes through ``validated(_:)``, so a name can never carry a terminal control
+/// sequence, a bidirectional override or an invisible character.
+public enum Name {
+  /// The longest name, in characters.
+  public static let maximumLength = 24
+
+  /// The name trimmed of surrounding whitespace, if it follows the rule.
+  ///
+  /// - Parameter text: The name as typed or read.
+  /// - Returns: The trimmed name.
+  /// - Throws: ``NameError`` saying which part of the rule the name breaks.
+  /// - Complexity: O(*n*) in the length of `text`.
+  public static func validated(_ text: String) throws(NameError) -> String {
+    let trimmed = text.trimmingWhitespace()
+    guard !trimmed.isEmpty else { throw .empty }
+    guard trimmed.unicodeScalars.allSatisfy(\.isPrintable) else { throw .notPrintable }
+    let count = trimmed.count
+    guard count <= maximumLength else { throw .tooLong(count) }
+    return trimmed
+  }
+
+  /// Whether `text` is a valid name as it stands (already trimmed).
+  public static func isValid(_ text: String) -> Bool {
+    (try? validated(text)) == text
+  }
+}
+
+/// Why a name was refused.
+public enum NameError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// Nothing but whitespace.
+  case empty
+  /// More characters than ``Name/maximumLength``.
+  case tooLong(Int)
+  /// A control, format or unassigned character.
+  case notPrintable
+
+  public var description: String {
+    switch self {
+    case .empty:
+      "A name needs at least one character."
+    case .tooLong(let count):
+      "A name is at most \(Name.maximumLength) characters; this one has \(count)."
+    case .notPrintable:
+      "A name may hold only printable characters, not control characters."
+    }
+  }
+}
+
+extension Unicode.Scalar {
+  /// Whether the scalar shows as itself: not a control, format, surrogate, private-use or
+  /// unassigned code point, nor a line or paragraph separator.
+  public var isPrintable: Bool {
+    switch properties.generalCategory {
+    case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator,
+      .paragraphSeparator:
+      false
+    default:
+      true
+    }
+  }
+}
+
+extension String {
+  /// The text with every character that is not printable written as an escape (`\u{1B}`), so
+  /// that text read from a file, a database or the network cannot drive a terminal.
+  ///
+  /// A backslash is left as it is: the escapes are for a reader, not for a parser.
+  ///
+  /// - Complexity: O(*n*) in the length of the text.
+  public var escapingControlCharacters: String {
+    guard !unicodeScalars.allSatisfy(\.isPrintable) else { return self }
+    var result = ""
+    result.unicodeScalars.reserveCapacity(unicodeScalars.count)
+    for scalar in unicodeScalars {
+      if scalar.isPrintable {
+        result.unicodeScalars.append(scalar)
+      } else {
+        result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      }
+    }
+    return result
+  }
+
+  /// The text without leading and trailing whitespace (spaces, tabs, newlines and the other
+  /// Unicode white space).
+  public func trimmingWhitespace() -> String {
+    var characters = Substring(self)
+    while characters.first?.isWhitespace == true { characters.removeFirst() }
+    while characters.last?.isWhitespace == true { characters.removeLast() }
+    return String(characters)
+  }
+}

@@ -1,0 +1,49 @@
+import GameRules
+import Testing
+
+struct NameTests {
+  @Test func nameIsTrimmed() throws {
+    let names = try ["  Ada Lovelace\t", "Zoë", "名人"].map { try Name.validated($0) }
+    #expect(names == ["Ada Lovelace", "Zoë", "名人"])
+  }
+
+  @Test func emptyAndBlankNamesAreRefused() {
+    #expect(throws: NameError.empty) { try Name.validated("") }
+    #expect(throws: NameError.empty) { try Name.validated("   ") }
+  }
+
+  @Test func lengthIsCountedInCharactersAfterTrimming() throws {
+    let longest = String(repeating: "é", count: Name.maximumLength)
+    let trimmed = try Name.validated(" \(longest) ")
+    #expect(trimmed == longest)
+    #expect(throws: NameError.tooLong(25)) { try Name.validated(longest + "x") }
+    #expect(throws: NameError.tooLong(100_000)) {
+      try Name.validated(String(repeating: "a", count: 100_000))
+    }
+  }
+
+  @Test(arguments: [
+    "\u{1B}[2J\u{1B}]0;PWNED\u{07}", "Ann\u{0}", "Ann\nBob", "a\u{7F}", "\u{9B}31m", "Ann\u{202E}",
+    "\u{200B}", "\u{E000}", "a\u{2028}b",
+  ])
+  func controlAndInvisibleCharactersAreRefused(text: String) {
+    #expect(throws: NameError.notPrintable) { try Name.validated(text) }
+  }
+
+  @Test func everySentenceEndsWithAFullStop() {
+    for error in [NameError.empty, .tooLong(30), .notPrintable] {
+      #expect(error.description.hasSuffix("."))
+    }
+  }
+
+  @Test func escapingLeavesPrintableTextAlone() {
+    #expect("Ann \\ Bob ✕ ◯".escapingControlCharacters == "Ann \\ Bob ✕ ◯")
+  }
+
+  @Test func escapingWritesEveryControlCharacterAsAnEscape() {
+    let hostile = "\u{1B}[2J\u{1B}]0;PWNED\u{07}\u{0}\u{9B}\u{202E}"
+    let escaped = hostile.escapingControlCharacters
+    #expect(escaped == "\\u{1B}[2J\\u{1B}]0;PWNED\\u{7}\\u{0}\\u{9B}\\u{202E}")
+    #expect(escaped.unicodeScalars.allSatisfy { $0.isPrintable })
+  }
+}
