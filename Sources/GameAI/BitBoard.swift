@@ -135,3 +135,22 @@ struct Bits256: BitBoard {
     return copy
   }
 }
+
+/// Work on one board, written once for every bit-board type.
+protocol BitBoardWork {
+  associatedtype Output
+  /// Does the work with `B` as the bit-board type.
+  func run<B: BitBoard>(on _: B.Type) -> Output
+}
+
+extension BitBoardWork {
+  /// Does the work on the narrowest bit-board type that holds `cellCount` cells: the one
+  /// place that picks a width.
+  func run(cells cellCount: Int) -> Output {
+    switch cellCount {
+    case ...64: run(on: UInt64.self)
+    case ...128: run(on: UInt128.self)
+    default: run(on: Bits256.self)
+    }
+  }
+}

@@ -11,12 +11,7 @@ extension Engine {
   func humanMove(
     _ board: Board, skill: Double, using generator: inout some RandomNumberGenerator
   ) -> Cell? {
-    let tactics: Tactics =
-      switch board.cellCount {
-      case ...64: Engine.tactics(UInt64.self, board)
-      case ...128: Engine.tactics(UInt128.self, board)
-      default: Engine.tactics(Bits256.self, board)
-      }
+    let tactics = TacticsWork(board: board).run(cells: board.cellCount)
     // How much harder a line with a gap inside is to see than one open at its end.
     let gapPenalty = 0.5 + 0.5 * skill
     let takesWin = skill >= Difficulty.hard.skill ? 1 : 0.6 + 0.5 * skill
@@ -78,6 +73,12 @@ extension Engine {
     var blocks: [(cell: Cell, isHidden: Bool)]
     /// Cells near the play with how many lines each builds or blocks, in reading order.
     var plausible: [(cell: Cell, value: Int)]
+  }
+
+  private struct TacticsWork: BitBoardWork {
+    let board: Board
+
+    func run<B: BitBoard>(on _: B.Type) -> Tactics { Engine.tactics(B.self, board) }
   }
 
   private static func tactics<B: BitBoard>(_: B.Type, _ board: Board) -> Tactics {

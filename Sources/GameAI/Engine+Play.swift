@@ -32,14 +32,9 @@ extension Engine {
         return scores.filter { $0.1 == top }.map(\.0)
       }
     }
-    let deadline = start + budget
-    let move =
-      switch board.cellCount {
-      case ...64: searchMove(UInt64.self, board, deadline: deadline)
-      case ...128: searchMove(UInt128.self, board, deadline: deadline)
-      default: searchMove(Bits256.self, board, deadline: deadline)
-      }
-    return [move]
+    return [
+      SearchMove(engine: self, board: board, deadline: start + budget).run(cells: board.cellCount)
+    ]
   }
 
   /// The moves of `best` that leave the opponent the most losing replies, so that perfect play
@@ -55,11 +50,16 @@ extension Engine {
     return zip(best, traps).filter { $0.1 == most }.map(\.0)
   }
 
-  private func searchMove<B: BitBoard>(
-    _: B.Type, _ board: Board, deadline: ContinuousClock.Instant
-  ) -> Cell {
-    withExplorer(B.self, board, deadline: deadline) { explorer, geometry, mover, other in
-      geometry.cell(at: explorer.bestMove(mover: mover, other: other).move)
+  /// The large-board search's move.
+  private struct SearchMove: BitBoardWork {
+    let engine: Engine
+    let board: Board
+    let deadline: ContinuousClock.Instant
+
+    func run<B: BitBoard>(on _: B.Type) -> Cell {
+      engine.withExplorer(B.self, board, deadline: deadline) { explorer, geometry, mover, other in
+        geometry.cell(at: explorer.bestMove(mover: mover, other: other).move)
+      }
     }
   }
 }

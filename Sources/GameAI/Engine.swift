@@ -73,24 +73,24 @@ public final class Engine: Sendable {
         return (exact.scores.compactMap { cell, score in score.map { (cell, $0) } }, true)
       }
     }
-    let deadline = start + timeBudget
-    let scores: [Int: Int] =
-      switch board.cellCount {
-      case ...64: estimates(UInt64.self, board, deadline: deadline)
-      case ...128: estimates(UInt128.self, board, deadline: deadline)
-      default: estimates(Bits256.self, board, deadline: deadline)
-      }
+    let scores = Estimates(engine: self, board: board, deadline: start + timeBudget)
+      .run(cells: board.cellCount)
     let geometry = Geometry<UInt64>(rows: board.rows, columns: board.columns, k: board.k)
     return (board.emptyCells.map { ($0, scores[geometry.index(of: $0)] ?? 0) }, false)
   }
 
-  private func estimates<B: BitBoard>(
-    _: B.Type, _ board: Board, deadline: ContinuousClock.Instant
-  ) -> [Int: Int] {
-    withExplorer(B.self, board, deadline: deadline) { explorer, geometry, mover, other in
-      let moves = explorer.orderedMoves(
-        geometry.full & ~(mover | other), mover: mover, other: other)
-      return explorer.scores(of: moves, mover: mover, other: other)
+  /// Estimated scores of every empty cell, by bit index, from the large-board search.
+  private struct Estimates: BitBoardWork {
+    let engine: Engine
+    let board: Board
+    let deadline: ContinuousClock.Instant
+
+    func run<B: BitBoard>(on _: B.Type) -> [Int: Int] {
+      engine.withExplorer(B.self, board, deadline: deadline) { explorer, geometry, mover, other in
+        let moves = explorer.orderedMoves(
+          geometry.full & ~(mover | other), mover: mover, other: other)
+        return explorer.scores(of: moves, mover: mover, other: other)
+      }
     }
   }
 

@@ -4,10 +4,13 @@
 /// single threat by blocking it (without spending depth, so forced sequences are read to the
 /// end), scores a double threat as lost, looks only at cells near the marks, best first, and
 /// keeps a transposition table keyed by Zobrist hashes. Line counts, threats and the pattern
-/// evaluation are updated move by move, so a position costs only the windows through its last
-/// move.
+/// evaluation are updated move by move (``LineState``); forced wins through threats come from
+/// ``ThreatSearch``.
 final class Explorer<B: BitBoard> {
   let geometry: Geometry<B>
+  let state: LineState<B>
+  let threats: ThreatSearch<B>
+  let limits: SearchLimits
   /// `near[cell]` holds the cells within two steps of `cell`.
   private let near: [B]
   /// Random keys: `zobrist[colour * cellCount + cell]`, colour 0 being the root's side to move.
@@ -17,37 +20,12 @@ final class Explorer<B: BitBoard> {
   private let zobrist: [UInt64]
   /// 1 when the root's side to move is O, else 0: turns a colour into a mark for the table.
   private let rootMark: Int
-  /// Evaluation weights by how many marks an unblocked window holds.
-  private let weights: [Int]
   private let table: TranspositionTable
-  private(set) var nodes = 0
-  private(set) var isAborted = false
-  /// Whether the search may stop at the deadline (off while settling the shallowest pass).
-  private var checksLimits = true
-  private let deadline: ContinuousClock.Instant
-  private let clock = ContinuousClock()
   /// How many moves an inner node tries, best first.
   private let breadth: Int
 
-  // Incremental state, by colour: 0 is the root's side to move, 1 the other side.
-  private let windowCount: Int
-  // The state lives in manually managed buffers: it changes at every node, and class
-  // properties would pay for exclusivity checks and copy-on-write tests on each change.
-  /// `counts[colour * windowCount + window]`: that colour's marks in the window.
-  private let counts: UnsafeMutablePointer<Int>
-  /// `totals[colour]`: that colour's sum of `weights` over the windows the other colour has
-  /// not entered; `totals[2 + colour]`: its windows one mark short of a line that the other
-  /// colour has not entered (fours); `totals[4]`: windows that some colour can still
-  /// complete; `totals[5 + colour]`: its windows two marks short of a line that the other
-  /// colour has not entered (threes).
-  private let totals: UnsafeMutablePointer<Int>
-  /// Each colour's marks.
-  private let marks: UnsafeMutablePointer<B>
-  /// Copies of `geometry.windowStart`, `geometry.windowIndices` and `weights` for the hot
-  /// loops.
-  private let starts: UnsafeMutablePointer<Int>
-  private let slots: UnsafeMutablePointer<Int>
-  private let fastWeights: UnsafeMutablePointer<Int>
+  var nodes: Int { limits.nodes }
+  var isAborted: Bool { limits.isAborted }
 
   /// Creates a search over `geometry` that stops at `deadline`.
   ///
@@ -64,8 +42,10 @@ final class Explorer<B: BitBoard> {
   ) {
     self.geometry = geometry
     self.table = table ?? TranspositionTable(bits: tableBits)
+    state = LineState(geometry: geometry)
+    limits = SearchLimits(deadline: deadline)
+    threats = ThreatSearch(state: state, limits: limits)
     rootMark = rootIsO ? 1 : 0
-    self.deadline = deadline
     let rows = geometry.rows
     let columns = geometry.columns
     var near: [B] = []
@@ -85,70 +65,37 @@ final class Explorer<B: BitBoard> {
     zobrist =
       rootIsO
       ? Array(keys[geometry.cellCount...] + keys[..<geometry.cellCount]) : keys
-    var weights = [0]
-    var weight = 1
-    for _ in 1..<geometry.k {
-      weights.append(weight)
-      weight *= 6
-    }
-    weights.append(weight)
-    self.weights = weights
     breadth = geometry.cellCount <= 25 ? 16 : 10
-    windowCount = geometry.windows.count
-    counts = .allocate(capacity: 2 * geometry.windows.count)
-    counts.initialize(repeating: 0, count: 2 * geometry.windows.count)
-    totals = .allocate(capacity: 7)
-    totals.initialize(repeating: 0, count: 7)
-    marks = .allocate(capacity: 2)
-    marks.initialize(repeating: .zero, count: 2)
-    starts = Explorer.copy(geometry.windowStart)
-    slots = Explorer.copy(geometry.windowIndices)
-    fastWeights = Explorer.copy(weights)
   }
 
-  private static func copy(_ values: [Int]) -> UnsafeMutablePointer<Int> {
-    let pointer = UnsafeMutablePointer<Int>.allocate(capacity: max(values.count, 1))
-    pointer.initialize(repeating: 0, count: max(values.count, 1))
-    for (index, value) in values.enumerated() { pointer[index] = value }
-    return pointer
-  }
-
-  deinit {
-    counts.deallocate()
-    totals.deallocate()
-    marks.deinitialize(count: 2)
-    marks.deallocate()
-    starts.deallocate()
-    slots.deallocate()
-    fastWeights.deallocate()
-  }
+  private var tallies: Tallies { state.tallies.pointee }
 
   // MARK: - Entry points
 
   /// The best move found for `mover` before the deadline, its score and the depth reached.
   func bestMove(mover: B, other: B) -> (move: Int, score: Int, depth: Int) {
-    setUp(mover: mover, other: other)
+    state.setUp(mover: mover, other: other)
     let empty = geometry.full & ~(mover | other)
     let own = geometry.threats(of: mover, against: other) & empty
     if !own.isZero { return (own.lowestIndex, Score.win(in: 1), 1) }
-    let threats = geometry.threats(of: other, against: mover) & empty
-    if threats.isZero, let win = continuousFours(for: 0, depth: Explorer.rootFours) {
+    let opposing = geometry.threats(of: other, against: mover) & empty
+    if opposing.isZero,
+      let win = threats.continuousFours(for: 0, depth: ThreatSearch<B>.rootFours)
+    {
       return (win.move, Score.win(in: win.plies), win.plies)
     }
-    if threats.isZero, geometry.k >= 4 {
+    if opposing.isZero, geometry.k >= 4 {
       // A share of the budget for forcing wins through threes, which the deepening search
       // cannot see far enough to find.
-      let now = clock.now
-      let share = now + (deadline - now) / 3
-      if let win = threatSpaceWin(for: 0, until: share) {
+      if let win = threats.threatSpaceWin(for: 0, until: limits.share(1.0 / 3)) {
         return (win.move, Score.win(in: win.plies), win.plies)
       }
     }
     let area = candidates(mover: mover, other: other)
-    var moves = orderedMoves(threats.isZero ? area : threats, colour: 0, hint: -1)
+    var moves = orderedMoves(opposing.isZero ? area : opposing, colour: 0, hint: -1)
     if moves.count == 1 { return (moves[0], 0, 0) }
-    if threats.isZero, geometry.k >= 4 {
-      moves = defences(among: moves)
+    if opposing.isZero, geometry.k >= 4 {
+      moves = threats.defences(among: moves)
     }
     var best = (move: moves[0], score: -Score.infinity, depth: 0)
     let hash = self.hash(mover: mover, other: other)
@@ -176,14 +123,13 @@ final class Explorer<B: BitBoard> {
 
   /// An estimated score for `mover` of every move in `moves`, deepening until the deadline.
   func scores(of moves: [Int], mover: B, other: B) -> [Int: Int] {
-    setUp(mover: mover, other: other)
+    state.setUp(mover: mover, other: other)
     var result: [Int: Int] = [:]
     let hash = self.hash(mover: mover, other: other)
     let area = candidates(mover: mover, other: other)
     let empties = (geometry.full & ~(mover | other)).nonzeroBitCount
-    if geometry.k >= 4, totals[3] == 0, totals[2] == 0 {
-      let now = clock.now
-      if let win = threatSpaceWin(for: 0, until: now + (deadline - now) / 3),
+    if geometry.k >= 4, tallies.second.fours == 0, tallies.first.fours == 0 {
+      if let win = threats.threatSpaceWin(for: 0, until: limits.share(1.0 / 3)),
         moves.contains(win.move)
       {
         result[win.move] = Score.win(in: win.plies)
@@ -192,7 +138,7 @@ final class Explorer<B: BitBoard> {
     }
     for depth in 0..<empties {
       // The shallowest pass always completes so that every move has an estimate.
-      checksLimits = depth > 0
+      limits.counters.pointee.checksDeadline = depth > 0
       var settled = true
       for move in moves {
         if let known = result[move], Score.isProven(known) { continue }
@@ -216,312 +162,6 @@ final class Explorer<B: BitBoard> {
     return result
   }
 
-  // MARK: - Incremental state
-
-  private func setUp(mover: B, other: B) {
-    counts.update(repeating: 0, count: 2 * windowCount)
-    marks.update(repeating: .zero, count: 2)
-    totals.update(repeating: 0, count: 7)
-    totals[4] = windowCount
-    for cell in mover.indices { place(cell, colour: 0) }
-    for cell in other.indices { place(cell, colour: 1) }
-  }
-
-  /// Adds (`sign` 1) or removes (`sign` -1) a window's share of the totals.
-  @inline(__always)
-  private func account(_ first: Int, _ second: Int, sign: Int) {
-    if first == 0 || second == 0 { totals[4] += sign }
-    if second == 0 {
-      totals[0] += sign * fastWeights[first]
-      if first == geometry.k - 1 { totals[2] += sign }
-      if first == geometry.k - 2 { totals[5] += sign }
-    }
-    if first == 0 {
-      totals[1] += sign * fastWeights[second]
-      if second == geometry.k - 1 { totals[3] += sign }
-      if second == geometry.k - 2 { totals[6] += sign }
-    }
-  }
-
-  private func place(_ cell: Int, colour: Int) { change(cell, colour: colour, by: 1) }
-
-  private func remove(_ cell: Int, colour: Int) { change(cell, colour: colour, by: -1) }
-
-  private func change(_ cell: Int, colour: Int, by step: Int) {
-    for slot in starts[cell]..<starts[cell + 1] {
-      let window = slots[slot]
-      let first = counts[window]
-      let second = counts[windowCount + window]
-      account(first, second, sign: -1)
-      counts[colour * windowCount + window] += step
-      account(counts[window], counts[windowCount + window], sign: 1)
-    }
-    marks[colour] = marks[colour] ^ B(bit: cell)
-  }
-
-  /// The empty cells that would complete a line for `colour`.
-  private func threatCells(of colour: Int) -> B {
-    var result = B.zero
-    let own = colour * windowCount
-    let other = (1 - colour) * windowCount
-    for window in 0..<windowCount
-    where counts[own + window] == geometry.k - 1 && counts[other + window] == 0 {
-      let cells = geometry.windows[window]
-      result = result | (cells ^ (cells & marks[colour]))
-    }
-    return result
-  }
-
-  // MARK: - Continuous fours
-
-  /// How many of its own fours the search chains at a leaf, and at the root.
-  private static var leafFours: Int { 2 }
-  private static var rootFours: Int { 10 }
-
-  /// Cells where `colour` would make a four: the empty cells of its threes.
-  private func fourMakingCells(for colour: Int) -> B {
-    var result = B.zero
-    let own = colour * windowCount
-    let other = (1 - colour) * windowCount
-    let empty = geometry.full & ~(marks[0] | marks[1])
-    for window in 0..<windowCount
-    where counts[own + window] == geometry.k - 2 && counts[other + window] == 0 {
-      result = result | (geometry.windows[window] & empty)
-    }
-    return result
-  }
-
-  /// The threat cells of `colour` in the windows through `cell`.
-  private func threats(of colour: Int, through cell: Int) -> B {
-    var result = B.zero
-    let own = colour * windowCount
-    let other = (1 - colour) * windowCount
-    for slot in starts[cell]..<starts[cell + 1] {
-      let window = slots[slot]
-      if counts[own + window] == geometry.k - 1 && counts[other + window] == 0 {
-        let cells = geometry.windows[window]
-        result = result | (cells ^ (cells & marks[colour]))
-      }
-    }
-    return result
-  }
-
-  /// A win for `colour`, to move, by a chain of at most `depth` fours, each forcing the
-  /// opponent's reply: the first move and the plies to the win.
-  ///
-  /// Expects neither side to have a four on the board. A chain fails where a forced block
-  /// gives the opponent a four of its own.
-  private func continuousFours(for colour: Int, depth: Int) -> (move: Int, plies: Int)? {
-    guard depth > 0, totals[5 + colour] > 0 else { return nil }
-    var cells = fourMakingCells(for: colour)
-    while !cells.isZero {
-      let cell = cells.lowestIndex
-      cells = cells.withoutLowest
-      nodes += 1
-      place(cell, colour: colour)
-      var plies: Int?
-      let threats = threats(of: colour, through: cell)
-      if threats.nonzeroBitCount >= 2 {
-        plies = 3
-      } else if !threats.isZero {
-        let block = threats.lowestIndex
-        place(block, colour: 1 - colour)
-        if totals[3 - colour] == 0, let rest = continuousFours(for: colour, depth: depth - 1) {
-          plies = 2 + rest.plies
-        }
-        remove(block, colour: 1 - colour)
-      }
-      remove(cell, colour: colour)
-      if let plies { return (cell, plies) }
-    }
-    return nil
-  }
-
-  // MARK: - Threat-space search
-
-  /// The deepest chain of threats, counted in the attacker's moves, that the threat-space
-  /// search tries.
-  private static var threatDepth: Int { 6 }
-
-  /// A forced win for `colour`, to move, through a sequence of threats (fours and open
-  /// threes) that each leave the opponent only defensive replies: the first move and the
-  /// plies to the win.
-  ///
-  /// It deepens one threat at a time until `limit`. A found win is sound: after a four the
-  /// opponent's one reply is searched, and after a three every reply that could matter, that
-  /// is every cell that stops the three from becoming an open four and every four of the
-  /// opponent's own. Any other reply lets the attacker make an open four, which wins.
-  func threatSpaceWin(for colour: Int, until limit: ContinuousClock.Instant)
-    -> (move: Int, plies: Int)?
-  {
-    threatLimit = limit
-    threatStopped = false
-    for depth in 1...Explorer.threatDepth {
-      if let win = attack(colour, depth: depth) { return win }
-      if threatStopped { return nil }
-    }
-    return nil
-  }
-
-  private var threatLimit = ContinuousClock.Instant.now
-  /// Whether the threat-space search ran out of time (or was cancelled, which also stops
-  /// the whole search).
-  private var threatStopped = false
-
-  private func threatLimitReached() -> Bool {
-    if nodes & 63 == 0 {
-      if Task.isCancelled {
-        isAborted = true
-        threatStopped = true
-      } else if clock.now >= threatLimit {
-        threatStopped = true
-      }
-    }
-    return threatStopped
-  }
-
-  /// How many of the best-ordered moves the root checks against the opponent's threats.
-  private static var checkedDefences: Int { 24 }
-
-  /// The moves of `moves`, in their order, after which the opponent has no forced win
-  /// through threats, when the opponent has one now; otherwise (or when no move is found
-  /// safe in time) all of `moves`.
-  private func defences(among moves: [Int]) -> [Int] {
-    let start = clock.now
-    guard threatSpaceWin(for: 1, until: start + (deadline - start) / 6) != nil else {
-      return moves
-    }
-    let limit = start + (deadline - start) / 2
-    var safe: [Int] = []
-    for move in moves.prefix(Explorer.checkedDefences) {
-      place(move, colour: 0)
-      // A four only delays: judge it after the opponent's forced block, as if the side to
-      // move then passed, so that a four which changes nothing does not count as a defence.
-      var block = -1
-      if totals[2] > 0 {
-        let completions = threatCells(of: 0)
-        if completions.nonzeroBitCount == 1 {
-          block = completions.lowestIndex
-          place(block, colour: 1)
-        }
-      }
-      let win = totals[2] > 0 ? nil : threatSpaceWin(for: 1, until: limit)
-      if block >= 0 { remove(block, colour: 1) }
-      remove(move, colour: 0)
-      if threatStopped { break }
-      if win == nil { safe.append(move) }
-    }
-    return safe.isEmpty ? moves : safe
-  }
-
-  /// The cells that might start a threat for `colour`: the empty cells of windows the
-  /// opponent has not entered that hold at least `k - 3` of its marks.
-  private func threatCandidates(for colour: Int) -> B {
-    var result = B.zero
-    let own = colour * windowCount
-    let other = (1 - colour) * windowCount
-    let empty = geometry.full & ~(marks[0] | marks[1])
-    let least = max(1, geometry.k - 3)
-    for window in 0..<windowCount
-    where counts[own + window] >= least && counts[other + window] == 0 {
-      result = result | (geometry.windows[window] & empty)
-    }
-    return result
-  }
-
-  /// For a `colour` that has just played `cell` and has no four, the cells that make an
-  /// open four (or two fours) for it, together with the cells that would then complete a
-  /// line: the opponent must take one of them.
-  private func openFourDefences(of colour: Int, after cell: Int) -> B {
-    var result = B.zero
-    let own = colour * windowCount
-    let other = (1 - colour) * windowCount
-    let empty = geometry.full & ~(marks[0] | marks[1])
-    var seen = B.zero
-    for slot in starts[cell]..<starts[cell + 1] {
-      let window = slots[slot]
-      guard counts[own + window] == geometry.k - 2 && counts[other + window] == 0 else {
-        continue
-      }
-      var rest = geometry.windows[window] & empty & ~seen
-      seen = seen | rest
-      while !rest.isZero {
-        let next = rest.lowestIndex
-        rest = rest.withoutLowest
-        place(next, colour: colour)
-        let completions = threats(of: colour, through: next)
-        remove(next, colour: colour)
-        if completions.nonzeroBitCount >= 2 {
-          result = result | completions | B(bit: next)
-        }
-      }
-    }
-    return result
-  }
-
-  /// The attacker's turn in the threat-space search: a threat of at most `depth` moves
-  /// that wins against every defence.
-  private func attack(_ colour: Int, depth: Int) -> (move: Int, plies: Int)? {
-    nodes += 1
-    if threatLimitReached() { return nil }
-    let defender = 1 - colour
-    if totals[2 + colour] > 0 { return (threatCells(of: colour).lowestIndex, 1) }
-    guard depth > 0 else { return nil }
-    var cells: B
-    if totals[2 + defender] > 0 {
-      // The attacker must block, and the block must itself be a threat.
-      cells = threatCells(of: defender)
-      if cells.nonzeroBitCount >= 2 { return nil }
-    } else {
-      cells = threatCandidates(for: colour)
-    }
-    // Fours first: they are cheap to refute and often win outright.
-    var threes: [(move: Int, defences: B)] = []
-    while !cells.isZero {
-      let cell = cells.lowestIndex
-      cells = cells.withoutLowest
-      place(cell, colour: colour)
-      let completions = threats(of: colour, through: cell)
-      var result: (move: Int, plies: Int)?
-      if completions.nonzeroBitCount >= 2 {
-        result = (cell, 3)
-      } else if !completions.isZero {
-        let block = completions.lowestIndex
-        place(block, colour: defender)
-        if let rest = attack(colour, depth: depth - 1) { result = (cell, 2 + rest.plies) }
-        remove(block, colour: defender)
-      } else if depth >= 2 {
-        let defences = openFourDefences(of: colour, after: cell)
-        if !defences.isZero { threes.append((cell, defences)) }
-      }
-      remove(cell, colour: colour)
-      if let result { return result }
-      if threatStopped { return nil }
-    }
-    for (cell, defences) in threes {
-      place(cell, colour: colour)
-      let replies = defences | fourMakingCells(for: defender)
-      var longest = 0
-      var rest = replies
-      while !rest.isZero {
-        let reply = rest.lowestIndex
-        rest = rest.withoutLowest
-        place(reply, colour: defender)
-        let outcome = attack(colour, depth: depth - 1)
-        remove(reply, colour: defender)
-        guard let outcome else {
-          longest = -1
-          break
-        }
-        longest = max(longest, outcome.plies)
-      }
-      remove(cell, colour: colour)
-      if longest > 0 { return (cell, 2 + longest) }
-      if threatStopped { return nil }
-    }
-    return nil
-  }
-
   // MARK: - Search
 
   private func hash(mover: B, other: B) -> UInt64 {
@@ -536,53 +176,45 @@ final class Explorer<B: BitBoard> {
     _ move: Int, colour: Int, hash: UInt64, ply: Int, depth: Int, alpha: Int, beta: Int,
     area: B
   ) -> Int {
-    place(move, colour: colour)
+    state.place(move, colour: colour)
     let score = search(
       ply: ply + 1, depth: depth, alpha: alpha, beta: beta, area: area | near[move],
       hash: hash ^ zobrist[colour * geometry.cellCount + move])
-    remove(move, colour: colour)
+    state.remove(move, colour: colour)
     return score
   }
 
   private func search(ply: Int, depth: Int, alpha: Int, beta: Int, area: B, hash: UInt64) -> Int {
-    nodes += 1
-    if checksLimits && nodes & 63 == 0 && (Task.isCancelled || clock.now >= deadline) {
-      isAborted = true
-    }
-    if isAborted { return 0 }
+    if limits.searchNodeStops() { return 0 }
     let me = ply & 1
     let them = 1 - me
-    let occupied = marks[0] | marks[1]
-    let empty = geometry.full & ~occupied
+    let empty = state.empty
     if empty.isZero { return 0 }
-    if totals[2 + me] > 0 { return Score.win(in: ply + 1) }
-    if totals[4] == 0 { return 0 }
+    let tallies = self.tallies
+    if tallies[me].fours > 0 { return Score.win(in: ply + 1) }
+    if tallies.openWindows == 0 { return 0 }
     if empty.nonzeroBitCount == 1 { return 0 }
     var forced = B.zero
-    if totals[2 + them] > 0 {
-      forced = threatCells(of: them)
+    if tallies[them].fours > 0 {
+      forced = state.threatCells(of: them)
       if forced.nonzeroBitCount >= 2 { return Score.loss(in: ply + 2) }
     }
     if depth <= 0 && forced.isZero {
-      if totals[5 + me] > 0, let win = continuousFours(for: me, depth: Explorer.leafFours) {
+      if tallies[me].threes > 0,
+        let win = threats.continuousFours(for: me, depth: ThreatSearch<B>.leafFours)
+      {
         return Score.win(in: ply + win.plies)
       }
       // The side to move is a tempo ahead: its patterns count for more.
-      let estimate = (3 * totals[me] - 2 * totals[them]) / 2
+      let estimate = (3 * tallies[me].weight - 2 * tallies[them].weight) / 2
       return max(-Score.estimateLimit + 1, min(Score.estimateLimit - 1, estimate))
     }
 
     let side = UInt64(me ^ rootMark) + 1
     var hint = -1
     if let entry = table.probe(hash, side) {
-      if entry.depth >= depth {
-        let score = Score.toRoot(entry.score, ply: ply)
-        switch entry.bound {
-        case .exact: return score
-        case .lower where score >= beta: return score
-        case .upper where score <= alpha: return score
-        default: break
-        }
+      if entry.depth >= depth, let score = entry.cutoff(alpha: alpha, beta: beta, ply: ply) {
+        return score
       }
       hint = entry.move
     }
@@ -610,13 +242,16 @@ final class Explorer<B: BitBoard> {
         }
       }
     }
-    let bound: TranspositionTable.Bound =
-      best <= originalAlpha ? .upper : best >= beta ? .lower : .exact
     table.store(
       hash, side,
-      .init(score: Score.toNode(best, ply: ply), bound: bound, move: bestMove, depth: depth))
+      .init(
+        score: Score.toNode(best, ply: ply),
+        bound: .init(best: best, originalAlpha: originalAlpha, beta: beta), move: bestMove,
+        depth: depth))
     return best
   }
+
+  // MARK: - Move ordering
 
   /// Empty cells near the marks, or the centre of an empty board.
   func candidates(mover: B, other: B) -> B {
@@ -640,26 +275,12 @@ final class Explorer<B: BitBoard> {
   private func orderedMoves(_ cells: B, colour: Int, hint: Int, limit: Int = .max) -> [Int] {
     var moves: [Int] = []
     var values: [Int] = []
-    let own = colour * windowCount
-    let other = (1 - colour) * windowCount
     var rest = cells
     while !rest.isZero {
       let move = rest.lowestIndex
       rest = rest.withoutLowest
-      var value = 0
-      if move == hint {
-        value = .max
-      } else {
-        for slot in starts[move]..<starts[move + 1] {
-          let window = slots[slot]
-          let mine = counts[own + window]
-          let theirs = counts[other + window]
-          if theirs == 0 { value += 2 * fastWeights[mine + 1] }
-          if mine == 0 { value += fastWeights[theirs + 1] }
-        }
-      }
       moves.append(move)
-      values.append(value)
+      values.append(move == hint ? .max : state.value(of: move, for: colour))
     }
     // Selection of the best few: cheaper than sorting every candidate.
     let count = min(limit, moves.count)
@@ -676,6 +297,7 @@ final class Explorer<B: BitBoard> {
   /// How much each cell of `cells` builds the mover's lines and blocks the other side's, in
   /// reading order.
   func plausibility(_ cells: B, mover: B, other: B) -> [(move: Int, value: Int)] {
+    let weights = state.weights
     var scored: [(move: Int, value: Int)] = []
     var rest = cells
     while !rest.isZero {

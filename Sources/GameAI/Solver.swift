@@ -9,15 +9,22 @@ final class Solver {
   let geometry: Geometry<UInt64>
   let symmetries: SymmetryTables
   private let table: TranspositionTable
+  private struct Counters {
+    /// Positions searched.
+    var nodes = 0
+    /// The node count at which to check the limits next.
+    var nextCheck = Solver.checkInterval
+    /// Whether the search was stopped.
+    var isAborted = false
+  }
+
   // Counters and move lists live in manually managed buffers: they change at every node, and
   // class properties would pay for exclusivity checks on each change.
-  /// `counters[0]`: positions searched; `counters[1]`: when to next check the limits;
-  /// `counters[2]`: 1 once the search is stopped.
-  private let counters: UnsafeMutablePointer<Int>
+  private let counters: UnsafeMutablePointer<Counters>
   /// Positions searched.
-  var nodes: Int { counters[0] }
+  var nodes: Int { counters.pointee.nodes }
   /// Whether the search stopped early (deadline or cancellation); its scores are then void.
-  var isAborted: Bool { counters[2] != 0 }
+  var isAborted: Bool { counters.pointee.isAborted }
   private let deadline: ContinuousClock.Instant?
   private let clock = ContinuousClock()
   /// Called every few thousand positions with the count so far.
@@ -51,9 +58,8 @@ final class Solver {
     moveBuffer.initialize(repeating: 0, count: bufferSize)
     scoreBuffer = .allocate(capacity: bufferSize)
     scoreBuffer.initialize(repeating: 0, count: bufferSize)
-    counters = .allocate(capacity: 3)
-    counters.initialize(repeating: 0, count: 3)
-    counters[1] = Solver.checkInterval
+    counters = .allocate(capacity: 1)
+    counters.initialize(to: Counters())
   }
 
   /// The table size that suits a board of `cells` cells in a move's budget.
@@ -86,15 +92,15 @@ final class Solver {
   }
 
   private func checkLimits() {
-    counters[1] = nodes + Solver.checkInterval
+    counters.pointee.nextCheck = nodes + Solver.checkInterval
     onCheck?(nodes)
-    if Task.isCancelled { counters[2] = 1 }
-    if let deadline, clock.now >= deadline { counters[2] = 1 }
+    if Task.isCancelled { counters.pointee.isAborted = true }
+    if let deadline, clock.now >= deadline { counters.pointee.isAborted = true }
   }
 
   private func search(_ mover: UInt64, _ other: UInt64, ply: Int, alpha: Int, beta: Int) -> Int {
-    counters[0] += 1
-    if counters[0] >= counters[1] {
+    counters.pointee.nodes += 1
+    if counters.pointee.nodes >= counters.pointee.nextCheck {
       checkLimits()
       if isAborted { return 0 }
     }
@@ -134,13 +140,7 @@ final class Solver {
     let canonical = symmetries.canonical(mover, other)
     var hint = -1
     if let entry = table.probe(canonical.mover, canonical.other) {
-      let score = Score.toRoot(entry.score, ply: ply)
-      switch entry.bound {
-      case .exact: return score
-      case .lower where score >= beta: return score
-      case .upper where score <= alpha: return score
-      default: break
-      }
+      if let score = entry.cutoff(alpha: alpha, beta: beta, ply: ply) { return score }
       if entry.move >= 0 { hint = symmetries.inverses[canonical.symmetry][entry.move] }
     }
 
@@ -165,12 +165,11 @@ final class Solver {
       }
     }
 
-    let bound: TranspositionTable.Bound =
-      best <= originalAlpha ? .upper : best >= beta ? .lower : .exact
     table.store(
       canonical.mover, canonical.other,
       .init(
-        score: Score.toNode(best, ply: ply), bound: bound,
+        score: Score.toNode(best, ply: ply),
+        bound: .init(best: best, originalAlpha: originalAlpha, beta: beta),
         move: symmetries.permutations[canonical.symmetry][bestMove], depth: Int(UInt8.max)))
     return best
   }

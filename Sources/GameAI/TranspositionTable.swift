@@ -12,9 +12,30 @@ final class TranspositionTable: @unchecked Sendable {
     case exact = 1
     case lower = 2
     case upper = 3
+
+    /// What a search's `best` score is, given the window `originalAlpha`…`beta` it was
+    /// searched with: at most (`upper`), at least (`lower`) or exactly the node's score.
+    @inline(__always)
+    init(best: Int, originalAlpha: Int, beta: Int) {
+      self = best <= originalAlpha ? .upper : best >= beta ? .lower : .exact
+    }
   }
 
   struct Entry {
+    /// The score to return at once for a node searched with the window `alpha`…`beta`, `ply`
+    /// plies below the root, when this entry settles it: an exact score, or a bound that
+    /// falls outside the window.
+    @inline(__always)
+    func cutoff(alpha: Int, beta: Int, ply: Int) -> Int? {
+      let score = Score.toRoot(self.score, ply: ply)
+      switch bound {
+      case .exact: return score
+      case .lower where score >= beta: return score
+      case .upper where score <= alpha: return score
+      default: return nil
+      }
+    }
+
     /// Score measured from the stored position.
     var score: Int
     var bound: Bound

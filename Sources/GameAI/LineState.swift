@@ -1,0 +1,243 @@
+/// What the large-board search keeps up to date for one side, over the windows the other side
+/// has not entered.
+struct SideTally {
+  /// The sum of the evaluation weights of those windows, by the side's marks in each.
+  var weight = 0
+  /// Those windows one mark short of a line (fours).
+  var fours = 0
+  /// Those windows two marks short of a line (threes).
+  var threes = 0
+}
+
+/// Both sides' tallies and the windows still open to either.
+struct Tallies {
+  /// The root's side to move.
+  var first = SideTally()
+  /// The other side.
+  var second = SideTally()
+  /// Windows that some side can still complete.
+  var openWindows = 0
+
+  /// The tally of `colour`: 0 the root's side to move, 1 the other side.
+  subscript(colour: Int) -> SideTally {
+    get { colour == 0 ? first : second }
+    set {
+      if colour == 0 { first = newValue } else { second = newValue }
+    }
+  }
+}
+
+/// A position of the large-board search with every window's marks counted, updated move by
+/// move so that a move costs only the windows through its cell.
+///
+/// Colours are 0 for the root's side to move and 1 for the other side. The state lives in
+/// manually managed buffers: it changes at every node, and class properties would pay for
+/// exclusivity checks and copy-on-write tests on each change.
+final class LineState<B: BitBoard> {
+  let geometry: Geometry<B>
+  let k: Int
+  let windowCount: Int
+  /// Evaluation weights by how many marks an unblocked window holds.
+  let weights: [Int]
+  /// `counts[colour * windowCount + window]`: that colour's marks in the window.
+  private let counts: UnsafeMutablePointer<Int>
+  /// The tallies of both sides.
+  let tallies: UnsafeMutablePointer<Tallies>
+  /// Each colour's marks.
+  let marks: UnsafeMutablePointer<B>
+  /// Copies of `geometry.windowStart`, `geometry.windowIndices` and `weights` for the hot
+  /// loops.
+  let starts: UnsafeMutablePointer<Int>
+  let slots: UnsafeMutablePointer<Int>
+  let fastWeights: UnsafeMutablePointer<Int>
+
+  init(geometry: Geometry<B>) {
+    self.geometry = geometry
+    k = geometry.k
+    var weights = [0]
+    var weight = 1
+    for _ in 1..<geometry.k {
+      weights.append(weight)
+      weight *= 6
+    }
+    weights.append(weight)
+    self.weights = weights
+    windowCount = geometry.windows.count
+    counts = .allocate(capacity: max(1, 2 * windowCount))
+    counts.initialize(repeating: 0, count: max(1, 2 * windowCount))
+    tallies = .allocate(capacity: 1)
+    tallies.initialize(to: Tallies())
+    marks = .allocate(capacity: 2)
+    marks.initialize(repeating: .zero, count: 2)
+    starts = LineState.copy(geometry.windowStart)
+    slots = LineState.copy(geometry.windowIndices)
+    fastWeights = LineState.copy(weights)
+  }
+
+  private static func copy(_ values: [Int]) -> UnsafeMutablePointer<Int> {
+    let pointer = UnsafeMutablePointer<Int>.allocate(capacity: max(values.count, 1))
+    pointer.initialize(repeating: 0, count: max(values.count, 1))
+    for (index, value) in values.enumerated() { pointer[index] = value }
+    return pointer
+  }
+
+  deinit {
+    counts.deallocate()
+    tallies.deallocate()
+    marks.deinitialize(count: 2)
+    marks.deallocate()
+    starts.deallocate()
+    slots.deallocate()
+    fastWeights.deallocate()
+  }
+
+  /// Sets up the position with `mover` as colour 0 and `other` as colour 1.
+  func setUp(mover: B, other: B) {
+    counts.update(repeating: 0, count: 2 * windowCount)
+    marks.update(repeating: .zero, count: 2)
+    tallies.pointee = Tallies()
+    tallies.pointee.openWindows = windowCount
+    for cell in mover.indices { place(cell, colour: 0) }
+    for cell in other.indices { place(cell, colour: 1) }
+  }
+
+  /// `colour`'s marks in `window`.
+  @inline(__always)
+  func count(_ colour: Int, in window: Int) -> Int { counts[colour * windowCount + window] }
+
+  /// The empty cells.
+  var empty: B { geometry.full & ~(marks[0] | marks[1]) }
+
+  // MARK: - Moves
+
+  func place(_ cell: Int, colour: Int) { change(cell, colour: colour, by: 1) }
+
+  func remove(_ cell: Int, colour: Int) { change(cell, colour: colour, by: -1) }
+
+  private func change(_ cell: Int, colour: Int, by step: Int) {
+    for slot in starts[cell]..<starts[cell + 1] {
+      let window = slots[slot]
+      account(counts[window], counts[windowCount + window], sign: -1)
+      counts[colour * windowCount + window] += step
+      account(counts[window], counts[windowCount + window], sign: 1)
+    }
+    marks[colour] = marks[colour] ^ B(bit: cell)
+  }
+
+  /// Adds (`sign` 1) or removes (`sign` -1) a window's share of the tallies, given each
+  /// colour's marks in it.
+  @inline(__always)
+  private func account(_ first: Int, _ second: Int, sign: Int) {
+    if first == 0 || second == 0 { tallies.pointee.openWindows += sign }
+    if second == 0 {
+      tallies.pointee.first.weight += sign * fastWeights[first]
+      if first == k - 1 { tallies.pointee.first.fours += sign }
+      if first == k - 2 { tallies.pointee.first.threes += sign }
+    }
+    if first == 0 {
+      tallies.pointee.second.weight += sign * fastWeights[second]
+      if second == k - 1 { tallies.pointee.second.fours += sign }
+      if second == k - 2 { tallies.pointee.second.threes += sign }
+    }
+  }
+
+  // MARK: - Threats
+
+  /// The empty cells of the windows through which `colour` holds `marks` marks and the other
+  /// colour none, over all windows or, with `cell`, those through it.
+  @inline(__always)
+  private func cells(
+    of colour: Int, holding marks: Int, through cell: Int? = nil
+  ) -> B {
+    var result = B.zero
+    let own = colour * windowCount
+    let other = (1 - colour) * windowCount
+    if let cell {
+      for slot in starts[cell]..<starts[cell + 1] {
+        let window = slots[slot]
+        if counts[own + window] == marks && counts[other + window] == 0 {
+          result = result | geometry.windows[window]
+        }
+      }
+    } else {
+      for window in 0..<windowCount
+      where counts[own + window] == marks && counts[other + window] == 0 {
+        result = result | geometry.windows[window]
+      }
+    }
+    return result & empty
+  }
+
+  /// The empty cells that would complete a line for `colour`.
+  func threatCells(of colour: Int) -> B { cells(of: colour, holding: k - 1) }
+
+  /// The threat cells of `colour` in the windows through `cell`.
+  func threats(of colour: Int, through cell: Int) -> B {
+    cells(of: colour, holding: k - 1, through: cell)
+  }
+
+  /// Cells where `colour` would make a four: the empty cells of its threes.
+  func fourMakingCells(for colour: Int) -> B { cells(of: colour, holding: k - 2) }
+
+  /// The cells that might start a threat for `colour`: the empty cells of windows the
+  /// opponent has not entered that hold at least `k - 3` of its marks.
+  func threatCandidates(for colour: Int) -> B {
+    var result = B.zero
+    let own = colour * windowCount
+    let other = (1 - colour) * windowCount
+    let least = max(1, k - 3)
+    for window in 0..<windowCount
+    where counts[own + window] >= least && counts[other + window] == 0 {
+      result = result | geometry.windows[window]
+    }
+    return result & empty
+  }
+
+  /// For a `colour` that has just played `cell` and has no four, the cells that make an
+  /// open four (or two fours) for it, together with the cells that would then complete a
+  /// line: the opponent must take one of them.
+  func openFourDefences(of colour: Int, after cell: Int) -> B {
+    var result = B.zero
+    let own = colour * windowCount
+    let other = (1 - colour) * windowCount
+    let empty = self.empty
+    var seen = B.zero
+    for slot in starts[cell]..<starts[cell + 1] {
+      let window = slots[slot]
+      guard counts[own + window] == k - 2 && counts[other + window] == 0 else { continue }
+      var rest = geometry.windows[window] & empty & ~seen
+      seen = seen | rest
+      while !rest.isZero {
+        let next = rest.lowestIndex
+        rest = rest.withoutLowest
+        place(next, colour: colour)
+        let completions = threats(of: colour, through: next)
+        remove(next, colour: colour)
+        if completions.nonzeroBitCount >= 2 {
+          result = result | completions | B(bit: next)
+        }
+      }
+    }
+    return result
+  }
+
+  // MARK: - Ordering
+
+  /// How much `move` builds `colour`'s lines and blocks the other colour's: twice the weight
+  /// of each own window it would extend plus the weight of each opposing window it would
+  /// block, judged on the current position.
+  @inline(__always)
+  func value(of move: Int, for colour: Int) -> Int {
+    var value = 0
+    let own = colour * windowCount
+    let other = (1 - colour) * windowCount
+    for slot in starts[move]..<starts[move + 1] {
+      let window = slots[slot]
+      let mine = counts[own + window]
+      let theirs = counts[other + window]
+      if theirs == 0 { value += 2 * fastWeights[mine + 1] }
+      if mine == 0 { value += fastWeights[theirs + 1] }
+    }
+    return value
+  }
+}

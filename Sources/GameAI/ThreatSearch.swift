@@ -1,0 +1,245 @@
+/// The node count and limits of one large-board search, shared by its parts.
+final class SearchLimits {
+  struct Counters {
+    /// Positions searched.
+    var nodes = 0
+    /// Whether the search ran out of time or was cancelled; its unfinished results are void.
+    var isAborted = false
+    /// Whether the search may stop at the deadline (off while settling the shallowest pass).
+    var checksDeadline = true
+    /// When the current threat-space search must stop.
+    var threatLimit = ContinuousClock.Instant.now
+    /// Whether the current threat-space search ran out of time (or was cancelled, which also
+    /// stops the whole search).
+    var threatStopped = false
+  }
+
+  let deadline: ContinuousClock.Instant
+  let clock = ContinuousClock()
+  // A buffer rather than properties: the counters change at every node.
+  let counters: UnsafeMutablePointer<Counters>
+
+  init(deadline: ContinuousClock.Instant) {
+    self.deadline = deadline
+    counters = .allocate(capacity: 1)
+    counters.initialize(to: Counters())
+  }
+
+  deinit { counters.deallocate() }
+
+  var nodes: Int { counters.pointee.nodes }
+  var isAborted: Bool { counters.pointee.isAborted }
+
+  /// Counts a node of the main search and says whether the search must stop.
+  @inline(__always)
+  func searchNodeStops() -> Bool {
+    counters.pointee.nodes += 1
+    if counters.pointee.checksDeadline && counters.pointee.nodes & 63 == 0
+      && (Task.isCancelled || clock.now >= deadline)
+    {
+      counters.pointee.isAborted = true
+    }
+    return counters.pointee.isAborted
+  }
+
+  /// Counts a node of a threat-space search and says whether that search must stop.
+  @inline(__always)
+  func threatNodeStops() -> Bool {
+    counters.pointee.nodes += 1
+    if counters.pointee.nodes & 63 == 0 {
+      if Task.isCancelled {
+        counters.pointee.isAborted = true
+        counters.pointee.threatStopped = true
+      } else if clock.now >= counters.pointee.threatLimit {
+        counters.pointee.threatStopped = true
+      }
+    }
+    return counters.pointee.threatStopped
+  }
+
+  /// The instant that ends `fraction` of the time left at `start` (by default, now).
+  func share(_ fraction: Double, from start: ContinuousClock.Instant? = nil)
+    -> ContinuousClock.Instant
+  {
+    let start = start ?? clock.now
+    return start + (deadline - start) * fraction
+  }
+}
+
+/// Forced wins through threats on a large board: chains of fours, and the threat-space search
+/// through fours and open threes.
+final class ThreatSearch<B: BitBoard> {
+  let state: LineState<B>
+  let limits: SearchLimits
+
+  init(state: LineState<B>, limits: SearchLimits) {
+    self.state = state
+    self.limits = limits
+  }
+
+  // MARK: - Continuous fours
+
+  /// How many of its own fours the search chains at a leaf, and at the root.
+  static var leafFours: Int { 2 }
+  static var rootFours: Int { 10 }
+
+  /// A win for `colour`, to move, by a chain of at most `depth` fours, each forcing the
+  /// opponent's reply: the first move and the plies to the win.
+  ///
+  /// Expects neither side to have a four on the board. A chain fails where a forced block
+  /// gives the opponent a four of its own.
+  func continuousFours(for colour: Int, depth: Int) -> (move: Int, plies: Int)? {
+    guard depth > 0, state.tallies.pointee[colour].threes > 0 else { return nil }
+    var cells = state.fourMakingCells(for: colour)
+    while !cells.isZero {
+      let cell = cells.lowestIndex
+      cells = cells.withoutLowest
+      limits.counters.pointee.nodes += 1
+      state.place(cell, colour: colour)
+      var plies: Int?
+      let threats = state.threats(of: colour, through: cell)
+      if threats.nonzeroBitCount >= 2 {
+        plies = 3
+      } else if !threats.isZero {
+        let block = threats.lowestIndex
+        state.place(block, colour: 1 - colour)
+        if state.tallies.pointee[1 - colour].fours == 0,
+          let rest = continuousFours(for: colour, depth: depth - 1)
+        {
+          plies = 2 + rest.plies
+        }
+        state.remove(block, colour: 1 - colour)
+      }
+      state.remove(cell, colour: colour)
+      if let plies { return (cell, plies) }
+    }
+    return nil
+  }
+
+  // MARK: - Threat-space search
+
+  /// The deepest chain of threats, counted in the attacker's moves, that the search tries.
+  static var threatDepth: Int { 6 }
+
+  /// A forced win for `colour`, to move, through a sequence of threats (fours and open
+  /// threes) that each leave the opponent only defensive replies: the first move and the
+  /// plies to the win.
+  ///
+  /// It deepens one threat at a time until `limit`. A found win is sound: after a four the
+  /// opponent's one reply is searched, and after a three every reply that could matter, that
+  /// is every cell that stops the three from becoming an open four and every four of the
+  /// opponent's own. Any other reply lets the attacker make an open four, which wins.
+  func threatSpaceWin(for colour: Int, until limit: ContinuousClock.Instant)
+    -> (move: Int, plies: Int)?
+  {
+    limits.counters.pointee.threatLimit = limit
+    limits.counters.pointee.threatStopped = false
+    for depth in 1...ThreatSearch.threatDepth {
+      if let win = attack(colour, depth: depth) { return win }
+      if limits.counters.pointee.threatStopped { return nil }
+    }
+    return nil
+  }
+
+  /// Whether the last threat-space search ran out of time.
+  var threatStopped: Bool { limits.counters.pointee.threatStopped }
+
+  /// How many of the best-ordered moves the root checks against the opponent's threats.
+  private static var checkedDefences: Int { 24 }
+
+  /// The moves of `moves`, in their order, after which the opponent has no forced win
+  /// through threats, when the opponent has one now; otherwise (or when no move is found
+  /// safe in time) all of `moves`.
+  func defences(among moves: [Int]) -> [Int] {
+    let start = limits.clock.now
+    guard threatSpaceWin(for: 1, until: limits.share(1.0 / 6, from: start)) != nil else {
+      return moves
+    }
+    let limit = limits.share(0.5, from: start)
+    var safe: [Int] = []
+    for move in moves.prefix(ThreatSearch.checkedDefences) {
+      state.place(move, colour: 0)
+      // A four only delays: judge it after the opponent's forced block, as if the side to
+      // move then passed, so that a four which changes nothing does not count as a defence.
+      var block = -1
+      if state.tallies.pointee.first.fours > 0 {
+        let completions = state.threatCells(of: 0)
+        if completions.nonzeroBitCount == 1 {
+          block = completions.lowestIndex
+          state.place(block, colour: 1)
+        }
+      }
+      let win =
+        state.tallies.pointee.first.fours > 0 ? nil : threatSpaceWin(for: 1, until: limit)
+      if block >= 0 { state.remove(block, colour: 1) }
+      state.remove(move, colour: 0)
+      if threatStopped { break }
+      if win == nil { safe.append(move) }
+    }
+    return safe.isEmpty ? moves : safe
+  }
+
+  /// The attacker's turn in the threat-space search: a threat of at most `depth` moves
+  /// that wins against every defence.
+  private func attack(_ colour: Int, depth: Int) -> (move: Int, plies: Int)? {
+    if limits.threatNodeStops() { return nil }
+    let defender = 1 - colour
+    if state.tallies.pointee[colour].fours > 0 {
+      return (state.threatCells(of: colour).lowestIndex, 1)
+    }
+    guard depth > 0 else { return nil }
+    var cells: B
+    if state.tallies.pointee[defender].fours > 0 {
+      // The attacker must block, and the block must itself be a threat.
+      cells = state.threatCells(of: defender)
+      if cells.nonzeroBitCount >= 2 { return nil }
+    } else {
+      cells = state.threatCandidates(for: colour)
+    }
+    // Fours first: they are cheap to refute and often win outright.
+    var threes: [(move: Int, defences: B)] = []
+    while !cells.isZero {
+      let cell = cells.lowestIndex
+      cells = cells.withoutLowest
+      state.place(cell, colour: colour)
+      let completions = state.threats(of: colour, through: cell)
+      var result: (move: Int, plies: Int)?
+      if completions.nonzeroBitCount >= 2 {
+        result = (cell, 3)
+      } else if !completions.isZero {
+        let block = completions.lowestIndex
+        state.place(block, colour: defender)
+        if let rest = attack(colour, depth: depth - 1) { result = (cell, 2 + rest.plies) }
+        state.remove(block, colour: defender)
+      } else if depth >= 2 {
+        let defences = state.openFourDefences(of: colour, after: cell)
+        if !defences.isZero { threes.append((cell, defences)) }
+      }
+      state.remove(cell, colour: colour)
+      if let result { return result }
+      if threatStopped { return nil }
+    }
+    for (cell, defences) in threes {
+      state.place(cell, colour: colour)
+      let replies = defences | state.fourMakingCells(for: defender)
+      var longest = 0
+      var rest = replies
+      while !rest.isZero {
+        let reply = rest.lowestIndex
+        rest = rest.withoutLowest
+        state.place(reply, colour: defender)
+        let outcome = attack(colour, depth: depth - 1)
+        state.remove(reply, colour: defender)
+        guard let outcome else {
+          longest = -1
+          break
+        }
+        longest = max(longest, outcome.plies)
+      }
+      state.remove(cell, colour: colour)
+      if longest > 0 { return (cell, 2 + longest) }
+      if threatStopped { return nil }
+    }
+    return nil
+  }
+}
