@@ -3,10 +3,12 @@ public import GameRules
 extension Engine {
   /// Solves `board` under perfect play: its value, every optimal move and the work it took.
   ///
-  /// Boards of up to 64 cells are searched to the end with no time limit; the search stops,
-  /// with a result marked inexact, if the task is cancelled. Larger boards get the time
-  /// budget's estimate. `progress` is called every million positions or so and whenever a
-  /// first move is settled.
+  /// Boards of up to 64 cells are searched to the end with no time limit, with the plies of
+  /// the fastest win and slowest loss: exactly when few cells are empty, and otherwise by
+  /// proof searches. The search stops, with a result marked inexact, if the task is
+  /// cancelled. Larger boards get
+  /// the time budget's estimate. `progress` is called every million positions or so and
+  /// whenever a first move is settled.
   public func solve(_ board: Board, progress: (@Sendable (SolveProgress) -> Void)?) -> SolveResult {
     let clock = ContinuousClock()
     let start = clock.now
@@ -21,16 +23,30 @@ extension Engine {
         evaluation: analysis.evaluation, best: analysis.best, moves: analysis.moves, nodes: 0,
         duration: clock.now - start)
     }
-    // A long solve earns a large table: up to 2^22 slots, about 90 MB.
-    let cells = board.cellCount
-    let bits = cells <= 9 ? 12 : cells <= 12 ? 16 : cells <= 16 ? 20 : 22
-    let exact = exactScores(board, deadline: nil, tableBits: bits) { nodes, done, total in
+    let report: (Int, Int, Int) -> Void = { nodes, done, total in
       progress?(
         SolveProgress(
           nodes: nodes, elapsed: clock.now - start, movesDone: done, movesTotal: total))
     }
     let empties = board.emptyCells.count
-    let settled = exact.scores.compactMap { cell, score in score.map { (cell: cell, score: $0) } }
+    let scores: [(cell: Cell, score: Int?)]
+    let nodes: Int
+    var moverCannotWin = false
+    if empties <= Engine.exactSearchEmpties {
+      // A long solve earns a large table: up to 2^22 slots, about 90 MB.
+      let cells = board.cellCount
+      let bits = cells <= 9 ? 12 : cells <= 12 ? 16 : cells <= 16 ? 20 : 22
+      let exact = exactScores(board, deadline: nil, tableBits: bits, progress: report)
+      (scores, nodes) = (exact.scores, exact.nodes)
+    } else {
+      let proven = provenMoves(
+        board, deadline: nil, tableBits: board.cellCount < 64 ? 22 : 24, fastest: true,
+        progress: report)
+      let geometry = Geometry<UInt64>(board)
+      scores = board.emptyCells.map { ($0, proven.scores[geometry.index(of: $0)]) }
+      (nodes, moverCannotWin) = (proven.nodes, proven.moverCannotWin)
+    }
+    let settled = scores.compactMap { cell, score in score.map { (cell: cell, score: $0) } }
     let moves = settled.map { move in
       MoveEvaluation(
         cell: move.cell,
@@ -38,9 +54,13 @@ extension Engine {
     }
     let top = settled.map(\.score).max()
     var evaluation = Score.evaluation(top ?? 0, emptyCells: empties, isExact: true)
-    evaluation.isExact = !exact.isAborted
+    // Unsettled moves leave the value open, unless a win is in hand or no win is possible.
+    let isComplete = settled.count == scores.count
+    evaluation.isExact =
+      top != nil
+      && (isComplete || (top ?? 0) >= Score.provenThreshold || (top == 0 && moverCannotWin))
     return SolveResult(
       evaluation: evaluation, best: settled.filter { $0.score == top }.map(\.cell), moves: moves,
-      nodes: exact.nodes, duration: clock.now - start)
+      nodes: nodes, duration: clock.now - start)
   }
 }

@@ -1,20 +1,30 @@
 public import GameRules
+import Synchronization
 
 /// The game engine: analyses positions, picks moves at any difficulty and solves boards.
 ///
-/// On 3×3 every answer comes from a table of all positions built once. Boards of up to 64
-/// cells are solved exactly when the search finishes within the time budget; otherwise, and on
-/// larger boards, the engine estimates with a deepening search and marks its answers as
-/// estimates. One instance can serve many threads: its only state is a bounded cache of
-/// transposition tables, kept under a lock, through which consecutive searches of one board
-/// shape share what they learnt. Long searches stop early when their task is cancelled.
+/// On 3×3 every answer comes from a table of all positions built once. On boards of up to 64
+/// cells the engine proves what it can within its time budget: an exact search with plies
+/// when few cells are empty, and otherwise proof searches of wins and draws (threats,
+/// maker-breaker reasoning, pairing strategies). What it cannot prove, and everything on
+/// larger boards, it estimates with a deepening search, and marks as estimated. One instance
+/// can serve many threads: its state is bounded caches of tables and of recent analyses,
+/// kept under locks, through which consecutive searches of one board shape share what they
+/// learnt and a hint agrees with the analysis of the same position. Long searches stop early
+/// when their task is cancelled.
 public final class Engine: Sendable {
   /// How long ``analyze(_:)`` and ``bestMove(for:difficulty:using:)`` may think.
   public let timeBudget: Duration
   /// Tables kept between searches.
-  let tables = TableCache()
+  let tables = TableCache<TranspositionTable>()
+  let proofTables = TableCache<ProofMemory>()
+  /// Recent analyses, so that asking twice about one position gives one answer.
+  private let recent = Mutex<[Board: Examination]>([:])
+  private static let recentCapacity = 32
   /// The size of the tables of the estimating search on large boards.
   static let explorerTableBits = 19
+  /// Boards with at most this many empty cells are searched exactly, with plies.
+  static let exactSearchEmpties = 16
 
   /// Creates an engine that thinks for at most `timeBudget` a move.
   public init(timeBudget: Duration = .seconds(1)) {
@@ -23,22 +33,41 @@ public final class Engine: Sendable {
 
   // MARK: - Analysis
 
-  /// Every legal move's value for the side to move, the position's value and the best moves.
+  /// Every legal move's value for the side to move, the position's value and the best moves,
+  /// strongest first.
+  ///
+  /// Proven values are marked exact; the others are estimates. Asked again about a recent
+  /// position, the engine gives the same answer.
   public func analyze(_ board: Board) -> Analysis {
     guard board.outcome == .inProgress else { return Engine.finishedAnalysis(board) }
-    let start = ContinuousClock.now
-    let empties = board.emptyCells.count
-    let (scores, isExact) = moveScores(board, start: start)
-    let moves = scores.map { cell, score in
-      MoveEvaluation(
-        cell: cell,
-        evaluation: Score.evaluation(score, emptyCells: empties, isExact: isExact))
+    if board.rows == 3 && board.columns == 3 { return Engine.classicAnalysis(board) }
+    return examine(board, budget: timeBudget).analysis
+  }
+
+  /// An analysis and the moves the engine would choose from.
+  struct Examination {
+    var analysis: Analysis
+    /// The best moves whose estimate is close to the strongest's, or all best moves where
+    /// every move is proven without an estimate.
+    var choices: [Cell]
+  }
+
+  /// The examination of an unfinished position other than 3×3 within `budget`; with the
+  /// engine's own budget, from the recent ones when it is there.
+  func examine(_ board: Board, budget: Duration, forDisplay: Bool = true) -> Examination {
+    guard budget == timeBudget && forDisplay else {
+      if let known = recent.withLock({ $0[board] }) { return known }
+      return freshExamination(board, budget: budget, forDisplay: forDisplay)
     }
-    let top = scores.map(\.score).max() ?? 0
-    return Analysis(
-      evaluation: Score.evaluation(top, emptyCells: empties, isExact: isExact),
-      moves: moves,
-      best: scores.filter { $0.score == top }.map(\.cell))
+    if let known = recent.withLock({ $0[board] }) { return known }
+    let examination = freshExamination(board, budget: budget)
+    recent.withLock { recent in
+      if recent.count >= Engine.recentCapacity, let some = recent.keys.first {
+        recent[some] = nil
+      }
+      recent[board] = examination
+    }
+    return examination
   }
 
   /// Whether an exact search of `board` has a chance within a move's budget: up to 64 cells
@@ -54,42 +83,217 @@ public final class Engine: Sendable {
       evaluation: Evaluation(value: value, plies: 0, isExact: true), moves: [], best: [])
   }
 
-  /// Each empty cell's score for the side to move, in reading order, and whether the scores
-  /// are exact.
-  private func moveScores(_ board: Board, start: ContinuousClock.Instant)
-    -> (scores: [(cell: Cell, score: Int)], isExact: Bool)
-  {
-    if board.rows == 3 && board.columns == 3 {
-      let geometry = ClassicTable.geometry
-      let (mover, other) = geometry.position(of: board)
-      let scores = board.emptyCells.map { cell in
-        (cell, ClassicTable.score(of: geometry.index(of: cell), mover: mover, other: other))
-      }
-      return (scores, true)
+  /// The analysis of a 3×3 position, from the table of all positions.
+  private static func classicAnalysis(_ board: Board) -> Analysis {
+    let geometry = ClassicTable.geometry
+    let (mover, other) = geometry.position(of: board)
+    let scores = board.emptyCells.map { cell in
+      (
+        cell: cell,
+        score: ClassicTable.score(of: geometry.index(of: cell), mover: mover, other: other)
+      )
     }
-    if Engine.mightSolve(board) {
-      let exact = exactScores(board, deadline: start + timeBudget * 0.6, progress: nil)
-      if !exact.isAborted {
-        return (exact.scores.compactMap { cell, score in score.map { (cell, $0) } }, true)
-      }
-    }
-    let scores = Estimates(engine: self, board: board, deadline: start + timeBudget)
-      .run(cells: board.cellCount)
-    let geometry = Geometry<UInt64>(rows: board.rows, columns: board.columns, k: board.k)
-    return (board.emptyCells.map { ($0, scores[geometry.index(of: $0)] ?? 0) }, false)
+    return exactAnalysis(board, scores)
   }
 
-  /// Estimated scores of every empty cell, by bit index, from the large-board search.
+  /// An analysis where every move's score is exact: the best are all moves of the top score.
+  private static func exactAnalysis(_ board: Board, _ scores: [(cell: Cell, score: Int)])
+    -> Analysis
+  {
+    let empties = board.emptyCells.count
+    let moves = scores.map { move in
+      MoveEvaluation(
+        cell: move.cell,
+        evaluation: Score.evaluation(move.score, emptyCells: empties, isExact: true))
+    }
+    let top = scores.map(\.score).max() ?? 0
+    return Analysis(
+      evaluation: Score.evaluation(top, emptyCells: empties, isExact: true), moves: moves,
+      best: scores.filter { $0.score == top }.map(\.cell))
+  }
+
+  /// What the engine knows of one move after its searches.
+  struct MoveFacts {
+    var cell: Cell
+    /// The proven score, if any.
+    var proven: Int?
+    /// Whether the opponent is proven unable to win after the move.
+    var isSafe: Bool
+    /// The estimated score, if the estimating search reached the move.
+    var estimate: Int?
+
+    /// The move's standing: proven wins, then moves that cannot lose, then unknown moves,
+    /// then proven losses.
+    var tier: Int {
+      if let proven {
+        if proven >= Score.provenThreshold { return 3 }
+        if proven <= -Score.provenThreshold { return 0 }
+        return 2
+      }
+      return isSafe ? 2 : 1
+    }
+
+    /// Orders moves within a tier: faster wins and slower losses, then the higher estimate.
+    var key: (Int, Int, Int) {
+      let provenPart = proven.map { tier == 2 ? 0 : $0 } ?? 0
+      return (tier, provenPart, estimate ?? -Score.infinity)
+    }
+  }
+
+  /// The examination of a position other than 3×3 within `timeBudget`; with `forDisplay`,
+  /// with an estimate of every move, else only what choosing a move needs.
+  private func freshExamination(
+    _ board: Board, budget timeBudget: Duration, forDisplay: Bool = true
+  ) -> Examination {
+    let start = ContinuousClock.now
+    let cells = board.emptyCells
+    let empties = cells.count
+    var facts = cells.map { MoveFacts(cell: $0, proven: nil, isSafe: false) }
+    var moverCannotWin = false
+    if board.cellCount <= 64 {
+      let deadline = start + timeBudget * 0.6
+      if empties <= Engine.exactSearchEmpties {
+        let exact = exactScores(board, deadline: deadline, progress: nil)
+        if !exact.isAborted {
+          let analysis = Engine.exactAnalysis(
+            board, exact.scores.compactMap { cell, score in score.map { (cell, $0) } })
+          return Examination(analysis: analysis, choices: analysis.best)
+        }
+      } else {
+        let proven = provenMoves(board, deadline: deadline)
+        let geometry = Geometry<UInt64>(board)
+        moverCannotWin = proven.moverCannotWin
+        facts = cells.map { cell in
+          let index = geometry.index(of: cell)
+          return MoveFacts(
+            cell: cell, proven: proven.scores[index], isSafe: proven.safe.contains(index))
+        }
+      }
+    }
+    var choice: Cell?
+    if !facts.contains(where: { $0.tier >= 2 }) {
+      // Nothing is proven to hold: the deepening search, with its threat searches, chooses,
+      // passing over proven losses.
+      let losing = facts.filter { $0.tier == 0 }.map(\.cell)
+      choice = SearchMove(
+        engine: self, board: board, avoiding: losing,
+        deadline: start + timeBudget * (forDisplay ? 0.8 : 1)
+      ).run(cells: board.cellCount)
+    }
+    // Estimates: to rank the moves that hold (a short look when every move is proven), and
+    // for display those of the unproven moves.
+    let allProven = facts.allSatisfy { $0.proven != nil }
+    let needsEstimate = facts.filter { $0.tier == 2 || (forDisplay && $0.tier == 1) }.map(\.cell)
+    if !needsEstimate.isEmpty {
+      let short = allProven || !forDisplay
+      let deadline = short ? min(start + timeBudget, .now + timeBudget * 0.1) : start + timeBudget
+      let estimates = Estimates(
+        engine: self, board: board, moves: needsEstimate, deadline: deadline,
+        maximumDepth: short ? 3 : nil
+      ).run(cells: board.cellCount)
+      for index in facts.indices {
+        facts[index].estimate = estimates[facts[index].cell]
+      }
+    }
+    return Engine.examination(board, facts, moverCannotWin: moverCannotWin, choice: choice)
+  }
+
+  /// Puts the facts together: each move's evaluation, the position's, the best moves and the
+  /// moves to choose from.
+  ///
+  /// `choice`, when given, is the move the deepening search chose where no move is proven to
+  /// hold: the best move and the one to play.
+  static func examination(
+    _ board: Board, _ facts: [MoveFacts], moverCannotWin: Bool, choice: Cell? = nil
+  ) -> Examination {
+    let empties = board.emptyCells.count
+    let moves = facts.map { fact in
+      MoveEvaluation(cell: fact.cell, evaluation: evaluation(of: fact, empties: empties))
+    }
+    let ranked = facts.sorted { $0.key > $1.key || ($0.key == $1.key && $0.cell < $1.cell) }
+    guard let top = ranked.first else {
+      let none = Analysis(evaluation: Evaluation(value: .draw, plies: 0), moves: [], best: [])
+      return Examination(analysis: none, choices: [])
+    }
+    var best: [MoveFacts]
+    switch top.tier {
+    case 2 where top.proven != nil || moverCannotWin:
+      // Every move that holds is as good as any other; the strongest first.
+      best = ranked.filter { $0.tier == 2 }
+    case 3, 0:
+      best = ranked.filter { $0.tier == top.tier && $0.proven == top.proven }
+    default:
+      best = ranked.filter { $0.key == top.key }
+    }
+    if let choice, top.tier <= 1, let chosen = facts.first(where: { $0.cell == choice }) {
+      best = [chosen]
+    }
+    // Among moves that hold, those whose estimate is close to the strongest's.
+    var choices = best
+    if top.tier == 2, let strongest = top.estimate {
+      let margin = max(12, abs(strongest) / 16)
+      choices = best.filter { ($0.estimate ?? -Score.infinity) >= strongest - margin }
+    }
+    let allProven = facts.allSatisfy { $0.proven != nil }
+    var value = evaluation(of: top, empties: empties)
+    switch top.tier {
+    case 3: value.isExact = true
+    case 2: value.isExact = top.proven != nil && (moverCannotWin || allProven)
+    case 0: value.isExact = allProven
+    default: value.isExact = false
+    }
+    if value.isExact && top.tier == 2 { value = Evaluation(value: .draw, plies: empties) }
+    return Examination(
+      analysis: Analysis(evaluation: value, moves: moves, best: best.map(\.cell)),
+      choices: choices.map(\.cell))
+  }
+
+  /// A move's evaluation: its proven value, or its estimate within what is proven of it.
+  private static func evaluation(of fact: MoveFacts, empties: Int) -> Evaluation {
+    if let proven = fact.proven {
+      return Score.evaluation(proven, emptyCells: empties, isExact: true)
+    }
+    var estimate = Score.evaluation(fact.estimate ?? 0, emptyCells: empties, isExact: false)
+    if fact.isSafe && estimate.value == .loss {
+      estimate = Evaluation(value: .draw, plies: empties, isExact: false)
+    }
+    return estimate
+  }
+
+  /// The large-board search's move, passing over `avoiding`.
+  struct SearchMove: BitBoardWork {
+    let engine: Engine
+    let board: Board
+    var avoiding: [Cell] = []
+    let deadline: ContinuousClock.Instant
+
+    func run<B: BitBoard>(on _: B.Type) -> Cell {
+      engine.withExplorer(B.self, board, deadline: deadline) { explorer, geometry, mover, other in
+        let avoided = avoiding.reduce(B.zero) { $0.inserting(geometry.index(of: $1)) }
+        return geometry.cell(
+          at: explorer.bestMove(mover: mover, other: other, avoiding: avoided).move)
+      }
+    }
+  }
+
+  /// Estimated scores of `moves` from the large-board search.
   private struct Estimates: BitBoardWork {
     let engine: Engine
     let board: Board
+    let moves: [Cell]
     let deadline: ContinuousClock.Instant
+    let maximumDepth: Int?
 
-    func run<B: BitBoard>(on _: B.Type) -> [Int: Int] {
+    func run<B: BitBoard>(on _: B.Type) -> [Cell: Int] {
       engine.withExplorer(B.self, board, deadline: deadline) { explorer, geometry, mover, other in
-        let moves = explorer.orderedMoves(
-          geometry.full & ~(mover | other), mover: mover, other: other)
-        return explorer.scores(of: moves, mover: mover, other: other)
+        let indices = moves.map(geometry.index(of:))
+        let ordered = explorer.orderedMoves(
+          indices.reduce(B.zero) { $0.inserting($1) }, mover: mover, other: other)
+        let scores = explorer.scores(
+          of: ordered, mover: mover, other: other, maximumDepth: maximumDepth)
+        var result: [Cell: Int] = [:]
+        for (index, score) in scores { result[geometry.cell(at: index)] = score }
+        return result
       }
     }
   }
@@ -103,8 +307,8 @@ public final class Engine: Sendable {
   ) -> Result {
     let geometry = Geometry<B>(board)
     let (mover, other) = geometry.position(of: board)
-    let key = TableCache.Key(
-      rows: board.rows, columns: board.columns, k: board.k, isExact: false,
+    let key = TableCache<TranspositionTable>.Key(
+      rows: board.rows, columns: board.columns, k: board.k, kind: .estimate,
       bits: Engine.explorerTableBits)
     let table = tables.borrow(key)
     defer { tables.giveBack(table, for: key) }
@@ -114,24 +318,24 @@ public final class Engine: Sendable {
   }
 
   /// The outcome of an exact search over the moves of a board of up to 64 cells.
-  struct ExactScores {
+  package struct ExactScores {
     /// Every empty cell in reading order with its exact score, `nil` where unsettled.
-    var scores: [(cell: Cell, score: Int?)]
-    var nodes: Int
+    package var scores: [(cell: Cell, score: Int?)]
+    package var nodes: Int
     /// Whether the search stopped before settling every move.
-    var isAborted: Bool
+    package var isAborted: Bool
   }
 
   /// Exact scores of every empty cell of a board of up to 64 cells, settling moves that lead
   /// to positions symmetric to each other once.
   ///
   /// The search stops at `deadline` or when the task is cancelled.
-  func exactScores(
+  package func exactScores(
     _ board: Board, deadline: ContinuousClock.Instant?, tableBits: Int? = nil,
     progress: ((_ nodes: Int, _ done: Int, _ total: Int) -> Void)?
   ) -> ExactScores {
-    let key = TableCache.Key(
-      rows: board.rows, columns: board.columns, k: board.k, isExact: true,
+    let key = TableCache<TranspositionTable>.Key(
+      rows: board.rows, columns: board.columns, k: board.k, kind: .exact,
       bits: tableBits ?? Solver.defaultTableBits(cells: board.cellCount))
     let table = tables.borrow(key)
     // An aborted solve stores nothing it has not settled, so its table stays sound.

@@ -72,8 +72,9 @@ final class Explorer<B: BitBoard> {
 
   // MARK: - Entry points
 
-  /// The best move found for `mover` before the deadline, its score and the depth reached.
-  func bestMove(mover: B, other: B) -> (move: Int, score: Int, depth: Int) {
+  /// The best move found for `mover` before the deadline, its score and the depth reached,
+  /// passing over the cells of `avoiding` (moves known to lose) unless nothing else is left.
+  func bestMove(mover: B, other: B, avoiding: B = .zero) -> (move: Int, score: Int, depth: Int) {
     state.setUp(mover: mover, other: other)
     let empty = geometry.full & ~(mover | other)
     let own = geometry.threats(of: mover, against: other) & empty
@@ -93,6 +94,8 @@ final class Explorer<B: BitBoard> {
     }
     let area = candidates(mover: mover, other: other)
     var moves = orderedMoves(opposing.isZero ? area : opposing, colour: 0, hint: -1)
+    let allowed = moves.filter { !avoiding.contains($0) }
+    if !allowed.isEmpty { moves = allowed }
     if moves.count == 1 { return (moves[0], 0, 0) }
     if opposing.isZero, geometry.k >= 4 {
       moves = threats.defences(among: moves)
@@ -121,8 +124,9 @@ final class Explorer<B: BitBoard> {
     return best
   }
 
-  /// An estimated score for `mover` of every move in `moves`, deepening until the deadline.
-  func scores(of moves: [Int], mover: B, other: B) -> [Int: Int] {
+  /// An estimated score for `mover` of every move in `moves`, deepening until the deadline
+  /// or, with `maximumDepth`, until that many plies below each move.
+  func scores(of moves: [Int], mover: B, other: B, maximumDepth: Int? = nil) -> [Int: Int] {
     state.setUp(mover: mover, other: other)
     var result: [Int: Int] = [:]
     let hash = self.hash(mover: mover, other: other)
@@ -136,7 +140,7 @@ final class Explorer<B: BitBoard> {
       }
       if isAborted { return result }
     }
-    for depth in 0..<empties {
+    for depth in 0..<min(empties, (maximumDepth ?? empties) + 1) {
       // The shallowest pass always completes so that every move has an estimate.
       limits.counters.pointee.checksDeadline = depth > 0
       var settled = true
