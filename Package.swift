@@ -7,6 +7,7 @@ let package = Package(
   name: "tic-tac-toe",
   products: [
     .executable(name: "tictactoe", targets: ["tictactoe"]),
+    .executable(name: "pbrain-tictactoe", targets: ["pbrain-tictactoe"]),
     .executable(name: "tictactoe-benchmarks", targets: ["tictactoe-benchmarks"]),
   ],
   targets: [
@@ -81,6 +82,7 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),
+    .executableTarget(name: "pbrain-tictactoe", dependencies: ["TicTacToeCLI"]),
     .executableTarget(
       name: "tictactoe-benchmarks", dependencies: ["GameAI", "GameRules"], path: "Benchmarks"),
     .executableTarget(
@@ -134,7 +136,7 @@ let package = Package(
       name: "TicTacToeCLITests",
       dependencies: [
         "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "TestSupport",
-        "TicTacToeCLI", "tictactoe",
+        "TicTacToeCLI", "pbrain-tictactoe", "tictactoe",
       ]
     ),
   ],

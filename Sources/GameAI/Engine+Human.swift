@@ -9,7 +9,8 @@ extension Engine {
   /// (`xxxx.`). Otherwise the move is drawn among the cells near the play, weighted by how
   /// many lines they build or block, more sharply the higher the skill.
   func humanMove(
-    _ board: Board, skill: Double, using generator: inout some RandomNumberGenerator
+    _ board: Board, skill: Double, budget: Duration,
+    using generator: inout some RandomNumberGenerator
   ) -> Cell? {
     let tactics = TacticsWork(board: board).run(cells: board.cellCount)
     // How much harder a line with a gap inside is to see than one open at its end.
@@ -30,7 +31,7 @@ extension Engine {
     }
     let playsBest = skill * skill
     if Double.random(in: 0..<1, using: &generator) < playsBest {
-      return perfectChoices(board, budget: timeBudget * skill).randomElement(using: &generator)
+      return perfectChoices(board, budget: budget * skill).randomElement(using: &generator)
     }
     // Sharper preferences with skill: weight = (plausibility + 1) ^ (1 + ⌊3 skill⌋).
     let exponent = 1 + Int(3 * skill)

@@ -13,11 +13,20 @@ extension Engine {
   public func bestMove(
     for board: Board, difficulty: Difficulty, using generator: inout some RandomNumberGenerator
   ) -> Cell? {
+    bestMove(for: board, difficulty: difficulty, budget: timeBudget, using: &generator)
+  }
+
+  /// The move the engine plays at `difficulty` thinking for at most `budget`, or `nil` when
+  /// the game is over; see ``bestMove(for:difficulty:using:)``.
+  public func bestMove(
+    for board: Board, difficulty: Difficulty, budget: Duration,
+    using generator: inout some RandomNumberGenerator
+  ) -> Cell? {
     guard board.outcome == .inProgress else { return nil }
     if difficulty.skill >= 1 {
-      return perfectChoices(board, budget: timeBudget).randomElement(using: &generator)
+      return perfectChoices(board, budget: budget).randomElement(using: &generator)
     }
-    return humanMove(board, skill: difficulty.skill, using: &generator)
+    return humanMove(board, skill: difficulty.skill, budget: budget, using: &generator)
   }
 
   /// The moves the engine rates best: the moves its analysis would choose from (where some

@@ -31,15 +31,18 @@ extension Engine {
   /// that lead to positions symmetric to each other are settled once; the most promising are
   /// settled first.
   package func provenMoves(
-    _ board: Board, deadline: ContinuousClock.Instant?, tableBits: Int = Engine.proofTableBits,
+    _ board: Board, deadline: ContinuousClock.Instant?, tableBits: Int? = nil,
     fastest: Bool = false, progress: ((_ nodes: Int, _ done: Int, _ total: Int) -> Void)? = nil
   ) -> ProvenMoves {
     var result = ProvenMoves()
+    let tableBits = tableBits ?? proofTableBits
     let makerBreaker = proofTables.borrow(
-      .init(rows: board.rows, columns: board.columns, k: board.k, kind: .proof(.makerBreaker),
+      .init(
+        rows: board.rows, columns: board.columns, k: board.k, kind: .proof(.makerBreaker),
         bits: tableBits))
     let real = proofTables.borrow(
-      .init(rows: board.rows, columns: board.columns, k: board.k, kind: .proof(.real),
+      .init(
+        rows: board.rows, columns: board.columns, k: board.k, kind: .proof(.real),
         bits: tableBits))
     // An aborted proof stores nothing it has not settled, so the tables stay sound.
     defer {

@@ -22,13 +22,25 @@ public final class Engine: Sendable {
   private let recent = Mutex<[Board: Examination]>([:])
   private static let recentCapacity = 32
   /// The size of the tables of the estimating search on large boards.
-  static let explorerTableBits = 19
+  let explorerTableBits: Int
+  /// The size of the tables of proof searches within a move's budget.
+  let proofTableBits: Int
   /// Boards with at most this many empty cells are searched exactly, with plies.
   static let exactSearchEmpties = 16
 
-  /// Creates an engine that thinks for at most `timeBudget` a move.
-  public init(timeBudget: Duration = .seconds(1)) {
+  /// Creates an engine that thinks for at most `timeBudget` a move and, given
+  /// `memoryLimit`, keeps its tables within that many bytes with the rest of the process.
+  ///
+  /// Without a limit the tables take up to about 150 MB.
+  public init(timeBudget: Duration = .seconds(1), memoryLimit: Int? = nil) {
     self.timeBudget = timeBudget
+    // The kept tables: up to four of each kind, 24 bytes a slot; about 40 MB for the rest.
+    let bits = memoryLimit.map { limit in
+      let perTable = max(0, limit - 40_000_000) / 8 / 24
+      return perTable < 1 << 10 ? 10 : Int.bitWidth - 1 - perTable.leadingZeroBitCount
+    }
+    explorerTableBits = min(19, bits ?? 19)
+    proofTableBits = min(20, bits ?? 20)
   }
 
   // MARK: - Analysis
@@ -309,7 +321,7 @@ public final class Engine: Sendable {
     let (mover, other) = geometry.position(of: board)
     let key = TableCache<TranspositionTable>.Key(
       rows: board.rows, columns: board.columns, k: board.k, kind: .estimate,
-      bits: Engine.explorerTableBits)
+      bits: explorerTableBits)
     let table = tables.borrow(key)
     defer { tables.giveBack(table, for: key) }
     let explorer = Explorer(

@@ -1,6 +1,8 @@
-/// Finds pairing strategies: disjoint pairs of empty cells such that every window the maker can
-/// still complete holds one pair. The breaker then answers a move in a pair with its partner
-/// and so keeps the maker off every line, whoever is to move.
+/// Finds pairing strategies for the breaker against the maker's open windows.
+///
+/// A pairing strategy is a set of disjoint pairs of empty cells such that every window the
+/// maker can still complete holds one pair. The breaker then answers a move in a pair with its
+/// partner and so keeps the maker off every line, whoever is to move.
 ///
 /// Two cells share at most one line, so a pair covers windows of one line only. The finder
 /// therefore lists, line by line, the ways to cover that line's open windows with pairs, and

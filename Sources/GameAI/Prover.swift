@@ -1,5 +1,6 @@
 import GameRules
-/// A proof search on boards of up to 64 cells for one question: can the attacker force a line?
+
+/// A proof search on boards of up to 64 cells of one question: can the attacker force a line.
 ///
 /// Under ``Rules/makerBreaker`` the defender only blocks; under ``Rules/real`` it may also win
 /// by completing a line of its own, which the attacker must then stop. A maker-breaker
@@ -427,4 +428,3 @@ final class ProofTable: @unchecked Sendable {
       plies: UInt8(clamping: entry.plies))
   }
 }
-

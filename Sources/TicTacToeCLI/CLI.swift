@@ -55,6 +55,8 @@ public enum CLI {
       return count(shape, json: json)
     case .gtp(let k, let difficulty, let seconds):
       return gtp(k: k, difficulty: difficulty, seconds: seconds)
+    case .pbrain(let k, let difficulty, let seconds):
+      return pbrain(k: k, difficulty: difficulty, seconds: seconds)
     case .play(let options):
       return await play(options, common: parsed.common)
     }
@@ -183,6 +185,47 @@ public enum CLI {
         // Written straight to the file descriptor so a controller sees each answer at once.
         FileHandle.standardOutput.write(Data(response.utf8))
       }
+    }
+    return ExitCode.success
+  }
+
+  // MARK: - pbrain
+
+  /// Runs `pbrain-tictactoe`: the Gomocup brain, taking the options of `tictactoe pbrain`.
+  public static func runPbrain(_ arguments: [String]) -> Int32 {
+    if arguments.contains("--help") || arguments.contains("-h") {
+      print(Help.pbrain)
+      return ExitCode.success
+    }
+    do {
+      guard
+        case .pbrain(let k, let difficulty, let seconds) = try Command.parse(
+          ["pbrain"] + arguments)
+      else { return ExitCode.usage }
+      return pbrain(k: k, difficulty: difficulty, seconds: seconds)
+    } catch {
+      printError(error.message)
+      return ExitCode.usage
+    }
+  }
+
+  private static func pbrain(k: Int, difficulty: Difficulty, seconds: Double?) -> Int32 {
+    var engines: [Int: Engine] = [:]
+    var generator = SplitMix64(seed: UInt64.random(in: .min ... .max))
+    var session = PbrainSession(
+      k: k, defaultTurn: .milliseconds(Int64((seconds ?? 1) * 1_000))
+    ) { board, budget, memoryLimit in
+      let key = memoryLimit ?? 0
+      let engine = engines[key] ?? Engine(memoryLimit: memoryLimit)
+      engines = [key: engine]
+      return engine.bestMove(
+        for: board, difficulty: difficulty, budget: budget, using: &generator)
+    }
+    while !session.hasEnded, let line = readLine() {
+      let lines = session.respond(to: line)
+      guard !lines.isEmpty else { continue }
+      // Written straight to the file descriptor so that the manager sees each answer at once.
+      FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
     }
     return ExitCode.success
   }

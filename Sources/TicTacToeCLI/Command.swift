@@ -78,6 +78,7 @@ public enum Command: Equatable, Sendable {
   case solve(BoardShape, json: Bool)
   case count(BoardShape, json: Bool)
   case gtp(k: Int?, difficulty: Difficulty, seconds: Double?)
+  case pbrain(k: Int, difficulty: Difficulty, seconds: Double?)
   case account(AccountOptions)
   case login(LoginOptions)
   case stats(StatsOptions)
@@ -96,8 +97,8 @@ struct CommonOptions: Equatable, Sendable {
 extension Command {
   /// The subcommands, in the order help lists them.
   static let names = [
-    "play", "analyze", "bestmove", "solve", "count", "gtp", "account", "login", "stats",
-    "history", "replay",
+    "play", "analyze", "bestmove", "solve", "count", "gtp", "pbrain", "account", "login",
+    "stats", "history", "replay",
   ]
 
   /// Parses the arguments after the program's name.
@@ -158,6 +159,13 @@ extension Command {
       try parsed.requirePositionals(atMost: 0, command: name)
       command = .gtp(
         k: try parsed.integer("k", in: 3...15), difficulty: try difficulty(parsed),
+        seconds: try seconds(parsed))
+    case "pbrain":
+      parsed = try Arguments(
+        rest, command: name, valued: common.union(["k", "difficulty", "time"]), flags: commonFlags)
+      try parsed.requirePositionals(atMost: 0, command: name)
+      command = .pbrain(
+        k: try parsed.integer("k", in: 3...15) ?? 5, difficulty: try difficulty(parsed),
         seconds: try seconds(parsed))
     case "account", "login", "stats", "history", "replay":
       (command, parsed) = try parseRecords(

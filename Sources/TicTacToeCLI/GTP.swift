@@ -10,7 +10,12 @@ struct GTPSession {
   var chooseMove: (Board) -> Cell?
   /// The line length for every board of the session.
   let k: Int?
-  private(set) var game: Game
+  /// The empty board of the current size.
+  private(set) var start: Board
+  /// The stones played, in order.
+  ///
+  /// GTP lets either colour play at any time, so the stones need not alternate.
+  private(set) var stones: [(mark: Mark, cell: Cell)] = []
   /// Whether `quit` was received.
   private(set) var hasQuit = false
 
@@ -25,8 +30,59 @@ struct GTPSession {
     self.k = k
     self.chooseMove = chooseMove
     let side = (k ?? 3) == 3 ? 3 : Board.maximumSide
-    game = Game(start: try Board(rows: side, columns: side, k: k ?? 3))
+    start = try Board(rows: side, columns: side, k: k ?? 3)
   }
+
+  /// The position of the stones with `mark` to move, when the rules can hold it: the stones
+  /// of each colour are played alternately in their order, the side with more (or `mark`,
+  /// when equal) first.
+  func position(toMove mark: Mark?) -> Board? {
+    let xs = stones.filter { $0.mark == .x }.map(\.cell)
+    let os = stones.filter { $0.mark == .o }.map(\.cell)
+    let first: Mark
+    switch xs.count - os.count {
+    case 0: first = mark ?? stones.first?.mark ?? .x
+    case 1: first = .x
+    case -1: first = .o
+    default: return nil
+    }
+    if let mark, xs.count != os.count, first == mark { return nil }
+    guard
+      var board = try? Board(
+        rows: start.rows, columns: start.columns, k: start.k, firstMover: first)
+    else { return nil }
+    let (leading, trailing) = first == .x ? (xs, os) : (os, xs)
+    for index in 0..<xs.count + os.count {
+      let cell = index.isMultiple(of: 2) ? leading[index / 2] : trailing[index / 2]
+      guard (try? board.play(at: cell)) != nil else { return nil }
+    }
+    return board
+  }
+
+  /// The mark on each occupied cell.
+  private var marks: [Cell: Mark] {
+    Dictionary(stones.map { ($0.cell, $0.mark) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// The colour with a line of `k`, if any.
+  var winner: Mark? {
+    let marks = self.marks
+    for (cell, mark) in marks {
+      for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        var length = 1
+        var next = Cell(row: cell.row + dr, column: cell.column + dc)
+        while marks[next] == mark {
+          length += 1
+          next = Cell(row: next.row + dr, column: next.column + dc)
+        }
+        if length >= start.k { return mark }
+      }
+    }
+    return nil
+  }
+
+  /// Whether a colour has a line of `k` or the board is full.
+  var isOver: Bool { stones.count == start.cellCount || winner != nil }
 
   /// Answers one line of input, or returns `nil` for a line with no command.
   mutating func respond(to line: String) -> String? {
@@ -66,12 +122,13 @@ struct GTPSession {
     case "list_commands": return .success(GTPSession.commands.joined(separator: "\n"))
     case "boardsize": return boardSize(arguments)
     case "clear_board":
-      game = Game(start: game.start)
+      stones = []
       return .success("")
     case "play": return play(arguments)
     case "genmove": return generateMove(arguments)
     case "undo":
-      guard game.undo() != nil else { return .failure(GTPError("cannot undo")) }
+      guard !stones.isEmpty else { return .failure(GTPError("cannot undo")) }
+      stones.removeLast()
       return .success("")
     case "showboard": return .success("\n" + showBoard())
     case "quit":
@@ -85,11 +142,17 @@ struct GTPSession {
     guard arguments.count == 1, let size = Int(arguments[0]) else {
       return .failure(GTPError("boardsize not an integer"))
     }
-    guard
-      let board = try? Board(
-        rows: size, columns: size, k: k ?? Board.defaultK(rows: size, columns: size))
-    else { return .failure(GTPError("unacceptable size")) }
-    game = Game(start: board)
+    let k = self.k ?? Board.defaultK(rows: size, columns: size)
+    let sides = max(Board.minimumSide, self.k ?? 0)...Board.maximumSide
+    guard sides.contains(size), let board = try? Board(rows: size, columns: size, k: k) else {
+      let rule = self.k.map { "with \($0) in a row " } ?? ""
+      return .failure(
+        GTPError(
+          "unacceptable size: \(rule)the board is \(sides.lowerBound) to "
+            + "\(sides.upperBound) on a side"))
+    }
+    start = board
+    stones = []
     return .success("")
   }
 
@@ -106,36 +169,29 @@ struct GTPSession {
       return .failure(GTPError("invalid color or coordinate"))
     }
     guard let cell = cell(arguments[1]) else { return .failure(GTPError("invalid coordinate")) }
-    guard mark == game.board.toMove else {
-      return .failure(GTPError("illegal move: it is \(game.board.toMove.symbol)'s turn"))
+    guard marks[cell] == nil else {
+      return .failure(GTPError("illegal move: the point is occupied"))
     }
-    do {
-      try game.play(at: cell)
-      return .success("")
-    } catch {
-      return .failure(GTPError("illegal move: \(description(error))"))
-    }
-  }
-
-  private func description(_ error: MoveError) -> String {
-    switch error {
-    case .occupied: "the point is occupied"
-    case .outOfBounds: "the point is off the board"
-    case .gameOver: "the game is over"
-    }
+    guard !isOver else { return .failure(GTPError("illegal move: the game is over")) }
+    stones.append((mark, cell))
+    return .success("")
   }
 
   private mutating func generateMove(_ arguments: [String]) -> Result<String, GTPError> {
     guard arguments.count == 1, let mark = mark(arguments[0]) else {
       return .failure(GTPError("invalid color"))
     }
-    guard !game.board.outcome.isOver else { return .failure(GTPError("the game is over")) }
-    guard mark == game.board.toMove else {
-      return .failure(GTPError("it is \(game.board.toMove.symbol)'s turn"))
+    if isOver { return .success("pass") }
+    guard let board = position(toMove: mark) else {
+      let own = stones.count { $0.mark == mark }
+      let other = stones.count - own
+      return .failure(
+        GTPError(
+          "cannot move for \(mark.symbol): it has \(own) \(own == 1 ? "stone" : "stones") to "
+            + "\(mark.opponent.symbol)'s \(other), and a side may lead by one stone at most"))
     }
-    guard let cell = chooseMove(game.board), (try? game.play(at: cell)) != nil else {
-      return .failure(GTPError("no move"))
-    }
+    guard let cell = chooseMove(board) else { return .success("pass") }
+    stones.append((mark, cell))
     return .success(vertex(cell))
   }
 
@@ -147,33 +203,37 @@ struct GTPSession {
     let upper = Array(text.uppercased())
     guard let letter = upper.first, let column = GTPSession.letters.firstIndex(of: letter),
       let number = Int(String(upper.dropFirst())), upper.count <= 3,
-      number >= 1, number <= game.board.rows, column < game.board.columns
+      number >= 1, number <= start.rows, column < start.columns
     else { return nil }
-    return Cell(row: game.board.rows - number, column: column)
+    return Cell(row: start.rows - number, column: column)
   }
 
   /// The vertex of a cell on the current board.
   func vertex(_ cell: Cell) -> String {
-    "\(GTPSession.letters[cell.column])\(game.board.rows - cell.row)"
+    "\(GTPSession.letters[cell.column])\(start.rows - cell.row)"
   }
 
   /// The board as text with GTP coordinates, the top row first.
   func showBoard() -> String {
-    let board = game.board
+    let marks = self.marks
     let header =
-      "   " + GTPSession.letters.prefix(board.columns).map(String.init).joined(separator: " ")
+      "   " + GTPSession.letters.prefix(start.columns).map(String.init).joined(separator: " ")
     var lines = [header]
-    for row in 0..<board.rows {
-      let number = board.rows - row
+    for row in 0..<start.rows {
+      let number = start.rows - row
       let label = number < 10 ? " \(number)" : "\(number)"
-      let cells = (0..<board.columns).map { board[row, $0]?.symbol ?? "." }
+      let cells = (0..<start.columns).map { marks[Cell(row: row, column: $0)]?.symbol ?? "." }
       lines.append("\(label) \(cells.joined(separator: " ")) \(number)")
     }
     lines.append(header)
-    switch board.outcome {
-    case .inProgress: lines.append("\(board.toMove.symbol) to move, k = \(board.k)")
-    case .win(let mark, _): lines.append("\(mark.symbol) has won")
-    case .draw: lines.append("drawn")
+    if let winner {
+      lines.append("\(winner.symbol) has won")
+    } else if isOver {
+      lines.append("drawn")
+    } else if let board = position(toMove: nil) {
+      lines.append("\(board.toMove.symbol) to move, k = \(start.k)")
+    } else {
+      lines.append("k = \(start.k)")
     }
     return lines.joined(separator: "\n")
   }

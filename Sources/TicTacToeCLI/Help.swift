@@ -10,6 +10,7 @@ enum Help {
     case "count": count
     case "play": play
     case "gtp": gtp
+    case "pbrain": pbrain
     case "account": account
     case "login": login
     case "stats": stats
@@ -39,6 +40,7 @@ enum Help {
       solve      the value of an empty board under perfect play
       count      reachable positions and complete games of a board
       gtp        the engine over the Go Text Protocol, for other programs
+      pbrain     the engine as a Gomocup brain (Piskvork protocol), for tournament managers
       account    create, list and change accounts; turn two-factor on or off
       login      check a user name, password and two-factor code
       stats      wins, losses, draws and streaks of an account or the guest
@@ -135,10 +137,36 @@ enum Help {
     Usage: tictactoe gtp [--k K] [--difficulty LEVEL] [--time SECONDS]
 
     Commands: protocol_version, name, version, known_command, list_commands, boardsize N
-    (square boards, 3 to 15), clear_board, play x|o VERTEX, genmove x|o, undo, showboard, quit.
-    Vertices are a column letter (A, B, … skipping I) and a row counted from the bottom: A1 is
-    the bottom-left corner. Errors answer "? message". The first board is 3×3, or 15×15 when
-    --k is above 3.
+    (square boards, from the line length or 3 up to 15), clear_board, play x|o VERTEX (either
+    colour, in any order, as GTP allows), genmove x|o (pass once a line is made or the board
+    is full), undo (the last stone, whichever colour), showboard, quit. Vertices are a column
+    letter (A, B, … skipping I) and a row counted from the bottom: A1 is the bottom-left
+    corner. Errors answer "? message". The first board is 3×3, or 15×15 when --k is above 3.
+    """
+
+  static let pbrain = """
+    Speak the Gomocup (Piskvork) protocol on standard input and output as a brain, so that
+    tournament managers and Gomoku interfaces can play the engine. The executable
+    pbrain-tictactoe does the same, under the name managers require.
+
+    Examples:
+      printf 'START 15\\nBEGIN\\nEND\\n' | tictactoe pbrain
+      pbrain-tictactoe --time 0.5
+
+    Usage: tictactoe pbrain [--k K] [--difficulty LEVEL] [--time SECONDS]
+           pbrain-tictactoe [--k K] [--difficulty LEVEL] [--time SECONDS]
+
+      --k K          marks in a row to win (default 5)
+      --difficulty   the brain's strength (default unbeatable)
+      --time         seconds a move when the manager sets no timeout_turn (default 1)
+
+    Commands: START N and RECTSTART W,H (5 to 15 a side), RESTART, BEGIN, TURN X,Y,
+    BOARD with X,Y,FIELD lines (1 own, 2 opponent) then DONE, TAKEBACK X,Y, INFO KEY VALUE
+    (timeout_turn, timeout_match and time_left in milliseconds, max_memory in bytes, rule),
+    ABOUT and END. X is the column and Y the row, from 0 at the top left. Only freestyle is
+    played (rule 0: five or more in a row win); another rule is answered with ERROR and the
+    reason. A move is ready within timeout_turn and a fair share of time_left; a DEBUG line
+    before it gives the budget used.
     """
 
   static let count = """

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Plays two Gomocup (Piskvork protocol) brains against each other.
+
+Each opening is played twice with the colours swapped, so that neither brain gains from the
+opening it happens to get. The manager enforces the time per move: a brain that answers late
+loses that game, as does one that crashes, answers nonsense or plays an illegal move.
+
+Usage: pbrain_match.py ENGINE_A ENGINE_B [--openings N] [--time-ms T] [--size S] [--seed S]
+                       [--memory BYTES] [--log FILE]
+
+Prints one line per game and a summary; exits 0 when every game finished without a fault of
+either brain (timeouts, crashes and illegal moves are faults), else 1. Only the standard
+library is used.
+"""
+
+import argparse
+import os
+import random
+import select
+import subprocess
+import sys
+import time
+
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+
+class BrainError(Exception):
+    """A brain broke the protocol, crashed or ran out of time."""
+
+
+class Brain:
+    """One brain process and the lines it writes."""
+
+    def __init__(self, command, name, log):
+        self.command = command
+        self.name = name
+        self.log = log
+        self.process = None
+        self.buffer = b""
+
+    def launch(self):
+        self.close()
+        # Brains such as Rapfi read their configuration from the folder they live in.
+        program = os.path.abspath(self.command[0])
+        self.process = subprocess.Popen(
+            [program] + self.command[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, cwd=os.path.dirname(program))
+        self.buffer = b""
+
+    def send(self, line):
+        if self.log:
+            self.log.write(f"> {self.name}: {line}\n")
+        try:
+            self.process.stdin.write((line + "\n").encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError) as error:
+            raise BrainError(f"{self.name} closed its input ({error})")
+
+    def read_line(self, deadline):
+        """The next line the brain writes, or BrainError at the deadline or end of output."""
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BrainError(f"{self.name} did not answer in time")
+            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                raise BrainError(f"{self.name} ended its output")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        text = line.decode(errors="replace").strip()
+        if self.log:
+            self.log.write(f"< {self.name}: {text}\n")
+        return text
+
+    def answer(self, deadline, expect_ok=False):
+        """The brain's answer, skipping MESSAGE and DEBUG lines: OK, or a move as (x, y)."""
+        while True:
+            line = self.read_line(deadline)
+            word = line.split(" ", 1)[0].upper()
+            if word in ("MESSAGE", "DEBUG", "SUGGEST"):
+                continue
+            if word in ("ERROR", "UNKNOWN"):
+                raise BrainError(f"{self.name} answered {line!r}")
+            if expect_ok:
+                if line.upper() != "OK":
+                    raise BrainError(f"{self.name} answered {line!r} instead of OK")
+                return None
+            parts = line.split(",")
+            if len(parts) != 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
+                raise BrainError(f"{self.name} answered {line!r} instead of a move")
+            return int(parts[0]), int(parts[1])
+
+    def close(self):
+        if self.process is None:
+            return
+        try:
+            self.send("END")
+            self.process.wait(timeout=2)
+        except (BrainError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+
+def five(board, size, x, y):
+    """Whether the stone at (x, y) is in a line of five or more of its colour."""
+    colour = board[y][x]
+    for dx, dy in DIRECTIONS:
+        count = 1
+        for sign in (1, -1):
+            cx, cy = x + sign * dx, y + sign * dy
+            while 0 <= cx < size and 0 <= cy < size and board[cy][cx] == colour:
+                count += 1
+                cx, cy = cx + sign * dx, cy + sign * dy
+        if count >= 5:
+            return True
+    return False
+
+
+def openings(count, size, seed):
+    """`count` openings of three stones (black, white, black) near the centre."""
+    generator = random.Random(seed)
+    centre = size // 2
+    result = []
+    while len(result) < count:
+        cells = set()
+        while len(cells) < 3:
+            cells.add((centre + generator.randint(-2, 2), centre + generator.randint(-2, 2)))
+        opening = sorted(cells)
+        generator.shuffle(opening)
+        if opening not in result:
+            result.append(opening)
+    return result
+
+
+def play(black, white, opening, size, time_ms, memory):
+    """Plays one game; returns (winner: 'black', 'white' or None, reason, moves, times)."""
+    board = [[None] * size for _ in range(size)]
+    moves = []
+    times = {black.name: [], white.name: []}
+    brains = {"black": black, "white": white}
+    for brain in (black, white):
+        brain.launch()
+        brain.send(f"START {size}")
+        brain.answer(time.monotonic() + 10, expect_ok=True)
+        brain.send(f"INFO timeout_turn {time_ms}")
+        brain.send("INFO timeout_match 0")
+        brain.send(f"INFO max_memory {memory}")
+        brain.send("INFO rule 0")
+        brain.send("INFO game_type 1")
+    for index, (x, y) in enumerate(opening):
+        board[y][x] = "black" if index % 2 == 0 else "white"
+        moves.append((x, y))
+    started = {"black": False, "white": False}
+    colour = "black" if len(opening) % 2 == 0 else "white"
+    # A brain that is late loses, with a little slack for the process switch, and two more
+    # seconds for its first move, when some brains load weights and allocate their tables.
+    slack = 0.05 + time_ms / 1000 * 0.05
+    while True:
+        brain = brains[colour]
+        other = "white" if colour == "black" else "black"
+        try:
+            begin = time.monotonic()
+            allowed = time_ms / 1000 + slack
+            if not started[colour]:
+                started[colour] = True
+                allowed += 2
+                brain.send("BOARD")
+                for mx, my in moves:
+                    field = 1 if board[my][mx] == colour else 2
+                    brain.send(f"{mx},{my},{field}")
+                begin = time.monotonic()
+                brain.send("DONE")
+            else:
+                last = moves[-1]
+                brain.send(f"TURN {last[0]},{last[1]}")
+            x, y = brain.answer(begin + allowed)
+            times[brain.name].append((time.monotonic() - begin, allowed > time_ms / 1000 + 1))
+        except BrainError as error:
+            return other, f"fault: {error}", moves, times
+        if not (0 <= x < size and 0 <= y < size) or board[y][x] is not None:
+            return other, f"fault: {brain.name} played {x},{y}, which is illegal", moves, times
+        board[y][x] = colour
+        moves.append((x, y))
+        if five(board, size, x, y):
+            return colour, "five in a row", moves, times
+        if len(moves) == size * size:
+            return None, "board full", moves, times
+        colour = other
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("engine_a")
+    parser.add_argument("engine_b")
+    parser.add_argument("--openings", type=int, default=2, help="openings, each played twice")
+    parser.add_argument("--time-ms", type=int, default=1000, help="milliseconds a move")
+    parser.add_argument("--size", type=int, default=15)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--memory", type=int, default=350_000_000, help="max_memory in bytes")
+    parser.add_argument("--log", help="write every line of the protocol to this file")
+    parser.add_argument("--name-a", default=None)
+    parser.add_argument("--name-b", default=None)
+    arguments = parser.parse_args()
+    log = open(arguments.log, "w") if arguments.log else None
+    a = Brain(arguments.engine_a.split(), arguments.name_a or "A", log)
+    b = Brain(arguments.engine_b.split(), arguments.name_b or "B", log)
+    score = {a.name: 0.0, b.name: 0.0}
+    results = {a.name: [0, 0, 0], b.name: [0, 0, 0]}  # wins, draws, losses
+    faults = 0
+    all_times = {a.name: [], b.name: []}
+    game = 0
+    for number, opening in enumerate(openings(arguments.openings, arguments.size,
+                                              arguments.seed)):
+        for black, white in ((a, b), (b, a)):
+            game += 1
+            winner, reason, moves, times = play(
+                black, white, opening, arguments.size, arguments.time_ms, arguments.memory)
+            for name in times:
+                all_times[name] += times[name]
+            if reason.startswith("fault"):
+                faults += 1
+            if winner is None:
+                score[a.name] += 0.5
+                score[b.name] += 0.5
+                results[a.name][1] += 1
+                results[b.name][1] += 1
+                result = "draw"
+            else:
+                winning = black if winner == "black" else white
+                losing = white if winner == "black" else black
+                score[winning.name] += 1
+                results[winning.name][0] += 1
+                results[losing.name][2] += 1
+                result = f"{winning.name} wins"
+            record = " ".join(f"{x},{y}" for x, y in moves)
+            print(f"game {game} (opening {number + 1}, {black.name} black): {result}, "
+                  f"{reason}, {len(moves)} stones: {record}", flush=True)
+    a.close()
+    b.close()
+    games = game
+    for brain in (a, b):
+        wins, draws, losses = results[brain.name]
+        moves = [elapsed for elapsed, first in all_times[brain.name] if not first]
+        longest = max(moves) * 1000 if moves else 0
+        mean = sum(moves) / len(moves) * 1000 if moves else 0
+        over = sum(1 for elapsed in moves if elapsed > arguments.time_ms / 1000)
+        print(f"{brain.name}: {score[brain.name]:g} of {games} "
+              f"({100 * score[brain.name] / max(games, 1):.1f} %), {wins} wins, {draws} draws, "
+              f"{losses} losses; after its first move of a game: mean {mean:.0f} ms, "
+              f"longest {longest:.0f} ms, {over} of {len(moves)} over {arguments.time_ms} ms")
+    print(f"faults: {faults}")
+    if log:
+        log.close()
+    return 0 if faults == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// The built `pbrain-tictactoe`, as a tournament manager runs it.
+struct PbrainCommandTests {
+  /// The brain executable beside `tictactoe`.
+  let brain = executable.deletingLastPathComponent().appendingPathComponent("pbrain-tictactoe")
+
+  /// Runs the brain on `script` and returns its lines and exit status.
+  func session(_ script: String, arguments: [String] = []) throws -> (lines: [String], status: Int32)
+  {
+    let process = Process()
+    process.executableURL = brain
+    process.arguments = arguments
+    let output = Pipe()
+    let input = Pipe()
+    process.standardOutput = output
+    process.standardInput = input
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    input.fileHandleForWriting.write(Data(script.utf8))
+    try input.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    return (lines, process.terminationStatus)
+  }
+
+  /// The moves among `lines`, as (x, y).
+  func moves(_ lines: [String]) -> [(x: Int, y: Int)] {
+    lines.compactMap { line in
+      let parts = line.split(separator: ",").compactMap { Int($0) }
+      return parts.count == 2 && !line.contains(" ") ? (parts[0], parts[1]) : nil
+    }
+  }
+
+  @Test func playsAGameOfFreestyleGomoku() throws {
+    let script = """
+      ABOUT
+      INFO timeout_turn 200
+      INFO max_memory 83886080
+      INFO rule 0
+      START 15
+      BEGIN
+      TURN 0,0
+      TURN 14,14
+      END
+
+      """
+    let (lines, status) = try session(script)
+    #expect(status == 0)
+    #expect(lines.first?.hasPrefix("name=\"pbrain-tictactoe\", version=\"") == true)
+    #expect(lines.contains("OK"))
+    let played = moves(lines)
+    #expect(played.count == 3, "\(lines)")
+    // The first move of an empty board is its centre; the others are on the board and free.
+    #expect(played.first.map { $0.x == 7 && $0.y == 7 } == true)
+    var seen: Set<Int> = [0, 14 * 15 + 14]
+    for move in played {
+      #expect((0..<15).contains(move.x) && (0..<15).contains(move.y))
+      #expect(seen.insert(move.y * 15 + move.x).inserted, "\(move) played twice")
+    }
+    #expect(lines.filter { $0.hasPrefix("DEBUG budget ") } == Array(repeating: "DEBUG budget 175 ms", count: 3))
+  }
+
+  @Test func takesAWinAndBlocksALoss() throws {
+    // Own stones on row 0 from column 0 to 3: 4,0 wins.
+    let win = try session("START 15\nBOARD\n0,0,1\n1,0,1\n2,0,1\n3,0,1\n0,5,2\n1,7,2\n2,9,2\n3,11,2\nDONE\nEND\n")
+    #expect(moves(win.lines).map { "\($0.x),\($0.y)" } == ["4,0"])
+    // The opponent's four on column 14, open at the bottom only: 14,4 blocks it.
+    let block = try session("START 15\nBOARD\n14,0,2\n14,1,2\n14,2,2\n14,3,2\n5,5,1\n9,9,1\n5,9,1\nDONE\nEND\n")
+    #expect(moves(block.lines).map { "\($0.x),\($0.y)" } == ["14,4"])
+  }
+
+  @Test func keepsWithinMaxMemory() throws {
+    // Read the peak resident size while the brain is still running, after a few moves.
+    let process = Process()
+    process.executableURL = brain
+    let output = Pipe()
+    let input = Pipe()
+    process.standardOutput = output
+    process.standardInput = input
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let limit = 60_000_000
+    var script = "INFO max_memory \(limit)\nINFO timeout_turn 150\nSTART 15\nBEGIN\n"
+    for index in 0..<3 { script += "TURN \(index),\(index % 2 == 0 ? 0 : 14)\n" }
+    input.fileHandleForWriting.write(Data(script.utf8))
+    // Each of BEGIN and the three TURNs gets one answer: a move, or an error.
+    var text = ""
+    func answers() -> Int {
+      text.split(separator: "\n").count { !$0.hasPrefix("DEBUG") && $0 != "OK" }
+    }
+    while answers() < 4 {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+    input.fileHandleForWriting.write(Data("END\n".utf8))
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+      .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
+    let kilobytes = try #require(peak, "\(status)")
+    #expect(kilobytes * 1_024 < limit, "peak \(kilobytes) kB")
+    #expect(text.components(separatedBy: "DEBUG budget").count == 5, "\(text)")
+  }
+
+  @Test func refusesWhatItDoesNotPlayAndEndsAtTheEndOfInput() throws {
+    let (lines, status) = try session("INFO rule 1\nSTART 20\nTURN 3,3\n")
+    #expect(status == 0)
+    #expect(lines.count == 3, "\(lines)")
+    #expect(lines[0].hasPrefix("ERROR rule 1 is not supported: "))
+    #expect(lines[1].hasPrefix("ERROR unsupported size 20×20"))
+    #expect(lines[2] == "ERROR no board yet; send START first")
+  }
+
+  @Test func tictactoePbrainIsTheSameBrain() throws {
+    let result = try run("pbrain", input: "ABOUT\nSTART 15\nBEGIN\nEND\n")
+    #expect(result.status == 0)
+    #expect(result.lines.first?.hasPrefix("name=\"pbrain-tictactoe\"") == true)
+    #expect(result.lines.last == "7,7")
+    let usage = try run("pbrain", "--k", "2")
+    #expect(usage.status == 2)
+    #expect(usage.error.contains("--k"))
+  }
+}

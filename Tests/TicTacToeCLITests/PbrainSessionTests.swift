@@ -1,0 +1,202 @@
+import GameRules
+import TicTacToeCLI
+import Testing
+
+/// The Gomocup protocol's session, every message in every state, with a stand-in engine that
+/// plays the first empty cell.
+struct PbrainSessionTests {
+  /// What the session was asked to think with, by the last move.
+  final class Asked {
+    var budget: Duration?
+    var memory: Int?
+  }
+
+  func session(_ asked: Asked = Asked()) -> PbrainSession {
+    PbrainSession(k: 5, defaultTurn: .seconds(1)) { board, budget, memory in
+      asked.budget = budget
+      asked.memory = memory
+      return board.emptyCells.first
+    }
+  }
+
+  /// Feeds `lines` and returns the last answer.
+  @discardableResult
+  func feed(_ session: inout PbrainSession, _ lines: String...) -> [String] {
+    var answer: [String] = []
+    for line in lines { answer = session.respond(to: line) }
+    return answer
+  }
+
+  /// The states a session can be in, each reached by a script.
+  static let states: [(name: String, script: [String])] = [
+    ("before START", []),
+    ("empty board", ["START 15"]),
+    ("brain to move after BOARD", ["START 15", "BOARD", "7,7,2", "DONE"]),
+    ("game in progress", ["START 15", "BEGIN", "TURN 7,8"]),
+    ("reading BOARD", ["START 15", "BOARD", "7,7,2"]),
+    (
+      "game over",
+      ["START 15", "BOARD", "0,0,1", "1,0,1", "2,0,1", "3,0,1", "0,1,2", "1,1,2", "2,1,2",
+       "3,1,2", "DONE", "TURN 5,1"]
+    ),
+  ]
+
+  /// Every message, with the kind of answer it gets in each state (in `states` order). While
+  /// a BOARD is read, any line but a stone, DONE or END breaks it off with an error.
+  static let messages: [(line: String, expected: [Kind])] = [
+    ("START 15", [.ok, .ok, .ok, .ok, .error, .ok]),
+    ("START 40", [.error, .error, .error, .error, .error, .error]),
+    ("RECTSTART 10,7", [.ok, .ok, .ok, .ok, .error, .ok]),
+    ("RESTART", [.error, .ok, .ok, .ok, .error, .ok]),
+    ("BEGIN", [.error, .move, .error, .error, .error, .error]),
+    ("TURN 9,9", [.error, .move, .move, .move, .error, .error]),
+    ("TURN 99,9", [.error, .error, .error, .error, .error, .error]),
+    ("BOARD", [.error, .none, .none, .none, .error, .none]),
+    ("DONE", [.unknown, .unknown, .unknown, .unknown, .move, .unknown]),
+    ("8,8,2", [.unknown, .unknown, .unknown, .unknown, .none, .unknown]),
+    ("INFO timeout_turn 500", [.none, .none, .none, .none, .error, .none]),
+    ("INFO rule 0", [.none, .none, .none, .none, .error, .none]),
+    ("INFO rule 4", [.error, .error, .error, .error, .error, .error]),
+    ("TAKEBACK 1,0", [.error, .error, .error, .ok, .error, .error]),
+    ("ABOUT", [.about, .about, .about, .about, .error, .about]),
+    ("FROBNICATE", [.unknown, .unknown, .unknown, .unknown, .error, .unknown]),
+    ("END", [.none, .none, .none, .none, .none, .none]),
+  ]
+
+  enum Kind: Equatable {
+    case none, ok, move, error, unknown, about
+  }
+
+  func kind(_ answer: [String]) -> Kind {
+    guard let last = answer.last else { return .none }
+    if last == "OK" { return .ok }
+    if last.hasPrefix("ERROR ") { return .error }
+    if last.hasPrefix("UNKNOWN ") { return .unknown }
+    if last.hasPrefix("name=") { return .about }
+    let parts = last.split(separator: ",")
+    if parts.count == 2, parts.allSatisfy({ Int($0) != nil }) { return .move }
+    return .none
+  }
+
+  @Test(arguments: states.indices)
+  func everyMessageGetsTheRightAnswerInEveryState(state: Int) {
+    for message in PbrainSessionTests.messages {
+      var brain = session()
+      for line in PbrainSessionTests.states[state].script { _ = brain.respond(to: line) }
+      let answer = brain.respond(to: message.line)
+      #expect(
+        kind(answer) == message.expected[state],
+        "\(message.line) in state \(PbrainSessionTests.states[state].name): \(answer)")
+      if message.line == "END" { #expect(brain.hasEnded) }
+    }
+  }
+
+  @Test func movesAreColumnCommaRowFromTheTopLeft() {
+    var brain = session()
+    feed(&brain, "RECTSTART 10,7")
+    #expect(brain.game?.board.rows == 7 && brain.game?.board.columns == 10)
+    // The stand-in plays the first empty cell in reading order: 0,0, then 1,0 after 0,0.
+    #expect(feed(&brain, "BEGIN").last == "0,0")
+    #expect(feed(&brain, "TURN 9,6").last == "1,0")
+    #expect(brain.game?.board[Cell(row: 6, column: 9)] == .o)
+  }
+
+  @Test func boardSetsUpThePositionWithTheBrainToMove() {
+    var brain = session()
+    // Two own stones and two of the opponent's: the brain moved first.
+    let answer = feed(&brain, "START 15", "BOARD", "7,7,1", "7,8,2", "8,7,1", "8,8,2", "DONE")
+    #expect(answer.last == "0,0")
+    #expect(brain.game?.board[Cell(row: 7, column: 7)] == .x)
+    #expect(brain.game?.board[Cell(row: 8, column: 7)] == .o)
+    // One opponent's stone more: the opponent moved first.
+    feed(&brain, "BOARD", "7,7,2", "DONE")
+    #expect(brain.game?.board[Cell(row: 7, column: 7)] == .x)
+    #expect(brain.game?.board[Cell(row: 0, column: 0)] == .o)
+  }
+
+  @Test func badBoardsAreRefusedAndLeaveThePositionAsItWas() {
+    var brain = session()
+    feed(&brain, "START 15", "BEGIN")
+    let before = brain.game
+    for script in [
+      ["BOARD", "7,7,1", "7,8,1", "DONE"],  // two own, no opponent's: not the brain's turn
+      ["BOARD", "7,7,1", "7,7,2", "DONE"],  // one cell twice
+      ["BOARD", "7,7,3", "DONE"],  // continuous-game field
+      ["BOARD", "17,7,2", "DONE"],  // off the board
+      ["BOARD", "seven", "DONE"],  // not a stone
+    ] {
+      let answers = script.flatMap { brain.respond(to: $0) }
+      #expect(answers.contains { $0.hasPrefix("ERROR") }, "\(script): \(answers)")
+      #expect(!answers.contains { kind([$0]) == .move }, "\(script): \(answers)")
+      #expect(brain.game == before, "\(script)")
+    }
+  }
+
+  @Test func unsupportedRulesAreRefusedWithTheReason() {
+    var brain = session()
+    let answers = [1, 2, 4, 8, 5].map { feed(&brain, "INFO rule \($0)").first ?? "" }
+    #expect(answers[0].contains("exactly five"))
+    #expect(answers[1].contains("continuous"))
+    #expect(answers[2].contains("renju"))
+    #expect(answers[3].contains("caro"))
+    #expect(answers[4].contains("exactly five") && answers[4].contains("renju"))
+    #expect(answers.allSatisfy { $0.hasPrefix("ERROR rule ") && $0.contains("freestyle") })
+  }
+
+  @Test func theBudgetKeepsToTheTurnAndToAShareOfTheMatch() {
+    let asked = Asked()
+    var brain = session(asked)
+    feed(&brain, "START 15", "INFO timeout_turn 300", "BEGIN")
+    // 300 ms less the reserve: a tenth (at most 60 ms) and 5 ms.
+    #expect(asked.budget == .milliseconds(265))
+    feed(&brain, "INFO timeout_match 100000", "INFO time_left 2000", "TURN 9,9")
+    // 2 s over a quarter of the 223 empty cells (55 moves): 36 ms, less 3.6 + 5 ms.
+    #expect(asked.budget == .microseconds(27_400))
+    feed(&brain, "INFO timeout_turn 0", "INFO time_left 100000", "TURN 9,10")
+    #expect(asked.budget == .milliseconds(13))
+    feed(&brain, "INFO max_memory 70000000", "TURN 9,11")
+    #expect(asked.memory == 70_000_000)
+    feed(&brain, "INFO max_memory 0", "TURN 9,12")
+    #expect(asked.memory == nil)
+  }
+
+  @Test func budgetsNeverExceedTheTurnOrTheTimeLeft() {
+    for turn in [0, 1, 5, 50, 100, 1_000, 30_000] {
+      for left in [0, 1, 100, 5_000, 1_000_000] {
+        for empties in [1, 50, 225] {
+          let budget = PbrainSession.budget(
+            .init(turn: turn, match: 1_000_000, left: left), default: .seconds(1),
+            emptyCells: empties)
+          #expect(budget <= .milliseconds(max(turn, 20)), "\(turn) \(left) \(empties)")
+          #expect(budget <= .milliseconds(max(left, 1)), "\(turn) \(left) \(empties)")
+          #expect(budget > .zero)
+        }
+      }
+    }
+  }
+
+  @Test func takeBackRemovesOnlyTheLastMove() {
+    var brain = session()
+    feed(&brain, "START 15", "BEGIN", "TURN 5,5")
+    // The brain answered 1,0 after 0,0 and 5,5.
+    #expect(feed(&brain, "TAKEBACK 5,5").last?.hasPrefix("ERROR") == true)
+    #expect(feed(&brain, "TAKEBACK 1,0") == ["OK"])
+    #expect(feed(&brain, "TAKEBACK 5,5") == ["OK"])
+    #expect(brain.game?.moves == [Cell(row: 0, column: 0)])
+  }
+
+  @Test func hostileLinesGetOneShortAnswer() {
+    var brain = session()
+    let long = String(repeating: "A", count: 100_000)
+    let answer = feed(&brain, long)
+    #expect(answer.count == 1)
+    #expect(answer[0].count < 100)
+    let escape = feed(&brain, "\u{1B}[2J START 15\u{7}")
+    #expect(escape.allSatisfy { !$0.unicodeScalars.contains { $0.value < 32 } })
+    #expect(feed(&brain, "start 15\r") == ["OK"])
+    #expect(feed(&brain, "TURN -1,4").last?.hasPrefix("ERROR") == true)
+    #expect(feed(&brain, "TURN 4").last?.hasPrefix("ERROR") == true)
+    #expect(feed(&brain, "TURN 99999999999999999999,4").last?.hasPrefix("ERROR") == true)
+    #expect(feed(&brain, "INFO timeout_turn lots").isEmpty)
+  }
+}
