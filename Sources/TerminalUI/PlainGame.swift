@@ -1,31 +1,9 @@
 public import GameCore
-public import GameRules
+import GameRules
 
-/// Plain mode's pure parts: the board as text, what to say after each change, and what a typed
+/// Plain mode's pure parts: what to say after each change, and what a typed
 /// line asks of the core.
 public enum PlainGame {
-  /// The board as plain text, one row a line, `.` for an empty cell.
-  ///
-  /// ```
-  ///    a b c
-  ///  1 X . O
-  ///  2 . X .
-  ///  3 . . .
-  /// ```
-  public static func boardText(_ board: Board) -> String {
-    let labelWidth = String(board.rows).count
-    let letters = (0..<board.columns).map { Cell(row: 0, column: $0).name.prefix(1) }
-    var lines = [String(repeating: " ", count: labelWidth + 1) + letters.joined(separator: " ")]
-    for row in 0..<board.rows {
-      let label = String(row + 1)
-      let marks = (0..<board.columns).map { board[row, $0]?.symbol ?? "." }
-      lines.append(
-        String(repeating: " ", count: labelWidth - label.count) + label + " "
-          + marks.joined(separator: " "))
-    }
-    return lines.joined(separator: "\n")
-  }
-
   /// What a typed line leads to.
   public enum Response: Equatable, Sendable {
     /// Send these to the core, in order.
@@ -124,7 +102,7 @@ public enum PlainGame {
       said = moves
       let isPersonsTurn = !state.isThinking
       if boardIsDue && isPersonsTurn {
-        output.append(PlainGame.boardText(state.board))
+        output.append(state.board.diagram)
         boardIsDue = false
         if let result { output.append(result) }
       }

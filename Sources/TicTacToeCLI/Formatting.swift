@@ -24,17 +24,9 @@ enum Formatting {
     }
   }
 
-  static func boardText(_ board: Board) -> String {
-    (0..<board.rows).map { row in
-      (0..<board.columns).map { column in
-        board[row, column]?.symbol ?? "."
-      }.joined(separator: " ")
-    }.joined(separator: "\n")
-  }
-
   static func analysisText(_ board: Board, _ analysis: Analysis) -> String {
     var lines = [
-      boardText(board),
+      board.diagram,
       "Position \(board.notation), k = \(board.k).",
     ]
     if board.outcome.isOver {
@@ -50,24 +42,6 @@ enum Formatting {
 
   // MARK: - JSON
 
-  static func json(string: String) -> String {
-    var result = "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      case "\r": result += "\\r"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
-  }
-
   static func outcomeKey(_ outcome: Outcome) -> String {
     switch outcome {
     case .inProgress: "inProgress"
@@ -77,29 +51,26 @@ enum Formatting {
     }
   }
 
-  private static func evaluationFields(_ evaluation: Evaluation) -> String {
-    var text = "\"value\":\"\(evaluation.value.rawValue)\",\"plies\":\(evaluation.plies)"
-    if !evaluation.isExact { text += ",\"exact\":false" }
-    return text
-  }
-
-  private static func cellFields(_ cell: Cell) -> String {
-    "\"cell\":\"\(cell.name)\",\"row\":\(cell.row + 1),\"column\":\(cell.column + 1)"
-  }
-
   static func analysisJSON(_ board: Board, _ analysis: Analysis) -> String {
-    let moves = analysis.moves.map { "{\(cellFields($0.cell)),\(evaluationFields($0.evaluation))}" }
-    let best = analysis.best.map { "\"\($0.name)\"" }
-    return "{\"position\":\(json(string: board.notation)),\"k\":\(board.k),"
-      + "\"toMove\":\"\(board.toMove.rawValue)\",\"outcome\":\"\(outcomeKey(board.outcome))\","
-      + "\(evaluationFields(analysis.evaluation)),"
-      + "\"moves\":[\(moves.joined(separator: ","))],\"best\":[\(best.joined(separator: ","))]}"
+    JSON.line(
+      AnalysisOutput(
+        position: board.notation, k: board.k, toMove: board.toMove.rawValue,
+        outcome: outcomeKey(board.outcome), value: analysis.evaluation.value.rawValue,
+        plies: analysis.evaluation.plies, exact: analysis.evaluation.isExact ? nil : false,
+        moves: analysis.moves.map { move in
+          MoveOutput(
+            cell: move.cell.name, row: move.cell.row + 1, column: move.cell.column + 1,
+            value: move.evaluation.value.rawValue, plies: move.evaluation.plies,
+            exact: move.evaluation.isExact ? nil : false)
+        },
+        best: analysis.best.map(\.name)))
   }
 
   static func bestMoveJSON(_ board: Board, _ move: Cell, _ difficulty: Difficulty) -> String {
-    "{\"position\":\(json(string: board.notation)),\"k\":\(board.k),"
-      + "\"toMove\":\"\(board.toMove.rawValue)\",\"difficulty\":\(json(string: difficulty.name)),"
-      + "\(cellFields(move))}"
+    JSON.line(
+      BestMoveOutput(
+        position: board.notation, k: board.k, toMove: board.toMove.rawValue,
+        difficulty: difficulty.name, cell: move.name, row: move.row + 1, column: move.column + 1))
   }
 
   static func seconds(_ duration: Duration) -> Double {
@@ -123,11 +94,12 @@ enum Formatting {
   }
 
   static func solveJSON(_ board: Board, _ result: SolveResult) -> String {
-    let best = result.best.map { "\"\($0.name)\"" }.joined(separator: ",")
-    return "{\"rows\":\(board.rows),\"columns\":\(board.columns),\"k\":\(board.k),"
-      + "\(evaluationFields(result.evaluation)),\"exact\":\(result.evaluation.isExact),"
-      + "\"best\":[\(best)],\"nodes\":\(result.nodes),"
-      + "\"seconds\":\(formatted(seconds(result.duration)))}"
+    JSON.line(
+      SolveOutput(
+        rows: board.rows, columns: board.columns, k: board.k,
+        value: result.evaluation.value.rawValue, plies: result.evaluation.plies,
+        exact: result.evaluation.isExact, best: result.best.map(\.name), nodes: result.nodes,
+        seconds: (seconds(result.duration) * 1_000).rounded() / 1_000))
   }
 
   static func countText(_ board: Board, _ counts: PositionCounts) -> String {
@@ -140,15 +112,7 @@ enum Formatting {
   }
 
   static func countJSON(_ board: Board, _ counts: PositionCounts) -> String {
-    let fields: [(String, Int)] = [
-      ("positions", counts.positions), ("terminalPositions", counts.terminalPositions),
-      ("xWinPositions", counts.xWinPositions), ("oWinPositions", counts.oWinPositions),
-      ("drawPositions", counts.drawPositions), ("games", counts.games),
-      ("xWinGames", counts.xWinGames), ("oWinGames", counts.oWinGames),
-      ("drawGames", counts.drawGames),
-    ]
-    let body = fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
-    return "{\"rows\":\(board.rows),\"columns\":\(board.columns),\"k\":\(board.k),\(body)}"
+    JSON.line(CountOutput(rows: board.rows, columns: board.columns, k: board.k, counts: counts))
   }
 
   /// A number with three decimals, without Foundation's formatters.
@@ -156,5 +120,82 @@ enum Formatting {
     let thousandths = Int((value * 1_000).rounded())
     let fraction = String(thousandths % 1_000)
     return "\(thousandths / 1_000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+  }
+}
+
+// MARK: - JSON outputs
+
+/// `analyze --json`: the keys of PRODUCT.md §7, in that order; `exact` only for an estimate.
+private struct AnalysisOutput: Encodable {
+  let position: String
+  let k: Int
+  let toMove: String
+  let outcome: String
+  let value: String
+  let plies: Int
+  let exact: Bool?
+  let moves: [MoveOutput]
+  let best: [String]
+}
+
+/// One legal move's value in `analyze --json`.
+private struct MoveOutput: Encodable {
+  let cell: String
+  let row: Int
+  let column: Int
+  let value: String
+  let plies: Int
+  let exact: Bool?
+}
+
+/// `bestmove --json`.
+private struct BestMoveOutput: Encodable {
+  let position: String
+  let k: Int
+  let toMove: String
+  let difficulty: String
+  let cell: String
+  let row: Int
+  let column: Int
+}
+
+/// `solve --json`: `exact` says whether the search proved the value.
+private struct SolveOutput: Encodable {
+  let rows: Int
+  let columns: Int
+  let k: Int
+  let value: String
+  let plies: Int
+  let exact: Bool
+  let best: [String]
+  let nodes: Int
+  let seconds: Double
+}
+
+/// `count --json`: the board, then the counts under the names of PRODUCT.md §7.
+private struct CountOutput: Encodable {
+  let rows: Int
+  let columns: Int
+  let k: Int
+  let counts: PositionCounts
+
+  private enum CodingKeys: String, CodingKey {
+    case rows, columns, k, positions, terminalPositions, xWinPositions, oWinPositions
+    case drawPositions, games, xWinGames, oWinGames, drawGames
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(rows, forKey: .rows)
+    try container.encode(columns, forKey: .columns)
+    try container.encode(k, forKey: .k)
+    let fields: [(CodingKeys, Int)] = [
+      (.positions, counts.positions), (.terminalPositions, counts.terminalPositions),
+      (.xWinPositions, counts.xWinPositions), (.oWinPositions, counts.oWinPositions),
+      (.drawPositions, counts.drawPositions), (.games, counts.games),
+      (.xWinGames, counts.xWinGames), (.oWinGames, counts.oWinGames),
+      (.drawGames, counts.drawGames),
+    ]
+    for (key, value) in fields { try container.encode(value, forKey: key) }
   }
 }

@@ -13,24 +13,6 @@ struct PlainGameTests {
       settings: settings, game: try Game(start: .classic, moves: moves), startedAt: 0)
   }
 
-  @Test func boardAsText() throws {
-    let board = try Board(notation: "x.o/.x./..o")
-    #expect(
-      PlainGame.boardText(board) == """
-          a b c
-        1 X . O
-        2 . X .
-        3 . . O
-        """)
-  }
-
-  @Test func largeBoardLabelsLineUp() throws {
-    let lines = PlainGame.boardText(try Board(size: 11)).split(separator: "\n")
-    #expect(lines.first == "   a b c d e f g h i j k")
-    #expect(lines[1] == " 1 . . . . . . . . . . .")
-    #expect(lines.last == "11 . . . . . . . . . . .")
-  }
-
   @Test func commandsAndMovesParse() {
     func parse(_ line: String, size: Int = 3) -> PlainCommand {
       PlainCommand(parsing: line, rows: size, columns: size)
@@ -80,12 +62,12 @@ struct PlainGameTests {
     var narrator = PlainGame.Narrator()
     #expect(
       narrator.lines(for: try state()) == [
-        PlainGame.boardText(.classic), "Blob, place your X",
+        Board.classic.diagram, "Blob, place your X",
       ])
     let afterMove = try state(moves: [.b2])
     #expect(
       narrator.lines(for: afterMove) == [
-        "X plays b2.", PlainGame.boardText(afterMove.board), "Blob Jr, place your O",
+        "X plays b2.", afterMove.board.diagram, "Blob Jr, place your O",
       ])
     #expect(narrator.lines(for: afterMove).isEmpty)
   }
@@ -99,7 +81,7 @@ struct PlainGameTests {
     let answered = try state(.versusComputer, moves: [.b2, .a1])
     #expect(
       narrator.lines(for: answered) == [
-        "O plays a1.", PlainGame.boardText(answered.board), "Blob, place your X",
+        "O plays a1.", answered.board.diagram, "Blob, place your X",
       ])
   }
 
@@ -109,7 +91,7 @@ struct PlainGameTests {
     let won = try state(moves: [.a1, .b1, .b2, .c1, .c3])
     #expect(
       narrator.lines(for: won) == [
-        "X plays c3.", PlainGame.boardText(won.board), "X wins with a1, b2, c3.",
+        "X plays c3.", won.board.diagram, "X wins with a1, b2, c3.",
         "Winner! Congrats Blob!",
       ])
   }
@@ -120,13 +102,13 @@ struct PlainGameTests {
     let undone = try state(moves: [.a1])
     #expect(
       narrator.lines(for: undone) == [
-        "One move taken back.", PlainGame.boardText(undone.board), "Blob Jr, place your O",
+        "One move taken back.", undone.board.diagram, "Blob Jr, place your O",
       ])
     let empty = try state()
     _ = narrator.lines(for: try state(moves: [.a1, .b2]))
     #expect(
       narrator.lines(for: empty) == [
-        "2 moves taken back.", PlainGame.boardText(empty.board), "Blob, place your X",
+        "2 moves taken back.", empty.board.diagram, "Blob, place your X",
       ])
   }
 
