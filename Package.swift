@@ -54,8 +54,8 @@ let package = Package(
     .target(
       name: "AppCore",
       dependencies: [
-        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "LoginCore",
-        "NewGameCore", "StatsCore", "TwoFactorCore",
+        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameRules",
+        "LoginCore", "NewGameCore", "StatsCore", "TwoFactorCore",
       ]
     ),
 
@@ -76,8 +76,8 @@ let package = Package(
     .target(
       name: "TicTacToeCLI",
       dependencies: [
-        "AppLive", "AuthenticationClient", "AuthenticationClientLive", "Crypto", "DatabaseClient",
-        "DatabaseClientLive", "GameAI", "GameRules", "TerminalUI",
+        "AppCore", "AppLive", "AuthenticationClient", "AuthenticationClientLive", "Crypto",
+        "DatabaseClient", "DatabaseClientLive", "GameAI", "GameCore", "GameRules", "TerminalUI",
       ]
     ),
     .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),
@@ -161,16 +161,15 @@ if buildsGTK {
     .target(
       name: "GTKUI",
       dependencies: [
-        "AppCore", "Architecture", "AuthenticationClient", "CGTK", "DatabaseClient", "GameCore",
-        "GameRules", "LoginCore", "NewGameCore", "StatsCore", "TwoFactorCore",
+        "AppCore", "Architecture", "CGTK", "GameCore", "GameRules", "LoginCore", "NewGameCore",
+        "StatsCore", "TwoFactorCore",
       ],
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
     .executableTarget(
       name: "tictactoe-gtk",
       dependencies: [
-        "AppCore", "AppLive", "Architecture", "CGTK", "DatabaseClient", "GameCore", "GameRules",
-        "GTKUI", "LoginCore", "NewGameCore", "TicTacToeCLI",
+        "AppCore", "AppLive", "Architecture", "CGTK", "DatabaseClient", "GTKUI", "TicTacToeCLI",
       ]
     ),
     .testTarget(

@@ -241,10 +241,12 @@ t send-keys -t "$session" q
 if wait_for "Quit this game?" 2; then
   t send-keys -t "$session" y
 fi
-# Quit leads to New game with the names kept; Esc there leaves the program.
+# Quit leads to New game with the names kept; Esc there leaves the program, once confirmed.
 wait_for "^ New game" 5 || fail "quit: no New game screen:"$'\n'"$(screen)"
 expect_screen "quit" "X name .*\[Ada "
 t send-keys -t "$session" Escape
+wait_for "Leave Tic-Tac-Toe?" 5 || fail "Esc: no question before leaving"
+t send-keys -t "$session" y
 check_restored "q"
 [[ $(cat "$work/status" 2>/dev/null) == 0 ]] || fail "q: exit status $(cat "$work/status")"
 t kill-session -t "$session"
@@ -290,6 +292,8 @@ t send-keys -t "$session" Enter
 wait_for "Signed in as ada" 15 || fail "create account: not signed in:"$'\n'"$(screen)"
 expect_screen "create account" "X name .*\[ada "
 t send-keys -t "$session" Escape
+wait_for "Leave Tic-Tac-Toe?" 5 || fail "create account Esc: no question before leaving"
+t send-keys -t "$session" y
 check_restored "create account Esc"
 t kill-session -t "$session"
 

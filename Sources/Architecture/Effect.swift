@@ -56,11 +56,6 @@ public struct Effect<Action: Sendable>: Sendable {
     Self(instructions: effects.flatMap(\.instructions))
   }
 
-  /// This effect followed by another.
-  public func merge(with other: Self) -> Self {
-    Self(instructions: instructions + other.instructions)
-  }
-
   /// An effect that cancels every operation started under an identifier.
   ///
   /// - Parameter id: Any hashable, sendable value, such as a case of a private enum.

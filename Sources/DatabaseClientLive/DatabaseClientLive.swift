@@ -11,6 +11,7 @@ extension DatabaseClient {
     let records = Records(database: database)
     return DatabaseClient(
       saveFinishedGame: { record in try records.saveFinished(record) },
+      finishGameInProgress: { record, owner in try records.saveFinished(record, owner: owner) },
       saveGameInProgress: { record, owner in try records.saveInProgress(record, owner: owner) },
       loadGameInProgress: { owner in try records.loadInProgress(owner: owner) },
       clearGameInProgress: { owner in try records.clearInProgress(owner: owner) },
@@ -67,12 +68,17 @@ private struct Records: Sendable {
 
   // MARK: - Writing
 
-  func saveFinished(_ record: GameRecord) throws(DatabaseError) -> Int64 {
+  /// Saves a finished game and, given its owner, forgets the owner's game in progress with it.
+  func saveFinished(_ record: GameRecord, owner: RecordOwner? = nil) throws(DatabaseError) -> Int64
+  {
     guard record.result != nil, record.endedAt != nil else {
       throw DatabaseError("A game without a result and an end time cannot be saved as finished.")
     }
     return try write { database throws(SQLiteError) in
-      try insert(record, savedFor: nil, into: database)
+      if let owner {
+        try database.run("DELETE FROM games WHERE saved_for = ?", ownerKey(owner))
+      }
+      return try insert(record, savedFor: nil, into: database)
     }
   }
 
@@ -179,7 +185,7 @@ private struct Records: Sendable {
         ).map { row throws(SQLiteError) in
           let skill: Double? = try row.get(0)
           return Tally(
-            opponent: skill.map { .computer(difficulty: Difficulty(skill: $0).name) } ?? .person,
+            opponent: skill.map { .computer(Difficulty(skill: $0)) } ?? .person,
             wins: try row.get(1), losses: try row.get(2), draws: try row.get(3))
         }
         // Each run number groups the wins that follow one non-win; the last run's wins are the

@@ -38,6 +38,8 @@ public enum Key: Hashable, Sendable {
   case enter
   case tab
   case backTab
+  /// The help key.
+  case f1
   case backspace
   case escape
   /// A control key other than those named, by its letter: Ctrl-C is `control("c")`.
@@ -51,6 +53,8 @@ public enum Key: Hashable, Sendable {
   public static let interrupt = Key.control("c")
   /// Ctrl-D, end of transmission.
   public static let endOfInput = Key.control("d")
+  /// Ctrl-Z, which suspends the program in a shell.
+  public static let suspend = Key.control("z")
 }
 
 /// Turns the bytes a terminal sends into keys, across reads.
@@ -178,7 +182,9 @@ public struct InputDecoder: Sendable {
     case UInt8(ascii: "O"):
       guard start + 2 < bytes.count else { return .incomplete }
       let final = bytes[start + 2]
-      let key = cursorKey(final) ?? (final == UInt8(ascii: "M") ? .enter : .unknown)
+      let key =
+        cursorKey(final)
+        ?? (final == UInt8(ascii: "M") ? .enter : final == UInt8(ascii: "P") ? .f1 : .unknown)
       return .key(key, length: 3)
     case 0x1B:
       // Escape pressed twice: the first is a key of its own.
@@ -231,6 +237,7 @@ public struct InputDecoder: Sendable {
         case 4, 8: .end
         case 5: .pageUp
         case 6: .pageDown
+        case 11: .f1
         default: .unknown
         }
       default: .unknown

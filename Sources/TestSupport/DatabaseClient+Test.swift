@@ -5,6 +5,7 @@ extension DatabaseClient {
   /// A client whose every endpoint fails the test when called.
   public static let unimplemented = DatabaseClient(
     saveFinishedGame: { _ in try fail("DatabaseClient.saveFinishedGame") },
+    finishGameInProgress: { _, _ in try fail("DatabaseClient.finishGameInProgress") },
     saveGameInProgress: { _, _ in try fail("DatabaseClient.saveGameInProgress") },
     loadGameInProgress: { _ in try fail("DatabaseClient.loadGameInProgress") },
     clearGameInProgress: { _ in try fail("DatabaseClient.clearGameInProgress") },
@@ -39,18 +40,8 @@ public final class InMemoryDatabase: Sendable {
   /// A client over these records; history, single games and unknown stats fail the test.
   public var client: DatabaseClient {
     var client = DatabaseClient.unimplemented
-    client.saveFinishedGame = { record in
-      // The live records refuse the same: a finished game has a result and an end time.
-      guard record.result != nil, record.endedAt != nil else {
-        throw DatabaseError("A game without a result and an end time cannot be saved as finished.")
-      }
-      return self.contents.withLock { contents in
-        var saved = record
-        saved.id = Int64(contents.finishedGames.count + 1)
-        contents.finishedGames.append(saved)
-        return Int64(contents.finishedGames.count)
-      }
-    }
+    client.saveFinishedGame = { record in try self.finish(record, owner: nil) }
+    client.finishGameInProgress = { record, owner in try self.finish(record, owner: owner) }
     client.saveGameInProgress = { record, owner in
       self.contents.withLock { $0.gamesInProgress[owner] = record }
     }
@@ -70,6 +61,21 @@ public final class InMemoryDatabase: Sendable {
       self.contents.withLock { $0.stats[owner] = Stats() }
     }
     return client
+  }
+
+  /// Saves a finished game, forgetting the owner's game in progress when there is an owner.
+  private func finish(_ record: GameRecord, owner: RecordOwner?) throws -> Int64 {
+    // The live records refuse the same: a finished game has a result and an end time.
+    guard record.result != nil, record.endedAt != nil else {
+      throw DatabaseError("A game without a result and an end time cannot be saved as finished.")
+    }
+    return contents.withLock { contents in
+      var saved = record
+      saved.id = Int64(contents.finishedGames.count + 1)
+      contents.finishedGames.append(saved)
+      if let owner { contents.gamesInProgress[owner] = nil }
+      return Int64(contents.finishedGames.count)
+    }
   }
 }
 

@@ -52,64 +52,68 @@ struct Null<Value: Encodable>: Encodable {
 
 /// One JSON value under construction; containers fill it in place.
 private final class Node {
-  enum Content {
+  enum Kind {
     case unset
-    case literal(String)
-    case object([(key: String, node: Node)])
-    case array([Node])
+    case literal
+    case object
+    case array
   }
 
-  var content = Content.unset
+  var kind = Kind.unset
+  /// The text of a literal: a number, a quoted string, `true`, `false` or `null`.
+  var literal = ""
+  /// An object's keys, in order, one for each child.
+  var keys: [String] = []
+  /// An object's values or an array's elements.
+  var children: [Node] = []
 
   func write(into text: inout String) {
-    switch content {
+    switch kind {
     case .unset:
       text += "null"
-    case .literal(let literal):
+    case .literal:
       text += literal
-    case .object(let members):
+    case .object:
       text += "{"
-      for (index, member) in members.enumerated() {
+      for (index, child) in children.enumerated() {
         if index > 0 { text += "," }
-        text += Node.quoted(member.key) + ":"
-        member.node.write(into: &text)
+        text += Node.quoted(keys[index]) + ":"
+        child.write(into: &text)
       }
       text += "}"
-    case .array(let elements):
+    case .array:
       text += "["
-      for (index, element) in elements.enumerated() {
+      for (index, child) in children.enumerated() {
         if index > 0 { text += "," }
-        element.write(into: &text)
+        child.write(into: &text)
       }
       text += "]"
     }
   }
 
+  func setLiteral(_ text: String) {
+    kind = .literal
+    literal = text
+  }
+
   /// Appends a member, refusing a key the object has already.
   func member(_ key: any CodingKey, path: [any CodingKey]) throws -> Node {
-    guard case .object(var members) = content else {
-      preconditionFailure("a keyed container's node holds an object")
-    }
-    guard !members.contains(where: { $0.key == key.stringValue }) else {
+    guard !keys.contains(key.stringValue) else {
       throw EncodingError.invalidValue(
         key.stringValue,
         EncodingError.Context(
           codingPath: path + [key], debugDescription: "The key \(key.stringValue) is given twice."))
     }
     let node = Node()
-    members.append((key.stringValue, node))
-    content = .object(members)
+    keys.append(key.stringValue)
+    children.append(node)
     return node
   }
 
   /// Appends an element.
   func element() -> Node {
-    guard case .array(var elements) = content else {
-      preconditionFailure("an unkeyed container's node holds an array")
-    }
     let node = Node()
-    elements.append(node)
-    content = .array(elements)
+    children.append(node)
     return node
   }
 
@@ -118,27 +122,29 @@ private final class Node {
   func set(_ value: some Encodable, path: [any CodingKey]) throws {
     switch value {
     case let text as String:
-      content = .literal(Node.quoted(text))
+      setLiteral(Node.quoted(text))
     case let flag as Bool:
-      content = .literal(flag ? "true" : "false")
+      setLiteral(flag ? "true" : "false")
     case let number as Int:
-      content = .literal(String(number))
+      setLiteral(String(number))
     case let number as Int64:
-      content = .literal(String(number))
+      setLiteral(String(number))
     case let number as UInt64:
-      content = .literal(String(number))
+      setLiteral(String(number))
     case let number as Double:
       guard number.isFinite else {
         throw EncodingError.invalidValue(
           number, EncodingError.Context(codingPath: path, debugDescription: "Not a JSON number."))
       }
-      content = .literal(number.description)
+      setLiteral(number.description)
     default:
       try value.encode(to: NodeEncoder(node: self, codingPath: path))
     }
   }
 
   static func quoted(_ text: String) -> String {
+    let isPlain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F && $0 != 0x22 && $0 != 0x5C }
+    guard !isPlain else { return "\"" + text + "\"" }
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -165,12 +171,12 @@ private struct NodeEncoder: Encoder {
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if case .object = node.content {} else { node.content = .object([]) }
+    node.kind = .object
     return KeyedEncodingContainer(KeyedContainer<Key>(node: node, codingPath: codingPath))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    if case .array = node.content {} else { node.content = .array([]) }
+    node.kind = .array
     return UnkeyedContainer(node: node, codingPath: codingPath)
   }
 
@@ -184,7 +190,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let codingPath: [any CodingKey]
 
   mutating func encodeNil(forKey key: Key) throws {
-    try node.member(key, path: codingPath).content = .literal("null")
+    try node.member(key, path: codingPath).setLiteral("null")
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -223,12 +229,9 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
   let node: Node
   let codingPath: [any CodingKey]
 
-  var count: Int {
-    if case .array(let elements) = node.content { return elements.count }
-    return 0
-  }
+  var count: Int { node.children.count }
 
-  mutating func encodeNil() throws { node.element().content = .literal("null") }
+  mutating func encodeNil() throws { node.element().setLiteral("null") }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     try node.element().set(value, path: codingPath)
@@ -253,7 +256,7 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
   let node: Node
   let codingPath: [any CodingKey]
 
-  mutating func encodeNil() throws { node.content = .literal("null") }
+  mutating func encodeNil() throws { node.setLiteral("null") }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     try node.set(value, path: codingPath)

@@ -22,7 +22,7 @@ enum RecordFormatting {
     var lines = [
       "Stats for \(owner): \(count(stats.games, "game")): "
         + tallyText(wins: stats.wins, losses: stats.losses, draws: stats.draws)
-        + (stats.winRate.map { " (win rate \(Int(($0 * 100).rounded()))%)" } ?? "") + ".",
+        + (stats.winPercentage.map { " (win rate \($0)%)" } ?? "") + ".",
       "Current streak: \(count(stats.currentStreak, "win")); best streak: "
         + "\(count(stats.bestStreak, "win")).",
     ]
@@ -30,7 +30,7 @@ enum RecordFormatting {
       let opponent =
         switch tally.opponent {
         case .person: "people"
-        case .computer(let difficulty): "the computer, \(displayName(difficulty))"
+        case .computer(let difficulty): "the computer, \(difficulty.displayName)"
         }
       lines.append(
         "Against \(opponent): "
@@ -41,10 +41,6 @@ enum RecordFormatting {
       lines += stats.recentGames.map { "  " + summary($0) }
     }
     return lines.joined(separator: "\n")
-  }
-
-  private static func displayName(_ difficulty: String) -> String {
-    Difficulty(difficulty)?.displayName ?? difficulty
   }
 
   /// One line for a finished game: id, date, players, board and result.

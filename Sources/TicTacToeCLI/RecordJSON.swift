@@ -46,9 +46,9 @@ struct TallyOutput: Encodable {
     case .person:
       opponent = "person"
       difficulty = nil
-    case .computer(let name):
+    case .computer(let level):
       opponent = "computer"
-      difficulty = name
+      difficulty = level.name
     }
     games = tally.games
     wins = tally.wins

@@ -20,6 +20,7 @@ struct TicTacToeTests {
         authentication: .demo, database: database.client, engine: .firstEmptyCell,
         clock: .immediate, random: .unimplemented)
     }
+    #expect(store.state.screen == .signIn)
 
     // Sign in, then two-factor.
     await store.send(.login(.view(.userNameChanged("blob2fa@example.com")))) {
@@ -34,6 +35,7 @@ struct TicTacToeTests {
       $0.loginState?.isRequestInFlight = false
       $0.loginState?.twoFactor = TwoFactor.State(challenge: challenge)
     }
+    #expect(store.state.screen == .twoFactor)
     await store.send(.login(.twoFactor(.view(.codeChanged("1234"))))) {
       $0.loginState?.twoFactor?.code = "1234"
     }
@@ -49,62 +51,81 @@ struct TicTacToeTests {
       $0.loginState?.password = ""
     }
     await store.receive(.login(.delegate(.didAuthenticate(session)))) {
-      $0 = .newGame(NewGame.State(signedInName: "blob2fa@example.com", accountID: 1))
+      $0.destination = .newGame(
+        NewGame.State(signedInName: "blob2fa@example.com", accountID: 1))
     }
+    #expect(store.state.screen == .newGame)
 
     // New game, with nothing to resume.
-    await store.receive(.newGame(.started))
-    await store.receive(.newGame(.gameInProgressLoaded(.success(nil))))
+    await store.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
+    await store.receive(.newGame(.gameInProgressLoaded(.success(nil)))) {
+      $0.newGameState?.isLoading = false
+    }
     let settings = GameSettings(
       xName: "blob2fa@example.com", oName: "Computer", mode: .versusComputer, computerMark: .o,
-      difficulty: .hard, accountID: 1)
+      accountID: 1)
     await store.send(.newGame(.view(.letsPlayTapped))) {
       $0.newGameState?.game = try GameFeature.State(
         settings: settings, firstMover: .x, startedAt: TestClock.epoch)
     }
     await store.receive(.newGame(.game(.started)))
+    #expect(store.state.screen == .game)
 
     // A full game against the computer, which plays the first empty cell.
     let exchanges: [(person: Cell, computer: Cell)] = [(.b2, .a1), (.c1, .b1)]
     for (person, computer) in exchanges {
-      await store.send(.newGame(.game(.view(.cellTapped(person))))) {
-        try $0.newGameState?.game?.game.play(at: person)
-        $0.newGameState?.game?.isThinking = true
-      }
-      await store.receive(.newGame(.game(.computerMoved(computer)))) {
-        try $0.newGameState?.game?.game.play(at: computer)
-        $0.newGameState?.game?.isThinking = false
-      }
+      try await exchange(person, computer, store)
     }
+    let won = try #require(try store.state.game?.game.playing(at: .a3))
     await store.send(.newGame(.game(.view(.cellTapped(.a3))))) {
-      try $0.newGameState?.game?.game.play(at: .a3)
-      $0.newGameState?.game?.isSavingRecord = true
+      $0.newGameState?.game?.phase = .saving(GameFeature.Save(game: won, write: .finished))
     }
-    await store.receive(.newGame(.game(.recordSaved(1)))) {
-      $0.newGameState?.game?.isSavingRecord = false
-      $0.newGameState?.game?.recordID = 1
+    await store.receive(.newGame(.game(.saved(recordID: 1)))) {
+      $0.newGameState?.game?.game = won
+      $0.newGameState?.game?.phase = .finished(recordID: 1)
     }
-    #expect(store.state.newGameState?.game?.title == "Winner! Congrats blob2fa@example.com!")
-    #expect(store.state.newGameState?.game?.isBoardEnabled == false)
+    #expect(store.state.game?.title == "Winner! Congrats blob2fa@example.com!")
+    #expect(store.state.game?.isBoardEnabled == false)
     let saved = try #require(database.finishedGames.first)
     #expect(saved.result == .xWins)
     #expect(saved.x.accountID == 1)
-    #expect(saved.o.computer == .hard)
+    #expect(saved.o.computer == .unbeatable)
 
     // Play again, then quit before a move, back to New game with the names kept.
     await store.send(.newGame(.game(.view(.playAgainTapped)))) {
       $0.newGameState?.game?.game = Game(start: .classic)
-      $0.newGameState?.game?.recordID = nil
+      $0.newGameState?.game?.phase = .playing
     }
     await store.send(.newGame(.game(.view(.quitTapped))))
     await store.receive(.newGame(.game(.delegate(.didQuit)))) { $0.newGameState?.game = nil }
-    #expect(store.state.newGameState?.xName == "blob2fa@example.com")
+    #expect(store.state.newGameState?.settings.xName == "blob2fa@example.com")
 
     // Sign out to a fresh Sign in.
     await store.send(.newGame(.view(.signOutTapped)))
     await store.receive(.newGame(.delegate(.didSignOut))) { $0 = TicTacToe.State() }
     await store.finish()
     #expect(database.gamesInProgress.isEmpty)
+  }
+
+  private func exchange(
+    _ person: Cell, _ computer: Cell, _ store: TestStore<TicTacToe>
+  ) async throws {
+    let played = try #require(try store.state.game?.game.playing(at: person))
+    await store.send(.newGame(.game(.view(.cellTapped(person))))) {
+      $0.newGameState?.game?.phase = .saving(GameFeature.Save(game: played, write: .progress))
+    }
+    await store.receive(.newGame(.game(.saved(recordID: nil)))) {
+      $0.newGameState?.game?.game = played
+      $0.newGameState?.game?.phase = .thinking
+    }
+    let answered = try played.playing(at: computer)
+    await store.receive(.newGame(.game(.computerMoved(computer)))) {
+      $0.newGameState?.game?.phase = .saving(GameFeature.Save(game: answered, write: .progress))
+    }
+    await store.receive(.newGame(.game(.saved(recordID: nil)))) {
+      $0.newGameState?.game?.game = answered
+      $0.newGameState?.game?.phase = .playing
+    }
   }
 
   @Test
@@ -115,9 +136,13 @@ struct TicTacToeTests {
         engine: .unimplemented, clock: .unimplemented, random: .unimplemented)
     }
     await store.send(.login(.view(.playAsGuestTapped)))
-    await store.receive(.login(.delegate(.didChooseGuest))) { $0 = .newGame(NewGame.State()) }
-    await store.receive(.newGame(.started))
-    await store.receive(.newGame(.gameInProgressLoaded(.success(nil))))
+    await store.receive(.login(.delegate(.didChooseGuest))) {
+      $0.destination = .newGame(NewGame.State())
+    }
+    await store.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
+    await store.receive(.newGame(.gameInProgressLoaded(.success(nil)))) {
+      $0.newGameState?.isLoading = false
+    }
     #expect(store.state.newGameState?.signOutTitle == "Back to Sign in")
     await store.finish()
   }
@@ -129,14 +154,113 @@ struct TicTacToeTests {
       try await Task.sleep(for: .seconds(60))
       return nil
     }
-    let store = TestStore(initialState: TicTacToe.State.newGame(NewGame.State())) {
+    var state = TicTacToe.State()
+    state.destination = .newGame(NewGame.State())
+    let store = TestStore(initialState: state) {
       TicTacToe(
         authentication: .unimplemented, database: database, engine: .unimplemented,
         clock: .unimplemented, random: .unimplemented)
     }
-    await store.send(.newGame(.started))
+    await store.send(.started)
+    await store.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
     await store.send(.newGame(.view(.signOutTapped)))
     await store.receive(.newGame(.delegate(.didSignOut))) { $0 = TicTacToe.State() }
     await store.finish()
+  }
+
+  @Test
+  func optionsBecomeOneGameForEveryExecutable() {
+    let session = Session(accountID: 7, userName: "ada")
+    #expect(
+      GameRequest().settings(for: nil)
+        == GameSettings(
+          xName: "Player X", oName: "Computer", mode: .versusComputer, computerMark: .o,
+          difficulty: .unbeatable))
+    #expect(
+      GameRequest(mode: .hotSeat, rows: 3, columns: 4).settings(for: session)
+        == GameSettings(
+          xName: "ada", oName: "Player O", mode: .hotSeat, rows: 3, columns: 4, k: 3,
+          accountID: 7))
+    #expect(
+      GameRequest(mode: .versusComputer, computerMark: .x, difficulty: .easy).settings(
+        for: session)
+        == GameSettings(
+          xName: "Computer", oName: "ada", mode: .versusComputer, computerMark: .x,
+          difficulty: .easy, accountID: 7))
+    // Computer against computer: the names follow the mode, and no account plays.
+    #expect(
+      GameRequest(xName: nil, mode: .computerVersusComputer, rows: 15).settings(for: session)
+        == GameSettings(
+          xName: "Computer X", oName: "Computer O", mode: .computerVersusComputer, rows: 15,
+          columns: 15, k: 5))
+  }
+
+  @Test
+  func aLaunchIntoAGameOffersTheSavedOneFirst() async throws {
+    let record = GameRecord(
+      x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), moves: [.b2, .a1],
+      startedAt: TestClock.epoch - 60_000)
+    let database = InMemoryDatabase(gamesInProgress: [.guest: record])
+    let launch = Launch.game(GameRequest(mode: .versusComputer), session: nil, isStandalone: false)
+    let store = TestStore(initialState: TicTacToe.State(launch: launch)) {
+      TicTacToe(
+        authentication: .unimplemented, database: database.client, engine: .unimplemented,
+        clock: .immediate, random: .unimplemented)
+    }
+    #expect(store.state.screen == .newGame)
+    await store.send(.started)
+    await store.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
+    await store.receive(.newGame(.gameInProgressLoaded(.success(record)))) {
+      $0.newGameState?.isLoading = false
+      $0.newGameState?.resumableGame = record
+    }
+    #expect(store.state.screen == .newGame)
+    #expect(database.gamesInProgress[.guest] == record)
+    await store.finish()
+  }
+
+  @Test
+  func leavingAsksPastSignInAndAFailedSaveEndsTheApp() async throws {
+    var database = InMemoryDatabase().client
+    database.saveGameInProgress = { _, _ in throw DatabaseError("The disk is full.") }
+    var state = TicTacToe.State()
+    state.destination = .newGame(NewGame.State())
+    let settings = GameSettings(xName: "Ann", oName: "Bob")
+    state.newGameState?.game = try GameFeature.State(
+      settings: settings, firstMover: .x, startedAt: 0)
+    let store = TestStore(initialState: state) {
+      TicTacToe(
+        authentication: .unimplemented, database: database, engine: .unimplemented,
+        clock: .immediate, random: .unimplemented)
+    }
+    await store.send(.view(.exitTapped)) { $0.isConfirmingExit = true }
+    #expect(store.state.exitQuestion == "Leave Tic-Tac-Toe?")
+    await store.send(.view(.lineTyped("no"))) { $0.isConfirmingExit = false }
+
+    let played = try Game(start: .classic, moves: [.b2])
+    await store.send(.view(.lineTyped("b2")))
+    await store.receive(.newGame(.game(.view(.lineTyped("b2"))))) {
+      $0.newGameState?.game?.phase = .saving(GameFeature.Save(game: played, write: .progress))
+    }
+    let failure = GameFeature.SaveFailure(
+      reason: "The disk is full.", stored: Game(start: .classic), unstored: played,
+      write: .progress)
+    await store.receive(.newGame(.game(.saveFailed(DatabaseError("The disk is full."))))) {
+      $0.newGameState?.game?.phase = .stopped(failure)
+    }
+    let sentence = "The disk is full; the game stopped, and X's move b2 is not stored."
+    await store.receive(.newGame(.game(.delegate(.didStop(sentence)))))
+    await store.receive(.newGame(.delegate(.didStop(sentence)))) {
+      $0.termination = .failed(sentence)
+    }
+    await store.finish()
+
+    let signIn = TestStore(initialState: TicTacToe.State()) {
+      TicTacToe(
+        authentication: .unimplemented, database: .unimplemented, engine: .unimplemented,
+        clock: .unimplemented, random: .unimplemented)
+    }
+    await signIn.send(.view(.exitTapped)) { $0.termination = .finished }
+    await signIn.finish()
   }
 }

@@ -19,29 +19,43 @@ struct NewGameTests {
         engine: .unimplemented, clock: .immediate, random: .unimplemented,
         database: database.client)
     }
-    #expect(store.state.xName == "blob@example.com")
+    #expect(store.state.settings.xName == "blob@example.com")
     #expect(store.state.accountLine == "Signed in as blob@example.com")
-    await store.send(.view(.modeChanged(.hotSeat))) { $0.mode = .hotSeat }
-    await store.send(.view(.oNameChanged("  "))) { $0.oName = "  " }
+    // Difficulty defaults to what `tictactoe play` uses.
+    #expect(store.state.settings.difficulty == .unbeatable)
+    await store.send(.view(.modeChanged(.hotSeat))) {
+      $0.settings.mode = .hotSeat
+      $0.settings.oName = ""
+    }
+    await store.send(.view(.oNameChanged("  "))) { $0.settings.oName = "  " }
     #expect(store.state.validationMessage == "Enter a name for O.")
     await store.send(.view(.letsPlayTapped))
-    await store.send(.view(.oNameChanged(" Blob Jr "))) { $0.oName = " Blob Jr " }
+    await store.send(.view(.oNameChanged(" Blob Jr "))) { $0.settings.oName = " Blob Jr " }
     #expect(store.state.canStart)
 
     let settings = GameSettings(
-      xName: "blob@example.com", oName: "Blob Jr", mode: .hotSeat, difficulty: .hard,
-      accountID: 1)
+      xName: "blob@example.com", oName: "Blob Jr", mode: .hotSeat, accountID: 1)
     await store.send(.view(.letsPlayTapped)) {
       $0.game = try GameFeature.State(
         settings: settings, firstMover: .x, startedAt: TestClock.epoch)
     }
     await store.receive(.game(.started))
     #expect(store.state.game?.title == "blob@example.com, place your X")
-    await store.send(.game(.view(.cellTapped(.b2)))) { try $0.game?.game.play(at: .b2) }
-    await store.send(.game(.view(.quitTapped))) { $0.game?.isConfirmingQuit = true }
-    await store.send(.game(.view(.quitConfirmed))) { $0.game?.isConfirmingQuit = false }
+    let played = try Game(start: .classic, moves: [.b2])
+    await store.send(.game(.view(.cellTapped(.b2)))) {
+      $0.game?.phase = .saving(GameFeature.Save(game: played, write: .progress))
+    }
+    await store.receive(.game(.saved(recordID: nil))) {
+      $0.game?.game = played
+      $0.game?.phase = .playing
+    }
+    await store.send(.game(.view(.quitTapped))) { $0.game?.phase = .confirming(.quit) }
+    await store.send(.game(.view(.quitConfirmed))) {
+      $0.game?.phase = .saving(GameFeature.Save(game: played, write: .abandon, then: .didQuit))
+    }
+    await store.receive(.game(.saved(recordID: nil))) { $0.game?.phase = .playing }
     await store.receive(.game(.delegate(.didQuit))) { $0.game = nil }
-    #expect(store.state.oName == " Blob Jr ")
+    #expect(store.state.settings.oName == " Blob Jr ")
 
     await store.send(.view(.letsPlayTapped)) {
       $0.game = try GameFeature.State(
@@ -58,32 +72,65 @@ struct NewGameTests {
   }
 
   @Test
-  func theComputerSideIsNamedAndItsMoveStopsWhenTheGameCloses() async throws {
+  func namesFollowTheModeAndTheComputersMoveStopsWhenTheGameCloses() async throws {
     let clock = TestClock()
     let store = TestStore(initialState: NewGame.State()) {
       NewGame(
         engine: .unimplemented, clock: clock.client, random: .unimplemented,
         database: .unimplemented)
     }
-    #expect(store.state.oName == "Computer")
-    await store.send(.view(.xNameChanged("Blob"))) { $0.xName = "Blob" }
-    await store.send(.view(.computerMarkChanged(.x))) { $0.computerMark = .x }
-    await store.send(.view(.oNameChanged("Blob"))) { $0.oName = "Blob" }
-    await store.send(.view(.xNameChanged(""))) { $0.xName = "" }
-    await store.send(.view(.modeChanged(.computerVersusComputer))) {
-      $0.mode = .computerVersusComputer
-      $0.xName = "Computer"
+    #expect(store.state.settings.oName == "Computer")
+    await store.send(.view(.xNameChanged("Ann"))) { $0.settings.xName = "Ann" }
+    // The computer takes X: its side gets the computer's name, the side given back is empty.
+    await store.send(.view(.computerMarkChanged(.x))) {
+      $0.settings.computerMark = .x
+      $0.settings.xName = "Computer"
+      $0.settings.oName = ""
     }
-    await store.send(.view(.modeChanged(.versusComputer))) { $0.mode = .versusComputer }
+    await store.send(.view(.oNameChanged("Ann"))) { $0.settings.oName = "Ann" }
+    // Computer against computer: neither side keeps a person's name.
+    await store.send(.view(.modeChanged(.computerVersusComputer))) {
+      $0.settings.mode = .computerVersusComputer
+      $0.settings.xName = "Computer X"
+      $0.settings.oName = "Computer O"
+    }
+    await store.send(.view(.modeChanged(.versusComputer))) {
+      $0.settings.mode = .versusComputer
+      $0.settings.xName = "Computer"
+      $0.settings.oName = ""
+    }
+    #expect(store.state.validationMessage == "Enter a name for O.")
+    await store.send(.view(.oNameChanged("Blob"))) { $0.settings.oName = "Blob" }
     await store.send(.view(.letsPlayTapped)) {
       $0.game = try GameFeature.State(
         settings: $0.settings, firstMover: .x, startedAt: TestClock.epoch)
     }
-    await store.receive(.game(.started)) { $0.game?.isThinking = true }
+    await store.receive(.game(.started)) { $0.game?.phase = .thinking }
     #expect(store.state.game?.title == "Computer is thinking…")
     await store.send(.game(.view(.quitTapped)))
     await store.receive(.game(.delegate(.didQuit))) { $0.game = nil }
     await clock.advance(by: .seconds(1))
+    await store.finish()
+  }
+
+  @Test
+  func namesFollowTheNameRule() async {
+    let store = TestStore(initialState: NewGame.State(signedInName: "Ann", accountID: 1)) {
+      NewGame(
+        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
+        database: .unimplemented)
+    }
+    let long = String(repeating: "n", count: 25)
+    await store.send(.view(.oNameChanged(long))) { $0.settings.oName = long }
+    #expect(
+      store.state.validationMessage == "O's name: A name is at most 24 characters; this one has 25."
+    )
+    await store.send(.view(.letsPlayTapped))
+    await store.send(.view(.oNameChanged("\u{1B}[2J"))) { $0.settings.oName = "\u{1B}[2J" }
+    #expect(
+      store.state.validationMessage
+        == "O's name: A name may hold only printable characters, not control characters.")
+    #expect(!store.state.canStart)
     await store.finish()
   }
 
@@ -99,22 +146,127 @@ struct NewGameTests {
         engine: .playing([.c1]), clock: .immediate, random: .unimplemented,
         database: database.client)
     }
-    await store.send(.started)
-    await store.receive(.gameInProgressLoaded(.success(record))) { $0.resumableGame = record }
+    await store.send(.started) { $0.isLoading = true }
+    await store.receive(.gameInProgressLoaded(.success(record))) {
+      $0.isLoading = false
+      $0.resumableGame = record
+    }
     #expect(store.state.resumeMessage == "Resume Blob vs Computer (3 moves played)?")
     await store.send(.view(.resumeTapped)) {
       $0.resumableGame = nil
-      $0.difficulty = .easy
+      $0.settings.difficulty = .easy
       $0.game = GameFeature.State(
         settings: $0.settings, game: try record.game(), startedAt: record.startedAt)
     }
-    await store.receive(.game(.started)) { $0.game?.isThinking = true }
+    await store.receive(.game(.started)) { $0.game?.phase = .thinking }
+    let answered = try record.game().playing(at: .c1)
     await store.receive(.game(.computerMoved(.c1))) {
-      try $0.game?.game.play(at: .c1)
-      $0.game?.isThinking = false
+      $0.game?.phase = .saving(GameFeature.Save(game: answered, write: .progress))
+    }
+    await store.receive(.game(.saved(recordID: nil))) {
+      $0.game?.game = answered
+      $0.game?.phase = .playing
     }
     await store.finish()
     #expect(database.gamesInProgress[.account(1)]?.moves == [.a1, .b2, .c3, .c1])
+  }
+
+  @Test
+  func aLaunchWithOptionsOffersTheSavedGameFirstAndReplacesItOnlyWhenAsked() async throws {
+    let record = GameRecord(
+      x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), moves: [.b2, .a1],
+      startedAt: TestClock.epoch - 60_000)
+    let database = InMemoryDatabase(gamesInProgress: [.guest: record])
+    let settings = GameSettings(
+      xName: "Player X", oName: "Computer", mode: .versusComputer, computerMark: .o)
+    let store = TestStore(
+      initialState: NewGame.State(launching: settings, signedInName: nil, isStandalone: true)
+    ) {
+      NewGame(
+        engine: .unimplemented, clock: .immediate, random: .unimplemented,
+        database: database.client)
+    }
+    await store.send(.started) { $0.isLoading = true }
+    await store.receive(.gameInProgressLoaded(.success(record))) {
+      $0.isLoading = false
+      $0.resumableGame = record
+    }
+    // The saved game is offered, not replaced: no game starts yet.
+    #expect(store.state.game == nil)
+    #expect(
+      store.state.typedResumeQuestion
+        == "Resume Ann vs Bob (2 moves played)? Type resume, or new to start a new game instead.")
+    await store.send(.view(.lineTyped("c3"))) { $0.unansweredLines = 1 }
+    await store.send(.view(.lineTyped("new"))) {
+      $0.resumableGame = nil
+      $0.startsWhenLoaded = false
+      $0.game = try GameFeature.State(
+        settings: settings, firstMover: .x, startedAt: TestClock.epoch)
+    }
+    await store.receive(.game(.started))
+    await store.finish()
+    // Still there until the new game's first move replaces it.
+    #expect(database.gamesInProgress[.guest] == record)
+  }
+
+  @Test
+  func aLaunchWithOptionsStartsAtOnceWhenNothingIsSaved() async throws {
+    let settings = GameSettings(xName: "Ann", oName: "Bob")
+    let store = TestStore(
+      initialState: NewGame.State(launching: settings, signedInName: nil, isStandalone: false)
+    ) {
+      NewGame(
+        engine: .unimplemented, clock: .immediate, random: .unimplemented,
+        database: InMemoryDatabase().client)
+    }
+    await store.send(.started) { $0.isLoading = true }
+    await store.receive(.gameInProgressLoaded(.success(nil))) {
+      $0.isLoading = false
+      $0.startsWhenLoaded = false
+      $0.game = try GameFeature.State(
+        settings: settings, firstMover: .x, startedAt: TestClock.epoch)
+    }
+    await store.receive(.game(.started))
+    await store.finish()
+  }
+
+  @Test
+  func aStandaloneGameEndsTheAppOrStartsAnotherAndStopsOnAFailure() async throws {
+    let settings = GameSettings(xName: "Ann", oName: "Bob", startingRule: .alternate)
+    var state = NewGame.State(launching: settings, signedInName: nil, isStandalone: true)
+    state.startsWhenLoaded = false
+    state.game = try GameFeature.State(settings: settings, firstMover: .x, startedAt: 0)
+    let store = TestStore(initialState: state) {
+      NewGame(
+        engine: .unimplemented, clock: .immediate, random: .unimplemented,
+        database: InMemoryDatabase().client)
+    }
+    await store.send(.game(.delegate(.didAskForNewGame))) {
+      $0.game = try GameFeature.State(
+        settings: settings, firstMover: .o, startedAt: TestClock.epoch)
+    }
+    await store.receive(.game(.started))
+    await store.send(.game(.view(.quitTapped)))
+    await store.receive(.game(.delegate(.didQuit))) { $0.game = nil }
+    await store.receive(.delegate(.didFinish))
+
+    var failing = DatabaseClient.unimplemented
+    failing.loadGameInProgress = { _ in throw DatabaseError("The database is corrupt.") }
+    let stopped = TestStore(
+      initialState: NewGame.State(launching: settings, signedInName: nil, isStandalone: true)
+    ) {
+      NewGame(
+        engine: .unimplemented, clock: .immediate, random: .unimplemented, database: failing)
+    }
+    await stopped.send(.started) { $0.isLoading = true }
+    await stopped.receive(
+      .gameInProgressLoaded(.failure(DatabaseError("The database is corrupt.")))
+    ) {
+      $0.isLoading = false
+    }
+    await stopped.receive(.delegate(.didStop("The database is corrupt.")))
+    await store.finish()
+    await stopped.finish()
   }
 
   @Test
@@ -128,31 +280,48 @@ struct NewGameTests {
         engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
         database: database.client)
     }
-    await store.send(.started)
-    await store.receive(.gameInProgressLoaded(.success(record))) { $0.resumableGame = record }
+    await store.send(.started) { $0.isLoading = true }
+    await store.receive(.gameInProgressLoaded(.success(record))) {
+      $0.isLoading = false
+      $0.resumableGame = record
+    }
     await store.send(.view(.discardResumeTapped)) { $0.resumableGame = nil }
     await store.finish()
     #expect(database.gamesInProgress.isEmpty)
   }
 
   @Test
-  func theBoardMustBeSupported() async {
+  func theBoardAndItsLineLengthStayInRange() async {
     let store = TestStore(initialState: NewGame.State(signedInName: "Blob", accountID: 1)) {
       NewGame(
         engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
         database: .unimplemented)
     }
     await store.send(.view(.sizeChanged(7))) {
-      $0.rows = 7
-      $0.columns = 7
-      $0.k = 5
+      $0.settings.rows = 7
+      $0.settings.columns = 7
+      $0.settings.k = 5
     }
     #expect(store.state.canStart)
-    await store.send(.view(.kChanged(8))) { $0.k = 8 }
+    #expect(store.state.kRange == 3...7)
+    await store.send(.view(.kChanged(8))) { $0.settings.k = 8 }
     #expect(store.state.validationMessage == "k = 8 does not fit a 7×7 board; it must be 3 to 7.")
     await store.send(.view(.letsPlayTapped))
-    await store.send(.view(.rowsChanged(16))) { $0.rows = 16 }
-    #expect(!store.state.canStart)
+    // Stepping keeps k within what the board allows.
+    await store.send(.view(.stepped(.k, by: 1))) { $0.settings.k = 7 }
+    await store.send(.view(.stepped(.k, by: -9))) { $0.settings.k = 3 }
+    await store.send(.view(.stepped(.size, by: 20))) {
+      $0.settings.rows = 15
+      $0.settings.columns = 15
+      $0.settings.k = 5
+    }
+    await store.send(.view(.stepped(.size, by: 1)))
+    await store.send(.view(.stepped(.mode, by: -1))) {
+      $0.settings.mode = .hotSeat
+      $0.settings.oName = ""
+    }
+    await store.send(.view(.stepped(.startingRule, by: -1))) { $0.settings.startingRule = .random }
+    await store.send(.view(.stepped(.difficulty, by: -1))) { $0.settings.difficulty = .hard }
     await store.finish()
   }
 
@@ -182,14 +351,18 @@ struct NewGameTests {
         engine: .unimplemented, clock: .immediate, random: RandomClient { $0.upperBound - 1 },
         database: .unimplemented)
     }
-    await store.send(.view(.modeChanged(.hotSeat))) { $0.mode = .hotSeat }
-    await store.send(.view(.startingRuleChanged(.random))) { $0.startingRule = .random }
+    await store.send(.view(.modeChanged(.hotSeat))) {
+      $0.settings.mode = .hotSeat
+      $0.settings.oName = ""
+    }
+    await store.send(.view(.oNameChanged("Grace"))) { $0.settings.oName = "Grace" }
+    await store.send(.view(.startingRuleChanged(.random))) { $0.settings.startingRule = .random }
     await store.send(.view(.letsPlayTapped)) {
       $0.game = try GameFeature.State(
         settings: $0.settings, firstMover: .o, startedAt: TestClock.epoch)
     }
     await store.receive(.game(.started))
-    #expect(store.state.game?.title == "Computer, place your O")
+    #expect(store.state.game?.title == "Grace, place your O")
     await store.finish()
   }
 }

@@ -1,0 +1,49 @@
+import GameRules
+
+/// One line typed in plain mode, as the game reads it.
+enum TypedCommand: Equatable {
+  /// A move by name, such as `b2`; the board checks that it is on the board.
+  case cell(Cell)
+  /// A digit: 1 to 9 name the cells of a 3×3 board.
+  case digit(Int)
+  case undo
+  case redo
+  case hint
+  /// Every empty cell's value.
+  case analysis
+  /// A new game, or play again.
+  case newGame
+  case quit
+  case help
+  /// Show the board again.
+  case board
+  /// An empty line.
+  case nothing
+  /// Anything else, as typed (trimmed).
+  case unknown(String)
+
+  /// Parses a line.
+  init(_ line: String) {
+    let text = line.trimmingWhitespace()
+    let lowered = text.lowercased()
+    switch lowered {
+    case "": self = .nothing
+    case "u", "undo": self = .undo
+    case "r", "redo": self = .redo
+    case "h", "hint": self = .hint
+    case "e", "analysis", "analyze", "values": self = .analysis
+    case "n", "new", "new game", "again", "play again": self = .newGame
+    case "q", "quit", "exit": self = .quit
+    case "?", "help": self = .help
+    case "b", "board", "show": self = .board
+    default:
+      if lowered.count == 1, let digit = Int(lowered), (1...9).contains(digit) {
+        self = .digit(digit)
+      } else if let cell = Cell(name: lowered) {
+        self = .cell(cell)
+      } else {
+        self = .unknown(text)
+      }
+    }
+  }
+}
