@@ -69,7 +69,9 @@ private struct Records: Sendable {
 
   func saveFinished(_ record: GameRecord) throws(DatabaseError) -> Int64 {
     guard record.result != nil, record.endedAt != nil else {
-      throw DatabaseError("A game without a result and an end time cannot be saved as finished.")
+      throw DatabaseError(
+        "A game without a result and an end time cannot be saved as finished.",
+        kind: .invalidRequest)
     }
     return try write { database throws(SQLiteError) in
       try insert(record, savedFor: nil, into: database)
@@ -271,7 +273,7 @@ private struct Records: Sendable {
     do {
       return try database.withConnection(body)
     } catch {
-      throw DatabaseError(error.description)
+      throw DatabaseError(error)
     }
   }
 
