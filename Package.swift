@@ -135,7 +135,7 @@ let package = Package(
     .testTarget(
       name: "TicTacToeCLITests",
       dependencies: [
-        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "TestSupport",
+        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "SQLite", "TestSupport",
         "TicTacToeCLI", "tictactoe",
       ]
     ),

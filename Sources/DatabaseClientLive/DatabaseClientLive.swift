@@ -242,13 +242,19 @@ private struct Records: Sendable {
     return GameRecord(
       id: try row.get(0),
       x: PlayerRecord(
-        name: try row.get(1), accountID: try row.get(2),
+        name: storedName(try row.get(1)), accountID: try row.get(2),
         computer: (try row.get(3, as: Double?.self)).map(Difficulty.init(skill:))),
       o: PlayerRecord(
-        name: try row.get(4), accountID: try row.get(5),
+        name: storedName(try row.get(4)), accountID: try row.get(5),
         computer: (try row.get(6, as: Double?.self)).map(Difficulty.init(skill:))),
       rows: try row.get(7), columns: try row.get(8), k: try row.get(9), firstMover: firstMover,
       moves: moves, result: result, startedAt: try row.get(12), endedAt: try row.get(13))
+  }
+
+  /// A player's name as read: the name rule's form, or, for a name stored against the rule
+  /// (by an earlier version or another program), the name with its control characters escaped.
+  private func storedName(_ stored: String) -> String {
+    (try? Name.validated(stored)) ?? stored.escapingControlCharacters
   }
 
   // MARK: - Owners and errors

@@ -63,17 +63,16 @@ public final class Database {
     if mode == .readWriteCreate, !FileSystem.exists(path) {
       _ = try Self.create(at: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) { _ in }
     }
+    // Check on a connection that cannot write: it neither rolls back a journal nor
+    // checkpoints a log into a damaged file.
+    try Self.check(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     if mode == .readOnly {
       try self.init(
         opening: path, flags: SQLITE_OPEN_READONLY,
         busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-      try checkIntegrity()
       try execute("PRAGMA foreign_keys = ON")
       return
     }
-    // Check on a connection that cannot write: it neither rolls back a journal nor
-    // checkpoints a log into a damaged file.
-    try Self.check(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
     try self.init(
       opening: path, flags: SQLITE_OPEN_READWRITE,
       busyTimeoutMilliseconds: busyTimeoutMilliseconds)
