@@ -282,3 +282,35 @@ struct CredentialTests {
     #expect(try database.run("account", "list", "--json").output == "{\"accounts\":[]}\n")
   }
 }
+
+struct HostileArgumentTests {
+  /// Values no option takes: escape sequences, other controls, overlong and empty.
+  private static let values = [
+    "\u{1B}[2J\u{1B}]0;PWNED\u{7}", "tab\there", "line\nbreak", "\u{7F}", "\u{9B}31m",
+    String(repeating: "x", count: 5_000), "",
+  ]
+
+  @Test func hostileValuesAreRefusedInOneEscapedSentence() throws {
+    let database = try TemporaryDatabase()
+    try database.createAccount("alice", password: "correct horse")
+    let before = contents(database.path)
+    let commands: [[String]] = [
+      ["play", "--x"], ["play", "--o"], ["play", "--difficulty"], ["play", "--user"],
+      ["play", "--database"], ["stats"], ["history"], ["replay"], ["login"],
+      ["account", "create"], ["account", "passwd"], ["analyze"], ["bestmove"],
+      ["stats", "--database"], ["account", "list", "--database"],
+    ]
+    for command in commands {
+      for value in Self.values {
+        // An empty positional means the argument is missing, which is a usage error too.
+        let result = try database.run(arguments: command + [value])
+        #expect(result.status == 2, "\(command) \(value.debugDescription)")
+        #expect(result.error.hasPrefix("tictactoe: "), "\(command)")
+        #expect(result.error.split(separator: "\n").count == 1, "\(command)")
+        #expect(!holdsRawControl(result.error), "\(command) \(result.error.debugDescription)")
+        #expect(result.output.isEmpty, "\(command)")
+      }
+    }
+    #expect(contents(database.path) == before)
+  }
+}
