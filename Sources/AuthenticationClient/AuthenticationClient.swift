@@ -63,10 +63,14 @@ public enum UserName {
       }
   }
 
-  /// A user name as stored, with anything the rules do not allow escaped for printing.
+  /// A user name as stored, with anything the rules do not allow escaped, and cut to the
+  /// longest name allowed, for printing.
   public static func displayed(_ stored: String) -> String {
     if isEarlier(stored) { return stored }
-    return (try? Name.validated(stored)) ?? stored.escapingControlCharacters
+    if let name = try? Name.validated(stored) { return name }
+    let escaped = stored.trimmingWhitespace().escapingControlCharacters
+    guard escaped.count > Name.maximumLength else { return escaped }
+    return String(escaped.prefix(Name.maximumLength - 1)) + "…"
   }
 }
 

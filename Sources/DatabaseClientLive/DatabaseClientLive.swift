@@ -252,9 +252,13 @@ private struct Records: Sendable {
   }
 
   /// A player's name as read: the name rule's form, or, for a name stored against the rule
-  /// (by an earlier version or another program), the name with its control characters escaped.
+  /// (by an earlier version or another program), the name with its control characters escaped
+  /// and cut to the longest name allowed.
   private func storedName(_ stored: String) -> String {
-    (try? Name.validated(stored)) ?? stored.escapingControlCharacters
+    if let name = try? Name.validated(stored) { return name }
+    let escaped = stored.trimmingWhitespace().escapingControlCharacters
+    guard escaped.count > Name.maximumLength else { return escaped }
+    return String(escaped.prefix(Name.maximumLength - 1)) + "…"
   }
 
   // MARK: - Owners and errors

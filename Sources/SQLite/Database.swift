@@ -60,8 +60,8 @@ public final class Database {
       try execute("PRAGMA foreign_keys = ON")
       return
     }
-    if mode == .readWriteCreate, !FileSystem.exists(path) {
-      _ = try Self.create(at: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) { _ in }
+    if mode == .readWriteCreate {
+      try Self.create(at: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) { _ in }
     }
     // Check on a connection that cannot write: it neither rolls back a journal nor
     // checkpoints a log into a damaged file.
@@ -181,6 +181,7 @@ public final class Database {
     at path: String, busyTimeoutMilliseconds: Int32 = 5_000,
     preparing body: (Database) throws(SQLiteError) -> Void
   ) throws(SQLiteError) -> Bool {
+    guard !FileSystem.exists(path) else { return false }
     let temporary = try FileSystem.createTemporaryFile(beside: path)
     do throws(SQLiteError) {
       do {

@@ -210,6 +210,9 @@ extension CLI {
       throw CommandFailure.failure(
         "This account has two-factor on: pass --code CODE or give the code on the next line.")
     }
+    guard !code.trimmingWhitespace().isEmpty else {
+      throw CommandFailure.usage("No two-factor code was entered, so nothing was changed.")
+    }
     return code
   }
 

@@ -27,15 +27,24 @@ struct PasswordInput {
   /// - Throws: ``UsageError`` when standard input is neither a terminal nor allowed, ends, or
   ///   holds what no password can.
   func password(prompt: String, what: String = "the password") throws(UsageError) -> String {
-    if fromStandardInput { return try nextLine(what: what) }
-    guard isatty(STDIN_FILENO) == 1 else {
-      throw UsageError(
-        "Standard input is not a terminal; pass --password-stdin to read \(what) from it.")
+    let password: String
+    if fromStandardInput {
+      password = try nextLine(what: what)
+    } else {
+      guard isatty(STDIN_FILENO) == 1 else {
+        throw UsageError(
+          "Standard input is not a terminal; pass --password-stdin to read \(what) from it.")
+      }
+      guard let line = readWithoutEcho(prompt: prompt) else {
+        throw UsageError("No password was entered, so nothing was changed.")
+      }
+      password = try Self.text(line, what: what)
     }
-    guard let line = readWithoutEcho(prompt: prompt) else {
+    // No password is empty, so an empty line is a slip, not a wrong password.
+    guard !password.isEmpty else {
       throw UsageError("No password was entered, so nothing was changed.")
     }
-    return try Self.text(line, what: what)
+    return password
   }
 
   /// Reads a new password, asking a person at a terminal to type it twice.
