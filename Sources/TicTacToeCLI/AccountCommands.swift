@@ -298,7 +298,7 @@ extension CLI {
 enum AccountFormatting {
   static func listJSON(_ accounts: [AccountSummary]) -> String {
     let items = accounts.map { account in
-      "{\"id\":\(account.id),\"userName\":\(RecordFormatting.json(account.userName)),"
+      "{\"id\":\(account.id),\"userName\":\(Formatting.json(string: account.userName)),"
         + "\"twoFactor\":\(account.hasTwoFactor)}"
     }
     return "{\"accounts\":[\(items.joined(separator: ","))]}"
