@@ -27,11 +27,13 @@ let package = Package(
     .target(name: "Crypto", dependencies: ["CCrypto"]),
 
     // MARK: - Clients
-    .target(name: "AuthenticationClient"),
+    .target(name: "AuthenticationClient", dependencies: ["GameRules"]),
     .target(name: "DatabaseClient", dependencies: ["GameRules"]),
     .target(
       name: "AuthenticationClientLive",
-      dependencies: ["AuthenticationClient", "Crypto", "SQLite", "DatabaseClientLive"]
+      dependencies: [
+        "AuthenticationClient", "Crypto", "DatabaseClientLive", "GameRules", "SQLite",
+      ]
     ),
     .target(name: "DatabaseClientLive", dependencies: ["DatabaseClient", "GameRules", "SQLite"]),
 
@@ -133,7 +135,7 @@ let package = Package(
     .testTarget(
       name: "TicTacToeCLITests",
       dependencies: [
-        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "TestSupport",
+        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "SQLite", "TestSupport",
         "TicTacToeCLI", "tictactoe",
       ]
     ),

@@ -149,9 +149,6 @@ extension Command {
       try parsed.requirePositionals(atMost: 0, command: name)
       command = .play(try playOptions(parsed))
     }
-    if let database = parsed.value("database"), database.isEmpty {
-      throw UsageError("The option --database needs a path, not an empty value.")
-    }
     return (
       command, CommonOptions(database: parsed.value("database"), noColor: parsed.has("no-color"))
     )
