@@ -156,8 +156,13 @@ public struct TicTacToe: Reducer {
       return .send(.newGame(.started))
 
     case .newGame(.delegate(.didSignOut)):
+      let owner = state.newGameState?.settings.owner
       state.destination = .login(Login.State())
-      return .none
+      guard let owner else { return .none }
+      // Another session may play this player's game in progress now.
+      return .run { [database = newGame.gameFeature.database] _ in
+        await database.releaseGameInProgress(owner)
+      }
 
     case .newGame(.delegate(.didFinish)):
       state.termination = .finished

@@ -141,6 +141,13 @@ public struct DatabaseClient: Sendable {
   public var loadGameInProgress: @Sendable (_ owner: RecordOwner) async throws -> GameRecord?
   /// Forgets the owner's game in progress.
   public var clearGameInProgress: @Sendable (_ owner: RecordOwner) async throws -> Void
+  /// Takes the owner's game in progress for this client (one session), so that no other
+  /// session loads, saves or forgets it meanwhile; writes to it take it too.
+  ///
+  /// Throws ``DatabaseError`` with ``DatabaseError/Kind/busy`` when another session plays it.
+  public var claimGameInProgress: @Sendable (_ owner: RecordOwner) async throws -> Void
+  /// Lets another session have the owner's game in progress, as signing out does.
+  public var releaseGameInProgress: @Sendable (_ owner: RecordOwner) async -> Void
   /// The owner's stats with up to ten recent games.
   public var stats: @Sendable (_ owner: RecordOwner) async throws -> Stats
   /// The owner's finished games, newest first, at most `limit`.
@@ -160,6 +167,8 @@ public struct DatabaseClient: Sendable {
       async throws -> Void,
     loadGameInProgress: @escaping @Sendable (_ owner: RecordOwner) async throws -> GameRecord?,
     clearGameInProgress: @escaping @Sendable (_ owner: RecordOwner) async throws -> Void,
+    claimGameInProgress: @escaping @Sendable (_ owner: RecordOwner) async throws -> Void,
+    releaseGameInProgress: @escaping @Sendable (_ owner: RecordOwner) async -> Void,
     stats: @escaping @Sendable (_ owner: RecordOwner) async throws -> Stats,
     history: @escaping @Sendable (_ owner: RecordOwner, _ limit: Int) async throws -> [GameRecord],
     game: @escaping @Sendable (_ id: Int64) async throws -> GameRecord?,
@@ -170,6 +179,8 @@ public struct DatabaseClient: Sendable {
     self.saveGameInProgress = saveGameInProgress
     self.loadGameInProgress = loadGameInProgress
     self.clearGameInProgress = clearGameInProgress
+    self.claimGameInProgress = claimGameInProgress
+    self.releaseGameInProgress = releaseGameInProgress
     self.stats = stats
     self.history = history
     self.game = game

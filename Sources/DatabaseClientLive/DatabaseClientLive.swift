@@ -9,12 +9,25 @@ extension DatabaseClient {
   /// - Returns: A client whose endpoints throw ``DatabaseError`` with one sentence.
   public static func live(database: LocalDatabase) -> DatabaseClient {
     let records = Records(database: database)
+    // One client is one session: a game in progress it writes is its own until it lets go.
+    let claims = GameInProgressClaims(databasePath: database.path)
     return DatabaseClient(
       saveFinishedGame: { record in try records.saveFinished(record) },
-      finishGameInProgress: { record, owner in try records.saveFinished(record, owner: owner) },
-      saveGameInProgress: { record, owner in try records.saveInProgress(record, owner: owner) },
+      finishGameInProgress: { record, owner in
+        try claims.hold(owner)
+        return try records.saveFinished(record, owner: owner)
+      },
+      saveGameInProgress: { record, owner in
+        try claims.hold(owner)
+        try records.saveInProgress(record, owner: owner)
+      },
       loadGameInProgress: { owner in try records.loadInProgress(owner: owner) },
-      clearGameInProgress: { owner in try records.clearInProgress(owner: owner) },
+      clearGameInProgress: { owner in
+        try claims.hold(owner)
+        try records.clearInProgress(owner: owner)
+      },
+      claimGameInProgress: { owner in try claims.hold(owner) },
+      releaseGameInProgress: { owner in claims.release(owner) },
       stats: { owner in try records.stats(owner: owner) },
       history: { owner, limit in try records.history(owner: owner, limit: limit) },
       game: { id in try records.game(id: id) },

@@ -8,6 +8,7 @@ extension NewGame.State {
 
   /// Why Let's play is not available yet, in one sentence, or `nil` when it is.
   public var validationMessage: String? {
+    if let blockingProblem { return blockingProblem }
     for mark in Mark.allCases {
       do {
         _ = try Name.validated(settings.name(of: mark))

@@ -28,6 +28,9 @@ public struct NewGame: Reducer {
     public var isStandalone = false
     /// A problem with the records, in one sentence.
     public var errorMessage: String?
+    /// Why no game can start: the game in progress could not be taken for this session (another
+    /// program plays it) or read.
+    public var blockingProblem: String?
     /// How many typed lines answered the offer to resume with neither yes nor no.
     public var unansweredLines = 0
     /// The Game screen, while a game is shown.
@@ -178,6 +181,8 @@ public struct NewGame: Reducer {
       let owner = state.settings.owner
       return .run { [database = gameFeature.database] send in
         do {
+          // This session's own from now on: no other program saves over it meanwhile.
+          try await database.claimGameInProgress(owner)
           await send(.gameInProgressLoaded(.success(try await database.loadGameInProgress(owner))))
         } catch {
           let failure = error as? DatabaseError ?? DatabaseError("The records could not be read.")
@@ -188,6 +193,7 @@ public struct NewGame: Reducer {
 
     case .gameInProgressLoaded(.success(let record)):
       state.isLoading = false
+      state.blockingProblem = nil
       state.resumableGame = record
       guard record == nil, state.startsWhenLoaded else { return .none }
       return start(&state)
@@ -196,7 +202,7 @@ public struct NewGame: Reducer {
       state.isLoading = false
       // Without the form there is nowhere to show the problem: the app stops with it.
       guard !state.isStandalone else { return .send(.delegate(.didStop(error.message))) }
-      state.errorMessage = error.message
+      state.blockingProblem = error.message
       return .none
 
     case .game(.delegate(.didQuit)):

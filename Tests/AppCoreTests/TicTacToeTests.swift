@@ -150,6 +150,8 @@ struct TicTacToeTests {
   @Test
   func signingOutCancelsTheNewGameScreensWork() async {
     var database = DatabaseClient.unimplemented
+    database.claimGameInProgress = { _ in }
+    database.releaseGameInProgress = { _ in }
     database.loadGameInProgress = { _ in
       try await Task.sleep(for: .seconds(60))
       return nil
@@ -262,5 +264,56 @@ struct TicTacToeTests {
     }
     await signIn.send(.view(.exitTapped)) { $0.termination = .finished }
     await signIn.finish()
+  }
+
+  @Test
+  func aSecondSessionIsRefusedUntilTheFirstSignsOut() async throws {
+    let database = InMemoryDatabase()
+    let first = TestStore(initialState: TicTacToe.State()) {
+      TicTacToe(
+        authentication: .unimplemented, database: database.client, engine: .unimplemented,
+        clock: .unimplemented, random: .unimplemented)
+    }
+    await first.send(.login(.view(.playAsGuestTapped)))
+    await first.receive(.login(.delegate(.didChooseGuest))) {
+      $0.destination = .newGame(NewGame.State())
+    }
+    await first.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
+    await first.receive(.newGame(.gameInProgressLoaded(.success(nil)))) {
+      $0.newGameState?.isLoading = false
+    }
+
+    // Another program, as a guest too: refused with a sentence, and no game can start.
+    let taken = DatabaseError(
+      "Another Tic-Tac-Toe is already playing as this player; finish or close that game first.",
+      kind: .busy)
+    var state = TicTacToe.State()
+    state.destination = .newGame(NewGame.State())
+    let second = TestStore(initialState: state) {
+      TicTacToe(
+        authentication: .unimplemented, database: database.client, engine: .unimplemented,
+        clock: .unimplemented, random: .unimplemented)
+    }
+    await second.send(.started)
+    await second.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
+    await second.receive(.newGame(.gameInProgressLoaded(.failure(taken)))) {
+      $0.newGameState?.isLoading = false
+      $0.newGameState?.blockingProblem = taken.message
+    }
+    #expect(second.state.newGameState?.canStart == false)
+    #expect(second.state.newGameState?.validationMessage == taken.message)
+
+    // Once the first signs out, the guest's game is free again.
+    await first.send(.newGame(.view(.signOutTapped)))
+    await first.receive(.newGame(.delegate(.didSignOut))) { $0 = TicTacToe.State() }
+    await first.finish()
+    await second.send(.newGame(.started)) {
+      $0.newGameState?.isLoading = true
+    }
+    await second.receive(.newGame(.gameInProgressLoaded(.success(nil)))) {
+      $0.newGameState?.isLoading = false
+      $0.newGameState?.blockingProblem = nil
+    }
+    await second.finish()
   }
 }

@@ -251,6 +251,7 @@ struct NewGameTests {
     await store.receive(.delegate(.didFinish))
 
     var failing = DatabaseClient.unimplemented
+    failing.claimGameInProgress = { _ in }
     failing.loadGameInProgress = { _ in throw DatabaseError("The database is corrupt.") }
     let stopped = TestStore(
       initialState: NewGame.State(launching: settings, signedInName: nil, isStandalone: true)
