@@ -1,3 +1,5 @@
+import GameRules
+
 /// A mouse button press or release at a screen position.
 public struct MouseEvent: Hashable, Sendable {
   /// The button: 0 left, 1 middle, 2 right, 64 and 65 the wheel.
@@ -170,6 +172,9 @@ public struct InputDecoder: Sendable {
     guard case .scalarValue(let scalar) = decoder.decode(&iterator) else {
       return .key(.unknown, length: length)
     }
+    // A C1 control, a bidirectional override or an invisible format character is never text:
+    // typed into a field, it would later drive the terminal that shows the field.
+    guard scalar.isPrintable else { return .key(.unknown, length: length) }
     return .key(.character(Character(scalar)), length: length)
   }
 
