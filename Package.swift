@@ -44,7 +44,10 @@ let package = Package(
     ),
     .target(
       name: "NewGameCore",
-      dependencies: ["Architecture", "DatabaseClient", "GameCore", "GameRules", "StatsCore"]
+      dependencies: [
+        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameRules",
+        "StatsCore",
+      ]
     ),
     .target(
       name: "TwoFactorCore", dependencies: ["Architecture", "AuthenticationClient", "GameRules"]),

@@ -5,6 +5,7 @@ public import GameCore
 import GameRules
 public import LoginCore
 public import NewGameCore
+public import TwoFactorCore
 
 /// The whole app: Sign in (with Two-factor), then New game (with Game and Stats), and back.
 ///
@@ -15,6 +16,8 @@ public struct TicTacToe: Reducer {
   public struct State: Equatable, Sendable {
     /// The screen shown, with its state.
     public var destination: Destination
+    /// The Recovery codes screen, over New game, while it is shown.
+    public var recoveryCodes: RecoveryCodes.State?
     /// Whether the player is asked before leaving the app.
     public var isConfirmingExit = false
     /// Set when the app is done: the front end ends, with the status this names.
@@ -33,7 +36,7 @@ public struct TicTacToe: Reducer {
       case .game(let request, let session, let isStandalone):
         destination = .newGame(
           NewGame.State(
-            launching: request.settings(for: session), signedInName: session?.userName,
+            launching: request.settings(for: session), session: session,
             isStandalone: isStandalone))
       }
     }
@@ -62,6 +65,7 @@ public struct TicTacToe: Reducer {
     case newGame
     case game
     case stats
+    case recoveryCodes
   }
 
   /// What can happen anywhere in the app.
@@ -74,6 +78,8 @@ public struct TicTacToe: Reducer {
     case login(Login.Action)
     /// An action of the New game screen or the screens it presents.
     case newGame(NewGame.Action)
+    /// An action of the Recovery codes screen.
+    case recoveryCodes(RecoveryCodes.Action)
 
     /// What the player can do anywhere.
     public enum View: Equatable, Sendable {
@@ -96,6 +102,13 @@ public struct TicTacToe: Reducer {
   /// Routes the New game screen's actions.
   public static let newGameAction = CaseKey<Action, NewGame.Action>(embed: Action.newGame) {
     if case .newGame(let action) = $0 { action } else { nil }
+  }
+
+  /// Routes the Recovery codes screen's actions.
+  public static let recoveryCodesAction = CaseKey<Action, RecoveryCodes.Action>(
+    embed: Action.recoveryCodes
+  ) {
+    if case .recoveryCodes(let action) = $0 { action } else { nil }
   }
 
   /// The Sign in feature.
@@ -135,6 +148,9 @@ public struct TicTacToe: Reducer {
     Reduce(core)
       .ifLet(\.loginState, action: Self.loginAction) { login }
       .ifLet(\.newGameState, action: Self.newGameAction) { newGame }
+      .ifLet(\.recoveryCodes, action: Self.recoveryCodesAction) {
+        RecoveryCodes(authentication: login.authentication)
+      }
       .reduce(into: &state, action: action)
   }
 
@@ -147,8 +163,7 @@ public struct TicTacToe: Reducer {
       return reduce(into: &state, view: view)
 
     case .login(.delegate(.didAuthenticate(let session))):
-      state.destination = .newGame(
-        NewGame.State(signedInName: session.userName, accountID: session.accountID))
+      state.destination = .newGame(NewGame.State(session: session))
       return .send(.newGame(.started))
 
     case .login(.delegate(.didChooseGuest)):
@@ -158,11 +173,20 @@ public struct TicTacToe: Reducer {
     case .newGame(.delegate(.didSignOut)):
       let owner = state.newGameState?.settings.owner
       state.destination = .login(Login.State())
+      state.recoveryCodes = nil
       guard let owner else { return .none }
       // Another session may play this player's game in progress now.
       return .run { [database = newGame.gameFeature.database] _ in
         await database.releaseGameInProgress(owner)
       }
+
+    case .newGame(.delegate(.didAskForRecoveryCodes(let session))):
+      state.recoveryCodes = RecoveryCodes.State(session: session)
+      return .send(.recoveryCodes(.started))
+
+    case .recoveryCodes(.delegate(.didClose)):
+      state.recoveryCodes = nil
+      return .none
 
     case .newGame(.delegate(.didFinish)):
       state.termination = .finished
@@ -172,7 +196,7 @@ public struct TicTacToe: Reducer {
       state.termination = .failed(sentence)
       return .none
 
-    case .login, .newGame:
+    case .login, .newGame, .recoveryCodes:
       return .none
     }
   }
@@ -182,7 +206,7 @@ public struct TicTacToe: Reducer {
     case .exitTapped:
       switch state.screen {
       case .signIn, .twoFactor: state.termination = .finished
-      case .newGame, .game, .stats: state.isConfirmingExit = true
+      case .newGame, .game, .stats, .recoveryCodes: state.isConfirmingExit = true
       }
       return .none
 
@@ -214,10 +238,11 @@ public struct TicTacToe: Reducer {
 extension TicTacToe.State {
   /// The screen the state shows.
   public var screen: TicTacToe.Screen {
+    if recoveryCodes != nil { return .recoveryCodes }
     switch destination {
-    case .login(let login): login.twoFactor == nil ? .signIn : .twoFactor
+    case .login(let login): return login.twoFactor == nil ? .signIn : .twoFactor
     case .newGame(let newGame):
-      newGame.game != nil ? .game : newGame.stats != nil ? .stats : .newGame
+      return newGame.game != nil ? .game : newGame.stats != nil ? .stats : .newGame
     }
   }
 

@@ -22,6 +22,7 @@ public final class AppWindow {
   package private(set) var newGameView: NewGameView?
   package private(set) var gameView: GameView?
   package private(set) var statsView: StatsView?
+  package private(set) var recoveryCodesView: RecoveryCodesView?
 
   private let content = Box.column(spacing: 0)
   private var observation: ObservationToken?
@@ -48,6 +49,7 @@ public final class AppWindow {
     }
     let kind = state.screen
     if kind != screen { show(kind) }
+    if let codes = state.recoveryCodes { recoveryCodesView?.render(codes) }
     switch state.destination {
     case .login(let login):
       if let twoFactor = login.twoFactor {
@@ -77,6 +79,7 @@ public final class AppWindow {
     newGameView = nil
     gameView = nil
     statsView = nil
+    recoveryCodesView = nil
     let store = store
     let root: Element
     switch kind {
@@ -100,6 +103,10 @@ public final class AppWindow {
       let view = StatsView { store.send(.newGame(.stats(.view($0)))) }
       statsView = view
       root = view.root
+    case .recoveryCodes:
+      let view = RecoveryCodesView { store.send(.recoveryCodes(.view($0))) }
+      recoveryCodesView = view
+      root = view.root
     }
     content.append(root)
   }
@@ -110,6 +117,7 @@ public final class AppWindow {
     newGameView?.focus()
     gameView?.focusBoard()
     statsView?.focus()
+    recoveryCodesView?.focus()
   }
 
   // MARK: - Keyboard

@@ -11,6 +11,7 @@ public final class NewGameView {
   package let letsPlayButton = Button(mnemonic: "_Let's play!").classes("suggested-action")
   package let statsButton = Button(mnemonic: "S_tats")
   package let signOutButton = Button(mnemonic: "Sign _out")
+  package let recoveryCodesButton = Button(mnemonic: "Re_covery codes")
   package let resumeButton = Button(mnemonic: "_Resume")
   package let discardButton = Button(mnemonic: "_Discard")
   package let sizeField = NumberField(range: Board.minimumSide...Board.maximumSide)
@@ -47,6 +48,7 @@ public final class NewGameView {
     letsPlayButton.action = { send(.letsPlayTapped) }
     statsButton.action = { send(.statsTapped) }
     signOutButton.action = { send(.signOutTapped) }
+    recoveryCodesButton.action = { send(.recoveryCodesTapped) }
     resumeButton.action = { send(.resumeTapped) }
     discardButton.action = { send(.discardResumeTapped) }
     resumeBar = Box.row(resumeLabel, resumeButton, discardButton).classes("resume")
@@ -75,7 +77,8 @@ public final class NewGameView {
     root = Scrolled(
       formColumn(
         titleLabel, accountLabel, resumeBar, form, validationLabel,
-        Box.row(letsPlayButton, statsButton, signOutButton), errorLabel, width: 480,
+        Box.row(letsPlayButton, statsButton, recoveryCodesButton, signOutButton), errorLabel,
+        width: 480,
         spacing: 12))
   }
 
@@ -100,6 +103,7 @@ public final class NewGameView {
     validationLabel.message = state.validationMessage
     errorLabel.message = state.errorMessage
     letsPlayButton.isSensitive = state.canStart
+    recoveryCodesButton.isVisible = state.session != nil
     signOutButton.setMnemonic(state.signOutTitle)
   }
 

@@ -12,6 +12,9 @@ public struct Login: Reducer {
     public var userName = ""
     /// The password as typed; cleared after a failure.
     public var password = ""
+    /// The password typed again to create an account, while Create account asks for it; `nil`
+    /// otherwise.
+    public var repeatedPassword: String?
     /// Whether a request is in flight; the form is disabled meanwhile.
     public var isRequestInFlight = false
     /// Why the last request failed.
@@ -45,6 +48,8 @@ public struct Login: Reducer {
       case userNameChanged(String)
       /// The password field changed.
       case passwordChanged(String)
+      /// The field repeating the new account's password changed.
+      case repeatedPasswordChanged(String)
       /// Sign in with the form.
       case signInTapped
       /// Create an account from the form.
@@ -98,10 +103,23 @@ public struct Login: Reducer {
     case .view(.passwordChanged(let password)):
       guard state.isFormEnabled else { return .none }
       state.password = password
+      // A changed password has to be repeated anew.
+      if state.repeatedPassword != nil { state.repeatedPassword = "" }
+      return .none
+
+    case .view(.repeatedPasswordChanged(let password)):
+      guard state.isFormEnabled, state.repeatedPassword != nil else { return .none }
+      state.repeatedPassword = password
       return .none
 
     case .view(.signInTapped):
-      guard state.canSubmit else { return .none }
+      guard state.isFormEnabled else { return .none }
+      // Sign in signs in, or says what is missing: never anything else.
+      if let missing = state.missingField {
+        state.errorMessage = missing
+        return .none
+      }
+      state.repeatedPassword = nil
       state.isRequestInFlight = true
       state.errorMessage = nil
       let userName = state.userName.trimmingWhitespace()
@@ -116,11 +134,27 @@ public struct Login: Reducer {
       .cancellable(id: CancelID.request, cancelInFlight: true)
 
     case .view(.createAccountTapped):
-      guard state.canSubmit else { return .none }
-      guard state.password.count >= Self.minimumPasswordLength else {
+      guard state.isFormEnabled else { return .none }
+      if let missing = state.missingField {
+        state.errorMessage = missing
+        return .none
+      }
+      guard state.password.count >= PasswordRule.minimumLength else {
         state.errorMessage = AuthenticationError.passwordTooShort.message
         return .none
       }
+      // The password is asked for twice, so a typo cannot lock the player out.
+      guard let repeated = state.repeatedPassword, !repeated.isEmpty else {
+        state.repeatedPassword = ""
+        state.errorMessage = nil
+        return .none
+      }
+      guard repeated == state.password else {
+        state.repeatedPassword = ""
+        state.errorMessage = "The two passwords differ; type the password again."
+        return .none
+      }
+      state.repeatedPassword = nil
       state.isRequestInFlight = true
       state.errorMessage = nil
       let userName = state.userName.trimmingWhitespace()
@@ -153,6 +187,7 @@ public struct Login: Reducer {
       state.isRequestInFlight = false
       state.errorMessage = error.message
       state.password = ""
+      state.repeatedPassword = nil
       return .none
 
     case .twoFactor(.delegate(.didAuthenticate(let session))):
@@ -169,9 +204,6 @@ public struct Login: Reducer {
       return .none
     }
   }
-
-  /// The shortest password an account may have.
-  public static let minimumPasswordLength = 8
 }
 
 extension Login.State {
@@ -179,8 +211,25 @@ extension Login.State {
   public var title: String { "Sign in" }
 
   /// Whether both fields are filled in.
-  public var isFormValid: Bool {
-    !userName.trimmingWhitespace().isEmpty && !password.isEmpty
+  public var isFormValid: Bool { missingField == nil }
+
+  /// What Sign in still needs, in one sentence, or `nil` when both fields are filled in.
+  public var missingField: String? {
+    let hasName = !userName.trimmingWhitespace().isEmpty
+    switch (hasName, !password.isEmpty) {
+    case (true, true): return nil
+    case (false, false): return "Enter your user name and password."
+    case (false, true): return "Enter your user name."
+    case (true, false): return "Enter your password."
+    }
+  }
+
+  /// Whether Create account waits for the password a second time.
+  public var isRepeatingPassword: Bool { repeatedPassword != nil }
+
+  /// What the form asks while Create account waits for the password again.
+  public var repeatPasswordPrompt: String? {
+    isRepeatingPassword ? "Type the password again to create the account." : nil
   }
 
   /// Whether the fields and buttons take input.

@@ -1,4 +1,5 @@
 public import Architecture
+public import AuthenticationClient
 public import DatabaseClient
 public import GameCore
 public import GameRules
@@ -17,6 +18,8 @@ public struct NewGame: Reducer {
     public var settings: GameSettings
     /// The signed-in player's name, or `nil` for a guest.
     public var signedInName: String?
+    /// The signed-in player's session, for what only they may do (new recovery codes).
+    public var session: Session?
     /// A game left unfinished, offered for resume.
     public var resumableGame: GameRecord?
     /// Whether the game in progress is being looked up.
@@ -46,11 +49,18 @@ public struct NewGame: Reducer {
         mode: .versusComputer, accountID: accountID)
     }
 
+    /// Creates the form for a signed-in player.
+    public init(session: Session) {
+      self.init(signedInName: session.userName, accountID: session.accountID)
+      self.session = session
+    }
+
     /// Creates the form for a launch with game options: it starts the game once the records
     /// show nothing to resume.
-    public init(launching settings: GameSettings, signedInName: String?, isStandalone: Bool) {
+    public init(launching settings: GameSettings, session: Session?, isStandalone: Bool) {
       self.settings = settings
-      self.signedInName = signedInName
+      self.signedInName = session?.userName
+      self.session = session
       self.isStandalone = isStandalone
       startsWhenLoaded = true
     }
@@ -111,6 +121,8 @@ public struct NewGame: Reducer {
       case lineTyped(String)
       /// Show the stats.
       case statsTapped
+      /// Show the signed-in player's recovery codes.
+      case recoveryCodesTapped
       /// Back to a fresh Sign in.
       case signOutTapped
     }
@@ -123,6 +135,8 @@ public struct NewGame: Reducer {
       case didFinish
       /// The app cannot go on; the sentence says why.
       case didStop(String)
+      /// Show the Recovery codes screen for this session.
+      case didAskForRecoveryCodes(Session)
     }
   }
 
@@ -297,6 +311,10 @@ public struct NewGame: Reducer {
     case .statsTapped:
       state.stats = StatsFeature.State(owner: state.settings.owner)
       return .send(.stats(.started))
+
+    case .recoveryCodesTapped:
+      guard let session = state.session else { return .none }
+      return .send(.delegate(.didAskForRecoveryCodes(session)))
 
     case .signOutTapped:
       return .merge(.cancel(id: CancelID.load), .send(.delegate(.didSignOut)))

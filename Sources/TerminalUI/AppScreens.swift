@@ -17,6 +17,8 @@ public struct AppTerminalState: Hashable, Sendable {
   public var game = GameTerminalState(rows: 3, columns: 3)
   /// Whether the keys of a form screen cover it.
   public var isShowingFormHelp = false
+  /// Whether Sign in asked for the password again when last shown, to focus the new field once.
+  var wasRepeatingPassword = false
 
   /// Creates the state.
   public init() {}
@@ -42,9 +44,18 @@ public enum AppScreens {
   /// Resets the focus and the cursor when the screen changed since the last call.
   public static func follow(_ state: TicTacToe.State, terminal: inout AppTerminalState) {
     let screen = state.screen
+    let isRepeating = state.loginState?.isRepeatingPassword == true
+    if isRepeating != terminal.wasRepeatingPassword {
+      terminal.wasRepeatingPassword = isRepeating
+      if screen == terminal.screen { terminal.focus = isRepeating ? .repeatedPassword : .password }
+    }
     guard screen != terminal.screen else { return }
     terminal.screen = screen
     terminal.isShowingFormHelp = false
+    if state.recoveryCodes != nil {
+      terminal.focus = .back
+      return
+    }
     switch state.destination {
     case .login(let login):
       terminal.focus = login.twoFactor == nil ? .userName : .code
@@ -153,6 +164,9 @@ public enum AppScreens {
     }
     let form = form(state, terminal: terminal)
     let event = FormInput.handle(key, form: form, frame: frame, focus: &terminal.focus)
+    if let codes = state.recoveryCodes {
+      return recoveryCodesResponse(event, codes).map { .send(.recoveryCodes(.view($0))) } ?? .none
+    }
     switch state.destination {
     case .login(let login):
       if login.twoFactor != nil {
@@ -196,6 +210,7 @@ public enum AppScreens {
   // MARK: - Forms
 
   static func form(_ state: TicTacToe.State, terminal: AppTerminalState) -> FormScreen {
+    if let codes = state.recoveryCodes { return recoveryCodesForm(codes, focus: terminal.focus) }
     switch state.destination {
     case .login(let login):
       if let twoFactor = login.twoFactor {
@@ -214,6 +229,11 @@ public enum AppScreens {
 
   static func signInForm(_ state: Login.State, focus: FormID?) -> FormScreen {
     let enabled = state.isFormEnabled
+    let repeated = state.repeatedPassword.map { repeated in
+      FormItem(
+        id: .repeatedPassword, label: "Repeat", kind: .text(repeated, isSecret: true),
+        isEnabled: enabled)
+    }
     return FormScreen(
       title: state.title,
       items: [
@@ -223,6 +243,7 @@ public enum AppScreens {
         FormItem(
           id: .password, label: "Password", kind: .text(state.password, isSecret: true),
           isEnabled: enabled),
+      ] + [repeated].compactMap { $0 } + [
         FormItem(id: .signIn, label: "Sign in", kind: .button, isEnabled: state.canSubmit),
         FormItem(
           id: .createAccount, label: "Create account", kind: .button,
@@ -230,7 +251,8 @@ public enum AppScreens {
         FormItem(id: .guest, label: "Play as guest", kind: .button, isEnabled: enabled),
       ],
       focus: focus,
-      message: state.showsProgress ? "Signing in…" : state.errorMessage,
+      message: state.showsProgress
+        ? "Signing in…" : state.errorMessage ?? state.repeatPasswordPrompt,
       messageIsError: !state.showsProgress && state.errorMessage != nil,
       shortcuts: [
         ScreenButton(key: .control("g"), keyName: "Ctrl-G", "Play as guest"), nextShortcut,
@@ -243,6 +265,8 @@ public enum AppScreens {
     switch event {
     case .edit(.userName, let value): view = .userNameChanged(value)
     case .edit(.password, let value): view = .passwordChanged(value)
+    case .edit(.repeatedPassword, let value): view = .repeatedPasswordChanged(value)
+    case .submit(from: .repeatedPassword): view = .createAccountTapped
     case .activate(.signIn), .submit: view = .signInTapped
     case .activate(.createAccount): view = .createAccountTapped
     case .activate(.guest), .key(.control("g")): view = .playAsGuestTapped
@@ -300,8 +324,11 @@ public enum AppScreens {
         FormItem(id: .discard, label: "Discard the unfinished game", kind: .button),
       ]
     }
+    items.append(FormItem(id: .stats, label: "Stats", kind: .button))
+    if state.session != nil {
+      items.append(FormItem(id: .recoveryCodes, label: "Recovery codes", kind: .button))
+    }
     items += [
-      FormItem(id: .stats, label: "Stats", kind: .button),
       FormItem(id: .signOut, label: state.signOutTitle, kind: .button),
       FormItem(id: .exit, label: "Exit", kind: .button),
     ]
@@ -325,11 +352,45 @@ public enum AppScreens {
     case .activate(.resume): view = .resumeTapped
     case .activate(.discard): view = .discardResumeTapped
     case .activate(.stats): view = .statsTapped
+    case .activate(.recoveryCodes): view = .recoveryCodesTapped
     case .activate(.signOut): view = .signOutTapped
     case .activate(.exit), .key(.escape), .key(.character("q")): return .send(.view(.exitTapped))
     default: return .none
     }
     return .send(.newGame(.view(view)))
+  }
+
+  static func recoveryCodesForm(_ state: RecoveryCodes.State, focus: FormID?) -> FormScreen {
+    var body = [state.remainingText, state.newCodesNote].compactMap { $0 }.map { StyledLine($0) }
+    body += (state.newCodes ?? []).map { StyledLine("  " + $0, .bold) }
+    let items: [FormItem] =
+      state.isConfirming
+      ? [
+        FormItem(id: .newCodesConfirmed, label: "Make new codes", kind: .button),
+        FormItem(id: .newCodesCancelled, label: "Keep the old ones", kind: .button),
+      ]
+      : [
+        FormItem(
+          id: .newCodes, label: "Make new codes", kind: .button, isEnabled: state.canMakeNewCodes),
+        FormItem(id: .back, label: "Back", kind: .button),
+      ]
+    return FormScreen(
+      title: state.title, body: body, items: items, focus: focus,
+      message: state.isConfirming ? state.confirmationMessage : state.errorMessage,
+      messageIsError: !state.isConfirming && state.errorMessage != nil,
+      shortcuts: [nextShortcut, helpShortcut, ScreenButton(key: .escape, keyName: "Esc", "Back")])
+  }
+
+  private static func recoveryCodesResponse(_ event: FormEvent, _ state: RecoveryCodes.State)
+    -> RecoveryCodes.Action.View?
+  {
+    switch event {
+    case .activate(.newCodes): .newCodesTapped
+    case .activate(.newCodesConfirmed): .newCodesConfirmed
+    case .activate(.newCodesCancelled): .newCodesCancelled
+    case .activate(.back), .key(.escape): state.isConfirming ? .newCodesCancelled : .closeTapped
+    default: nil
+    }
   }
 
   static func statsForm(_ state: StatsFeature.State, focus: FormID?) -> FormScreen {

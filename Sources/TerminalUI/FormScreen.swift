@@ -28,6 +28,10 @@ public enum FormID: Hashable, Sendable {
   case reset
   case resetConfirmed
   case resetCancelled
+  case recoveryCodes
+  case newCodes
+  case newCodesConfirmed
+  case newCodesCancelled
 }
 
 /// One line of a form: a text field, a choice among values, or a button.

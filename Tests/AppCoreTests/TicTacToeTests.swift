@@ -51,8 +51,7 @@ struct TicTacToeTests {
       $0.loginState?.password = ""
     }
     await store.receive(.login(.delegate(.didAuthenticate(session)))) {
-      $0.destination = .newGame(
-        NewGame.State(signedInName: "blob2fa@example.com", accountID: 1))
+      $0.destination = .newGame(NewGame.State(session: session))
     }
     #expect(store.state.screen == .newGame)
 
@@ -315,5 +314,43 @@ struct TicTacToeTests {
       $0.newGameState?.blockingProblem = nil
     }
     await second.finish()
+  }
+
+  @Test
+  func aSignedInPlayerReachesTheRecoveryCodesFromNewGame() async {
+    var authentication = AuthenticationClient.unimplemented
+    authentication.remainingRecoveryCodes = { _ in 5 }
+    let session = Session(accountID: 1, userName: "ada", token: "t")
+    var state = TicTacToe.State()
+    state.destination = .newGame(NewGame.State(session: session))
+    let store = TestStore(initialState: state) {
+      TicTacToe(
+        authentication: authentication, database: .unimplemented, engine: .unimplemented,
+        clock: .unimplemented, random: .unimplemented)
+    }
+    await store.send(.newGame(.view(.recoveryCodesTapped)))
+    await store.receive(.newGame(.delegate(.didAskForRecoveryCodes(session)))) {
+      $0.recoveryCodes = RecoveryCodes.State(session: session)
+    }
+    #expect(store.state.screen == .recoveryCodes)
+    await store.receive(.recoveryCodes(.started)) { $0.recoveryCodes?.isRequestInFlight = true }
+    await store.receive(.recoveryCodes(.countResponse(.success(5)))) {
+      $0.recoveryCodes?.isRequestInFlight = false
+      $0.recoveryCodes?.remaining = .codes(5)
+    }
+    await store.send(.recoveryCodes(.view(.closeTapped)))
+    await store.receive(.recoveryCodes(.delegate(.didClose))) { $0.recoveryCodes = nil }
+    #expect(store.state.screen == .newGame)
+    // A guest has no codes to show.
+    var guest = TicTacToe.State()
+    guest.destination = .newGame(NewGame.State())
+    let guestStore = TestStore(initialState: guest) {
+      TicTacToe(
+        authentication: .unimplemented, database: .unimplemented, engine: .unimplemented,
+        clock: .unimplemented, random: .unimplemented)
+    }
+    await guestStore.send(.newGame(.view(.recoveryCodesTapped)))
+    await store.finish()
+    await guestStore.finish()
   }
 }

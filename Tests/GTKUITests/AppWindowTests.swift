@@ -122,6 +122,32 @@ final class AppWindowTests: XCTestCase {
   }
 }
 
+extension AppWindowTests {
+  func testCreateAccountAsksForThePasswordTwice() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let app = AppWindow(application: nil, store: makeStore())
+      defer { app.window.destroy() }
+      let login = try XCTUnwrap(app.loginView)
+      XCTAssertFalse(login.repeatedPasswordEntry.isVisible)
+      login.userNameEntry.type("new@example.com")
+      login.passwordEntry.type("correct horse")
+      login.createAccountButton.click()
+      XCTAssertTrue(login.repeatedPasswordEntry.isVisible, "the password is asked again")
+      XCTAssertEqual(app.screen, .signIn)
+      login.repeatedPasswordEntry.type("correct hrose")
+      login.createAccountButton.click()
+      XCTAssertEqual(login.errorLabel.text, "The two passwords differ; type the password again.")
+      XCTAssertEqual(app.screen, .signIn)
+      login.repeatedPasswordEntry.type("correct horse")
+      login.createAccountButton.click()
+      pump { app.screen == .newGame }
+      XCTAssertEqual(app.screen, .newGame)
+      XCTAssertEqual(app.newGameView?.recoveryCodesButton.isVisible, true)
+    }
+  }
+}
+
 /// A store over test clients: the demo accounts, records in memory, an engine that takes the
 /// first empty cell, a clock that does not wait.
 @MainActor

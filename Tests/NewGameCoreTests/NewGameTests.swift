@@ -180,7 +180,7 @@ struct NewGameTests {
     let settings = GameSettings(
       xName: "Player X", oName: "Computer", mode: .versusComputer, computerMark: .o)
     let store = TestStore(
-      initialState: NewGame.State(launching: settings, signedInName: nil, isStandalone: true)
+      initialState: NewGame.State(launching: settings, session: nil, isStandalone: true)
     ) {
       NewGame(
         engine: .unimplemented, clock: .immediate, random: .unimplemented,
@@ -213,7 +213,7 @@ struct NewGameTests {
   func aLaunchWithOptionsStartsAtOnceWhenNothingIsSaved() async throws {
     let settings = GameSettings(xName: "Ann", oName: "Bob")
     let store = TestStore(
-      initialState: NewGame.State(launching: settings, signedInName: nil, isStandalone: false)
+      initialState: NewGame.State(launching: settings, session: nil, isStandalone: false)
     ) {
       NewGame(
         engine: .unimplemented, clock: .immediate, random: .unimplemented,
@@ -233,7 +233,7 @@ struct NewGameTests {
   @Test
   func aStandaloneGameEndsTheAppOrStartsAnotherAndStopsOnAFailure() async throws {
     let settings = GameSettings(xName: "Ann", oName: "Bob", startingRule: .alternate)
-    var state = NewGame.State(launching: settings, signedInName: nil, isStandalone: true)
+    var state = NewGame.State(launching: settings, session: nil, isStandalone: true)
     state.startsWhenLoaded = false
     state.game = try GameFeature.State(settings: settings, firstMover: .x, startedAt: 0)
     let store = TestStore(initialState: state) {
@@ -254,7 +254,7 @@ struct NewGameTests {
     failing.claimGameInProgress = { _ in }
     failing.loadGameInProgress = { _ in throw DatabaseError("The database is corrupt.") }
     let stopped = TestStore(
-      initialState: NewGame.State(launching: settings, signedInName: nil, isStandalone: true)
+      initialState: NewGame.State(launching: settings, session: nil, isStandalone: true)
     ) {
       NewGame(
         engine: .unimplemented, clock: .immediate, random: .unimplemented, database: failing)

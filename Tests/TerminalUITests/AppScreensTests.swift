@@ -308,4 +308,46 @@ struct AppScreensTests {
         .character("?"), state: TicTacToe.State(), frame: frame, terminal: &terminal) == .none)
     #expect(!terminal.isShowingFormHelp)
   }
+
+  @Test func createAccountAsksForThePasswordAgainInItsOwnField() {
+    var login = Login.State(userName: "ada", password: "correct horse")
+    var terminal = AppTerminalState()
+    AppScreens.follow(app(.login(login)), terminal: &terminal)
+    login.repeatedPassword = ""
+    let state = app(.login(login))
+    AppScreens.follow(state, terminal: &terminal)
+    #expect(terminal.focus == .repeatedPassword)
+    let frame = AppScreens.frame(state, terminal: terminal, width: 80, height: 24)
+    #expect(frame.text.contains(" > Repeat     [_ "))
+    #expect(frame.text.contains(" Type the password again to create the account."))
+    #expect(
+      AppScreens.handle(.character("c"), state: state, frame: frame, terminal: &terminal)
+        == .send(.login(.view(.repeatedPasswordChanged("c")))))
+    #expect(
+      AppScreens.handle(.enter, state: state, frame: frame, terminal: &terminal)
+        == .send(.login(.view(.createAccountTapped))))
+  }
+
+  @Test func recoveryCodesScreen() {
+    var state = app(.newGame(NewGame.State(session: Session(accountID: 1, userName: "Ada"))))
+    #expect(shown(state).frame.text.contains("   < Recovery codes >"))
+    var codes = RecoveryCodes.State(session: Session(accountID: 1, userName: "Ada"))
+    codes.remaining = .codes(2)
+    state.recoveryCodes = codes
+    #expect(state.screen == .recoveryCodes)
+    #expect(
+      shown(state).frame.text == """
+         Recovery codes
+
+         2 recovery codes left.
+
+           < Make new codes >
+         > < Back >
+
+
+         [Tab] Next  [F1] Help  [Esc] Back
+        """)
+    #expect(
+      press(.escape, state: state) == [.send(.recoveryCodes(.view(.closeTapped)))])
+  }
 }
