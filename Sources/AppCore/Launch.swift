@@ -59,7 +59,7 @@ public struct GameRequest: Equatable, Sendable {
       xName: "", oName: "", mode: mode ?? .versusComputer, computerMark: computerMark ?? .o,
       difficulty: difficulty ?? .unbeatable, rows: rows, columns: columns,
       k: k ?? Board.defaultK(rows: rows, columns: columns), startingRule: startingRule ?? .x)
-    settings.accountID = settings.accountSide == nil ? nil : session?.accountID
+    settings.accountID = session?.accountID
     for mark in Mark.allCases {
       let given = mark == .x ? xName : oName
       let name: String =

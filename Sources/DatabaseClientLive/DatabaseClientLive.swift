@@ -46,8 +46,8 @@ private struct Records: Sendable {
     """
 
   // The owner's finished games with the side the owner played. ?1 is the account id, or NULL
-  // for the guest: games with no account and at least one person. A guest hot-seat game counts
-  // from X's side, as does an account playing itself.
+  // for the guest: games with no account. A guest hot-seat game counts from X's side, as does
+  // an account playing itself. Games between two computers are listed but scored for no one.
   private static let owned = """
     WITH owned AS (
       SELECT id, ended_at, result, x_computer, o_computer,
@@ -59,8 +59,7 @@ private struct Records: Sendable {
       FROM games
       WHERE saved_for IS NULL AND (
         (?1 IS NOT NULL AND (x_account = ?1 OR o_account = ?1))
-        OR (?1 IS NULL AND x_account IS NULL AND o_account IS NULL
-          AND (x_computer IS NULL OR o_computer IS NULL)))
+        OR (?1 IS NULL AND x_account IS NULL AND o_account IS NULL))
     ),
     scored AS (
       SELECT id, ended_at,
@@ -71,6 +70,7 @@ private struct Records: Sendable {
         END AS outcome,
         CASE WHEN side = 'x' THEN o_computer ELSE x_computer END AS opponent_skill
       FROM owned
+      WHERE x_computer IS NULL OR o_computer IS NULL
     ),
     runs AS (
       SELECT outcome,

@@ -136,12 +136,14 @@ public struct GameSettings: Equatable, Sendable {
     }
   }
 
-  /// The side a signed-in account plays: the first side a person plays.
-  public var accountSide: Mark? {
+  /// The side whose record carries the signed-in account: the first side a person plays, or
+  /// X when the computer plays both, so that the account's watched games are listed with its
+  /// own (they count in no tally).
+  public var accountSide: Mark {
     switch mode {
     case .hotSeat: .x
     case .versusComputer: computerMark.opponent
-    case .computerVersusComputer: nil
+    case .computerVersusComputer: .x
     }
   }
 

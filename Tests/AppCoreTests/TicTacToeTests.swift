@@ -188,12 +188,12 @@ struct TicTacToeTests {
         == GameSettings(
           xName: "Computer", oName: "ada", mode: .versusComputer, computerMark: .x,
           difficulty: .easy, accountID: 7))
-    // Computer against computer: the names follow the mode, and no account plays.
+    // Computer against computer: the names follow the mode; the account watches.
     #expect(
       GameRequest(xName: nil, mode: .computerVersusComputer, rows: 15).settings(for: session)
         == GameSettings(
           xName: "Computer X", oName: "Computer O", mode: .computerVersusComputer, rows: 15,
-          columns: 15, k: 5))
+          columns: 15, k: 5, accountID: 7))
   }
 
   @Test

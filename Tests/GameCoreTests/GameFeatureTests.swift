@@ -502,6 +502,9 @@ struct GameFeatureTests {
     #expect(store.state.title == "Winner! Congrats Deep Blob!")
     await store.finish()
     #expect(database.finishedGames.first?.x.computer == .unbeatable)
+    // Listed with the watching account's games; the stats score it for no one.
+    #expect(database.finishedGames.first?.x.accountID == 1)
+    #expect(database.finishedGames.first?.o.accountID == nil)
   }
 
   @Test
