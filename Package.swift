@@ -18,8 +18,7 @@ let package = Package(
 
     // MARK: - Pure core
     .target(name: "GameRules"),
-    // The engine rounds with libm (sqrt), which executables without Foundation do not link.
-    .target(name: "GameAI", dependencies: ["GameRules"], linkerSettings: [.linkedLibrary("m")]),
+    .target(name: "GameAI", dependencies: ["GameRules"]),
     .target(name: "Architecture"),
 
     // MARK: - Wrappers of C libraries

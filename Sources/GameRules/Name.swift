@@ -97,6 +97,12 @@ extension String {
   public func trimmingWhitespace() -> String {
     var characters = Substring(self)
     while characters.first?.isWhitespace == true { characters.removeFirst() }
+    return String(characters).trimmingTrailingWhitespace()
+  }
+
+  /// The text without trailing whitespace, as a line is drawn.
+  public func trimmingTrailingWhitespace() -> String {
+    var characters = Substring(self)
     while characters.last?.isWhitespace == true { characters.removeLast() }
     return String(characters)
   }

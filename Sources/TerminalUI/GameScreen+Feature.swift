@@ -61,7 +61,7 @@ extension GameScreen {
     let perLine = analysisWidth / 8
     let valueLines = stride(from: 0, to: entries.count, by: perLine).map { start in
       entries[start..<min(start + perLine, entries.count)]
-        .map { $0.padding(to: 7) + " " }.joined().trailingSpacesRemoved
+        .map { $0.padding(to: 7) + " " }.joined().trimmingTrailingWhitespace()
     }
     var lines = ["Analysis", "", summary, ""]
     if valueLines.count > analysisValueLines {
