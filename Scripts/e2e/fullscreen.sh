@@ -70,6 +70,13 @@ wait_exit() {
   return 1
 }
 
+# Esc on New game asks before leaving; y leaves.
+leave_from_new_game() {
+  t send-keys -t "$session" Escape
+  wait_for "Leave Tic-Tac-Toe?" 5 || fail "$1: no question before leaving"
+  t send-keys -t "$session" y
+}
+
 check_restored() {
   local name=$1
   if ! wait_exit; then
@@ -244,9 +251,7 @@ fi
 # Quit leads to New game with the names kept; Esc there leaves the program, once confirmed.
 wait_for "^ New game" 5 || fail "quit: no New game screen:"$'\n'"$(screen)"
 expect_screen "quit" "X name .*\[Ada "
-t send-keys -t "$session" Escape
-wait_for "Leave Tic-Tac-Toe?" 5 || fail "Esc: no question before leaving"
-t send-keys -t "$session" y
+leave_from_new_game "Esc"
 check_restored "q"
 [[ $(cat "$work/status" 2>/dev/null) == 0 ]] || fail "q: exit status $(cat "$work/status")"
 t kill-session -t "$session"
@@ -295,9 +300,7 @@ t send-keys -t "$session" -l "shortlong enough"
 t send-keys -t "$session" Enter
 wait_for "Signed in as ada" 15 || fail "create account: not signed in:"$'\n'"$(screen)"
 expect_screen "create account" "X name .*\[ada "
-t send-keys -t "$session" Escape
-wait_for "Leave Tic-Tac-Toe?" 5 || fail "create account Esc: no question before leaving"
-t send-keys -t "$session" y
+leave_from_new_game "create account Esc"
 check_restored "create account Esc"
 t kill-session -t "$session"
 

@@ -39,15 +39,9 @@ public struct GameRequest: Equatable, Sendable {
     computerMark: Mark? = nil, difficulty: Difficulty? = nil, rows: Int? = nil,
     columns: Int? = nil, k: Int? = nil, startingRule: StartingRule? = nil
   ) {
-    self.xName = xName
-    self.oName = oName
-    self.mode = mode
-    self.computerMark = computerMark
-    self.difficulty = difficulty
-    self.rows = rows
-    self.columns = columns
-    self.k = k
-    self.startingRule = startingRule
+    (self.xName, self.oName, self.mode, self.computerMark) = (xName, oName, mode, computerMark)
+    (self.difficulty, self.startingRule) = (difficulty, startingRule)
+    (self.rows, self.columns, self.k) = (rows, columns, k)
   }
 
   /// The game's settings: a signed-in player takes the first side a person plays; a side with

@@ -248,26 +248,14 @@ extension TicTacToe.State {
 
   /// The Sign in screen's state while it is shown; setting it changes nothing on another screen.
   public var loginState: Login.State? {
-    get {
-      guard case .login(let state) = destination else { return nil }
-      return state
-    }
-    set {
-      guard let newValue, case .login = destination else { return }
-      destination = .login(newValue)
-    }
+    get { if case .login(let state) = destination { state } else { nil } }
+    set { if let newValue, case .login = destination { destination = .login(newValue) } }
   }
 
   /// The New game screen's state while it is shown; setting it changes nothing on another screen.
   public var newGameState: NewGame.State? {
-    get {
-      guard case .newGame(let state) = destination else { return nil }
-      return state
-    }
-    set {
-      guard let newValue, case .newGame = destination else { return }
-      destination = .newGame(newValue)
-    }
+    get { if case .newGame(let state) = destination { state } else { nil } }
+    set { if let newValue, case .newGame = destination { destination = .newGame(newValue) } }
   }
 
   /// The game shown, if any.

@@ -121,6 +121,11 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
   }
 
   public var description: String { message }
+
+  /// The error as is, or one with `sentence` for an unexpected one.
+  public init(_ error: any Error, or sentence: String) {
+    self = error as? DatabaseError ?? DatabaseError(sentence)
+  }
 }
 
 /// The game records: finished games, the game in progress, stats and history.

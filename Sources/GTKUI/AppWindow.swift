@@ -81,32 +81,21 @@ public final class AppWindow {
     statsView = nil
     recoveryCodesView = nil
     let store = store
-    let root: Element
     switch kind {
-    case .signIn:
-      let view = LoginView { store.send(.login(.view($0))) }
-      loginView = view
-      root = view.root
-    case .twoFactor:
-      let view = TwoFactorView { store.send(.login(.twoFactor(.view($0)))) }
-      twoFactorView = view
-      root = view.root
-    case .newGame:
-      let view = NewGameView { store.send(.newGame(.view($0))) }
-      newGameView = view
-      root = view.root
-    case .game:
-      let view = GameView { store.send(.newGame(.game(.view($0)))) }
-      gameView = view
-      root = view.root
-    case .stats:
-      let view = StatsView { store.send(.newGame(.stats(.view($0)))) }
-      statsView = view
-      root = view.root
+    case .signIn: loginView = LoginView { store.send(.login(.view($0))) }
+    case .twoFactor: twoFactorView = TwoFactorView { store.send(.login(.twoFactor(.view($0)))) }
+    case .newGame: newGameView = NewGameView { store.send(.newGame(.view($0))) }
+    case .game: gameView = GameView { store.send(.newGame(.game(.view($0)))) }
+    case .stats: statsView = StatsView { store.send(.newGame(.stats(.view($0)))) }
     case .recoveryCodes:
-      let view = RecoveryCodesView { store.send(.recoveryCodes(.view($0))) }
-      recoveryCodesView = view
-      root = view.root
+      recoveryCodesView = RecoveryCodesView { store.send(.recoveryCodes(.view($0))) }
+    }
+    let roots = [
+      loginView?.root, twoFactorView?.root, newGameView?.root, gameView?.root, statsView?.root,
+      recoveryCodesView?.root,
+    ]
+    guard let root = roots.compactMap({ $0 }).first else {
+      preconditionFailure("every screen has a view")
     }
     content.append(root)
   }

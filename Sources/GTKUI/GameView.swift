@@ -34,14 +34,13 @@ public final class GameView {
   /// Creates the screen; `send` receives the player's actions.
   public init(send: @escaping (GameFeature.Action.View) -> Void) {
     self.send = send
-    undoButton.action = { send(.undoTapped) }
-    redoButton.action = { send(.redoTapped) }
-    hintButton.action = { send(.hintTapped) }
-    analysisButton.action = { send(.analysisTapped) }
-    playAgainButton.action = { send(.playAgainTapped) }
-    quitButton.action = { send(.quitTapped) }
-    confirmQuitButton.action = { send(.quitConfirmed) }
-    keepPlayingButton.action = { send(.quitCancelled) }
+    Button.send(
+      [
+        undoButton: .undoTapped, redoButton: .redoTapped, hintButton: .hintTapped,
+        analysisButton: .analysisTapped, playAgainButton: .playAgainTapped,
+        quitButton: .quitTapped, confirmQuitButton: .quitConfirmed,
+        keepPlayingButton: .quitCancelled,
+      ], to: send)
     confirmBar = Box.row(confirmLabel, confirmQuitButton, keepPlayingButton)
       .classes("confirm").centered()
     confirmBar.isVisible = false

@@ -18,16 +18,18 @@ public final class LoginView {
 
   /// Creates the screen; `send` receives the player's actions.
   public init(send: @escaping (Login.Action.View) -> Void) {
-    userNameEntry.onChange = { send(.userNameChanged($0)) }
-    userNameEntry.onActivate = { send(.signInTapped) }
-    passwordEntry.onChange = { send(.passwordChanged($0)) }
-    passwordEntry.onActivate = { send(.signInTapped) }
-    repeatedPasswordEntry.onChange = { send(.repeatedPasswordChanged($0)) }
-    repeatedPasswordEntry.onActivate = { send(.createAccountTapped) }
+    Entry.send(
+      [userNameEntry: Login.Action.View.userNameChanged, passwordEntry: { .passwordChanged($0) }],
+      submit: .signInTapped, to: send)
+    Entry.send(
+      [repeatedPasswordEntry: Login.Action.View.repeatedPasswordChanged],
+      submit: .createAccountTapped, to: send)
     repeatedPasswordLabel.mnemonic(for: repeatedPasswordEntry)
-    signInButton.action = { send(.signInTapped) }
-    createAccountButton.action = { send(.createAccountTapped) }
-    guestButton.action = { send(.playAsGuestTapped) }
+    Button.send(
+      [
+        signInButton: .signInTapped, createAccountButton: .createAccountTapped,
+        guestButton: .playAsGuestTapped,
+      ], to: send)
     errorLabel.isVisible = false
     root = formColumn(
       titleLabel, Label("_User name").mnemonic(for: userNameEntry), userNameEntry,
@@ -45,13 +47,12 @@ public final class LoginView {
     repeatedPasswordLabel.isVisible = state.isRepeatingPassword
     repeatedPasswordEntry.isVisible = state.isRepeatingPassword
     repeatedPasswordEntry.text = state.repeatedPassword ?? ""
-    repeatedPasswordEntry.isSensitive = state.isFormEnabled
     if state.isRepeatingPassword && !wasRepeating { repeatedPasswordEntry.grabFocus() }
-    userNameEntry.isSensitive = state.isFormEnabled
-    passwordEntry.isSensitive = state.isFormEnabled
-    signInButton.isSensitive = state.canSubmit
-    createAccountButton.isSensitive = state.canSubmit
-    guestButton.isSensitive = state.isFormEnabled
+    for field in [userNameEntry, passwordEntry, repeatedPasswordEntry] as [Element] + [guestButton]
+    {
+      field.isSensitive = state.isFormEnabled
+    }
+    for button in [signInButton, createAccountButton] { button.isSensitive = state.canSubmit }
     spinner.isSpinning = state.showsProgress
     errorLabel.message = state.errorMessage ?? state.repeatPasswordPrompt
     errorLabel.setClass("error", state.errorMessage != nil)

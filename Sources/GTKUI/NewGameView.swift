@@ -35,22 +35,21 @@ public final class NewGameView {
 
   /// Creates the screen; `send` receives the player's actions.
   public init(send: @escaping (NewGame.Action.View) -> Void) {
-    xNameEntry.onChange = { send(.xNameChanged($0)) }
-    xNameEntry.onActivate = { send(.letsPlayTapped) }
-    oNameEntry.onChange = { send(.oNameChanged($0)) }
-    oNameEntry.onActivate = { send(.letsPlayTapped) }
+    Entry.send(
+      [xNameEntry: NewGame.Action.View.xNameChanged, oNameEntry: { .oNameChanged($0) }],
+      submit: .letsPlayTapped, to: send)
     modeChoice.onSelect = { send(.modeChanged($0)) }
     computerChoice.onSelect = { send(.computerMarkChanged($0)) }
     difficultyChoice.onSelect = { send(.difficultyChanged($0)) }
     startChoice.onSelect = { send(.startingRuleChanged($0)) }
     sizeField.onChange = { send(.sizeChanged($0)) }
     kField.onChange = { send(.kChanged($0)) }
-    letsPlayButton.action = { send(.letsPlayTapped) }
-    statsButton.action = { send(.statsTapped) }
-    signOutButton.action = { send(.signOutTapped) }
-    recoveryCodesButton.action = { send(.recoveryCodesTapped) }
-    resumeButton.action = { send(.resumeTapped) }
-    discardButton.action = { send(.discardResumeTapped) }
+    Button.send(
+      [
+        letsPlayButton: .letsPlayTapped, statsButton: .statsTapped,
+        signOutButton: .signOutTapped, recoveryCodesButton: .recoveryCodesTapped,
+        resumeButton: .resumeTapped, discardButton: .discardResumeTapped,
+      ], to: send)
     resumeBar = Box.row(resumeLabel, resumeButton, discardButton).classes("resume")
     resumeBar.isVisible = false
     errorLabel.isVisible = false
@@ -89,19 +88,14 @@ public final class NewGameView {
     accountLabel.text = state.accountLine
     resumeLabel.message = state.resumeMessage
     resumeBar.isVisible = state.resumeMessage != nil
-    xNameEntry.text = settings.xName
-    oNameEntry.text = settings.oName
-    modeChoice.selected = settings.mode
-    computerChoice.selected = settings.computerMark
-    difficultyChoice.selected = settings.difficulty
-    startChoice.selected = settings.startingRule
+    (xNameEntry.text, oNameEntry.text) = (settings.xName, settings.oName)
+    (modeChoice.selected, computerChoice.selected) = (settings.mode, settings.computerMark)
+    (difficultyChoice.selected, startChoice.selected) = (settings.difficulty, settings.startingRule)
     for element in computerRow { element.isSensitive = state.isComputerMarkEnabled }
     for element in difficultyRow { element.isSensitive = state.isDifficultyEnabled }
     sizeField.value = settings.rows
-    kField.range = state.kRange
-    kField.value = settings.k
-    validationLabel.message = state.validationMessage
-    errorLabel.message = state.errorMessage
+    (kField.range, kField.value) = (state.kRange, settings.k)
+    (validationLabel.message, errorLabel.message) = (state.validationMessage, state.errorMessage)
     letsPlayButton.isSensitive = state.canStart
     recoveryCodesButton.isVisible = state.session != nil
     signOutButton.setMnemonic(state.signOutTitle)

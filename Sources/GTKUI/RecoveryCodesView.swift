@@ -19,9 +19,12 @@ public final class RecoveryCodesView {
 
   /// Creates the screen; `send` receives the player's actions.
   public init(send: @escaping (RecoveryCodes.Action.View) -> Void) {
-    newCodesButton.action = { send(.newCodesTapped) }
-    confirmButton.action = { send(.newCodesConfirmed) }
-    closeButton.action = { send(.closeTapped) }
+    Button.send(
+      [
+        newCodesButton: .newCodesTapped, confirmButton: .newCodesConfirmed,
+        closeButton: .closeTapped,
+      ],
+      to: send)
     confirmBar = Box.row(
       confirmLabel, confirmButton,
       Button(mnemonic: "_Keep the old ones") { send(.newCodesCancelled) })

@@ -34,9 +34,9 @@ public final class StatsView {
   /// Creates the screen; `send` receives the player's actions.
   public init(send: @escaping (StatsFeature.Action.View) -> Void) {
     self.send = send
-    closeButton.action = { send(.closeTapped) }
-    resetButton.action = { send(.resetTapped) }
-    forwardButton.action = { send(.replayForwardTapped) }
+    Button.send(
+      [closeButton: .closeTapped, resetButton: .resetTapped, forwardButton: .replayForwardTapped],
+      to: send)
     confirmBar = Box.row(
       confirmLabel,
       Button(mnemonic: "_Reset") { send(.resetConfirmed) }.classes("destructive-action"),

@@ -15,10 +15,8 @@ public final class TwoFactorView {
 
   /// Creates the screen; `send` receives the player's actions.
   public init(send: @escaping (TwoFactor.Action.View) -> Void) {
-    codeEntry.onChange = { send(.codeChanged($0)) }
-    codeEntry.onActivate = { send(.submitTapped) }
-    verifyButton.action = { send(.submitTapped) }
-    cancelButton.action = { send(.cancelTapped) }
+    Entry.send([codeEntry: TwoFactor.Action.View.codeChanged], submit: .submitTapped, to: send)
+    Button.send([verifyButton: .submitTapped, cancelButton: .cancelTapped], to: send)
     errorLabel.isVisible = false
     root = formColumn(
       titleLabel, promptLabel, codeEntry, Box.row(verifyButton, cancelButton, spinner),
@@ -27,12 +25,9 @@ public final class TwoFactorView {
 
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: TwoFactor.State) {
-    titleLabel.text = state.title
-    promptLabel.text = state.prompt
-    codeEntry.accessibleDescription = state.prompt
-    codeEntry.text = state.code
-    codeEntry.isSensitive = state.isFormEnabled
-    verifyButton.isSensitive = state.canSubmit
+    (titleLabel.text, promptLabel.text) = (state.title, state.prompt)
+    (codeEntry.text, codeEntry.accessibleDescription) = (state.code, state.prompt)
+    (codeEntry.isSensitive, verifyButton.isSensitive) = (state.isFormEnabled, state.canSubmit)
     spinner.isSpinning = state.showsProgress
     errorLabel.message = state.errorMessage
   }

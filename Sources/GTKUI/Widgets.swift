@@ -232,6 +232,17 @@ public final class Entry: Element {
     }
   }
 
+  /// Makes each field send its action with the text after every edit, and `submit` on Enter.
+  static func send<Action>(
+    _ changes: KeyValuePairs<Entry, (String) -> Action>, submit: Action,
+    to send: @escaping (Action) -> Void
+  ) {
+    for (entry, change) in changes {
+      entry.onChange = { send(change($0)) }
+      entry.onActivate = { send(submit) }
+    }
+  }
+
   /// Types `text` as a player would, for tests: ``onChange`` hears it.
   package func type(_ text: String) {
     gtk_editable_set_text(cgtk_editable(widget), text)
@@ -283,6 +294,13 @@ public final class Button: Element {
 
   /// Clicks the button as a player would, for tests.
   package func click() { cgtk_button_click(widget) }
+
+  /// Makes each button send its action when clicked.
+  static func send<Action>(
+    _ actions: KeyValuePairs<Button, Action>, to send: @escaping (Action) -> Void
+  ) {
+    for (button, action) in actions { button.action = { send(action) } }
+  }
 }
 
 /// Toggle buttons of which one is chosen, like radio buttons, joined in one row.

@@ -119,16 +119,16 @@ extension GameFeature.State {
   }
 
   /// Whether Undo takes a move back now.
-  public var canUndo: Bool { undoRefusal == nil }
+  public var canUndo: Bool { refusal(of: .undo) == nil }
 
   /// Whether Redo plays an undone move again now.
-  public var canRedo: Bool { redoRefusal == nil }
+  public var canRedo: Bool { refusal(of: .redo) == nil }
 
   /// Whether Hint asks the engine now: a person is to move.
   public var canHint: Bool { isBoardEnabled }
 
   /// Whether Analysis can be asked for: the game goes on and the computer is not thinking.
-  public var canAnalyze: Bool { analysisRefusal == nil }
+  public var canAnalyze: Bool { refusal(of: .analysis) == nil }
 
   /// The buttons to offer now, in order, each with whether it does something at this moment.
   ///

@@ -328,59 +328,36 @@ public struct GameFeature: Reducer {
       return typed(&state, line)
 
     case .undoTapped:
-      if let refusal = state.undoRefusal {
-        state.post(refusal)
-        return .none
-      }
-      var next = state.game
-      var count = 0
-      repeat {
-        next.undo()
-        count += 1
-      } while state.settings.isComputer(next.board.toMove) && next.canUndo
+      guard !isRefused(&state, .undo) else { return .none }
+      // Against the computer, its reply and the person's move go back together.
+      let (next, count) = state.game.stepping(
+        { $0.undo() }, while: { state.settings.isComputer($0.board.toMove) && $0.canUndo })
       state.phase = .playing
-      return .merge(
-        cancelEngine(), commit(&state, next, notice: .undone(count)))
+      return .merge(cancelEngine(), commit(&state, next, notice: .undone(count)))
 
     case .redoTapped:
-      if let refusal = state.redoRefusal {
-        state.post(refusal)
-        return .none
-      }
-      var next = state.game
-      var count = 0
-      repeat {
-        next.redo()
-        count += 1
-      } while next.canRedo && state.settings.isComputer(next.board.toMove)
-        && !next.board.outcome.isOver
+      guard !isRefused(&state, .redo) else { return .none }
+      let (next, count) = state.game.stepping(
+        { $0.redo() },
+        while: { game in
+          game.canRedo && state.settings.isComputer(game.board.toMove)
+            && !game.board.outcome.isOver
+        })
       return .merge(cancelEngine(), commit(&state, next, notice: .redone(count)))
 
     case .hintTapped:
-      if let refusal = state.moveRefusal {
-        state.post(refusal)
-        return .none
-      }
-      let board = state.board
-      return .run { [engine] send in
-        await send(.hintResponse(await engine.hint(board)))
-      }
-      .cancellable(id: CancelID.hint, cancelInFlight: true)
+      guard !isRefused(&state, .move) else { return .none }
+      return ask(state, id: .hint) { engine, board in .hintResponse(await engine.hint(board)) }
 
     case .analysisTapped:
       guard state.analysis == nil else {
         state.analysis = nil
         return .cancel(id: CancelID.analysis)
       }
-      if let refusal = state.analysisRefusal {
-        state.post(refusal)
-        return .none
+      guard !isRefused(&state, .analysis) else { return .none }
+      return ask(state, id: .analysis) { engine, board in
+        .analysisResponse(await engine.analyze(board))
       }
-      let board = state.board
-      return .run { [engine] send in
-        await send(.analysisResponse(await engine.analyze(board)))
-      }
-      .cancellable(id: CancelID.analysis, cancelInFlight: true)
 
     case .playAgainTapped:
       if case .saving = state.phase {
@@ -414,13 +391,27 @@ public struct GameFeature: Reducer {
     }
   }
 
+  /// Posts why `request` does nothing now and returns `true`, or returns `false` when it acts.
+  private func isRefused(_ state: inout State, _ request: State.Request) -> Bool {
+    guard let refusal = state.refusal(of: request) else { return false }
+    state.post(refusal)
+    return true
+  }
+
+  /// Asks the engine about the board, replacing a question of the same kind still open.
+  private func ask(
+    _ state: State, id: CancelID,
+    _ question: @escaping @concurrent @Sendable (EngineClient, Board) async -> Action
+  ) -> Effect<Action> {
+    let board = state.board
+    return .run { [engine] send in await send(await question(engine, board)) }
+      .cancellable(id: id, cancelInFlight: true)
+  }
+
   // MARK: - Moves
 
   private func play(_ state: inout State, _ cell: Cell) -> Effect<Action> {
-    if let refusal = state.moveRefusal {
-      state.post(refusal)
-      return .none
-    }
+    guard !isRefused(&state, .move) else { return .none }
     do {
       return .merge(cancelEngine(), commit(&state, try state.game.playing(at: cell)))
     } catch {
@@ -457,7 +448,7 @@ public struct GameFeature: Reducer {
           await send(.saved(recordID: nil))
         }
       } catch {
-        await send(.saveFailed(error as? DatabaseError ?? DatabaseError("\(error)")))
+        await send(.saveFailed(DatabaseError(error, or: "\(error)")))
       }
     }
   }
@@ -572,7 +563,7 @@ public struct GameFeature: Reducer {
 
 extension GameFeature.State {
   /// Whether the board takes a person's move now.
-  public var isBoardEnabled: Bool { moveRefusal == nil }
+  public var isBoardEnabled: Bool { refusal(of: .move) == nil }
 
   /// Whether the computer is choosing a move.
   public var isThinking: Bool { phase == .thinking }
@@ -610,61 +601,52 @@ extension GameFeature.State {
     }
   }
 
-  /// Why a person cannot move (or ask for a hint) now, or `nil` when they can.
-  var moveRefusal: Notice.Kind? {
+  /// What a person may ask of the game, each refused with a notice when it cannot be done.
+  enum Request {
+    /// A move, or a hint for one.
+    case move
+    case undo
+    case redo
+    case analysis
+  }
+
+  /// Why `request` does nothing now, or `nil` when it acts.
+  func refusal(of request: Request) -> Notice.Kind? {
     if board.outcome.isOver { return .refused(.gameOver) }
-    switch phase {
-    case .playing:
-      return settings.isComputer(board.toMove) ? .notYourTurn : nil
-    case .thinking: return .notYourTurn
-    case .saving: return .stillSaving
-    case .confirming: return .answerYesOrNo
-    case .finished: return .refused(.gameOver)
-    case .stopped: return .stopped
+    switch (phase, request) {
+    case (.saving, _): return .stillSaving
+    case (.confirming, _): return .answerYesOrNo
+    case (.finished, _): return .refused(.gameOver)
+    case (.stopped, _): return .stopped
+    case (.playing, .undo), (.thinking, .undo): return hasPersonsMove ? nil : .nothingToUndo
+    case (.thinking, _): return .notYourTurn
+    case (.playing, .move): return settings.isComputer(board.toMove) ? .notYourTurn : nil
+    case (.playing, .redo): return game.canRedo ? nil : .nothingToRedo
+    case (.playing, .analysis): return nil
     }
   }
 
-  /// Why Undo does nothing now, or `nil` when it takes a move back.
-  var undoRefusal: Notice.Kind? {
-    if board.outcome.isOver { return .refused(.gameOver) }
-    switch phase {
-    case .playing, .thinking:
-      let starter = game.start.firstMover
-      let hasPersonsMove = game.moves.indices.contains { index in
-        !settings.isComputer(index.isMultiple(of: 2) ? starter : starter.opponent)
-      }
-      return hasPersonsMove ? nil : .nothingToUndo
-    case .saving: return .stillSaving
-    case .confirming: return .answerYesOrNo
-    case .finished: return .refused(.gameOver)
-    case .stopped: return .stopped
+  /// Whether a person made one of the moves, so Undo has something to take back.
+  private var hasPersonsMove: Bool {
+    let starter = game.start.firstMover
+    return game.moves.indices.contains { index in
+      !settings.isComputer(index.isMultiple(of: 2) ? starter : starter.opponent)
     }
   }
+}
 
-  /// Why Redo does nothing now, or `nil` when it plays an undone move again.
-  var redoRefusal: Notice.Kind? {
-    if board.outcome.isOver { return .refused(.gameOver) }
-    switch phase {
-    case .playing: return game.canRedo ? nil : .nothingToRedo
-    case .thinking: return .notYourTurn
-    case .saving: return .stillSaving
-    case .confirming: return .answerYesOrNo
-    case .finished: return .refused(.gameOver)
-    case .stopped: return .stopped
-    }
-  }
-
-  /// Why the analysis cannot be asked for now, or `nil` when it can.
-  var analysisRefusal: Notice.Kind? {
-    if board.outcome.isOver { return .refused(.gameOver) }
-    switch phase {
-    case .playing: return nil
-    case .thinking: return .notYourTurn
-    case .saving: return .stillSaving
-    case .confirming: return .answerYesOrNo
-    case .finished: return .refused(.gameOver)
-    case .stopped: return .stopped
-    }
+extension Game {
+  /// The game after `step`, repeated while `more` holds, and how many steps were taken.
+  fileprivate func stepping(
+    _ step: (inout Game) -> Void, while more: (Game) -> Bool
+  ) -> (game: Game, count: Int) {
+    var game = self
+    var count = 0
+    repeat {
+      step(&game)
+      count += 1
+    } while more(game)
+    return (game, count)
   }
 }
 

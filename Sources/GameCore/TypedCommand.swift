@@ -6,19 +6,9 @@ enum TypedCommand: Equatable {
   case cell(Cell)
   /// A digit: 1 to 9 name the cells of a 3×3 board.
   case digit(Int)
-  case undo
-  case redo
-  case hint
-  /// Every empty cell's value.
-  case analysis
-  /// A new game, or play again.
-  case newGame
-  case quit
-  case help
-  /// Show the board again.
-  case board
-  /// An empty line.
-  case nothing
+  /// The game's commands: `analysis` is every empty cell's value, `newGame` also plays again,
+  /// `board` shows the board again, `nothing` is an empty line.
+  case undo, redo, hint, analysis, newGame, quit, help, board, nothing
   /// Anything else, as typed (trimmed).
   case unknown(String)
 

@@ -93,6 +93,33 @@ public struct Login: Reducer {
       .reduce(into: &state, action: action)
   }
 
+  /// Whether the form takes a request now, saying what is missing when it does not.
+  private func isComplete(_ state: inout State) -> Bool {
+    guard state.isFormEnabled else { return false }
+    guard let missing = state.missingField else { return true }
+    state.errorMessage = missing
+    return false
+  }
+
+  /// Sends the user name and password to the accounts, the form disabled meanwhile.
+  private func request<Value: Sendable>(
+    _ state: inout State,
+    _ response: @escaping @Sendable (Result<Value, AuthenticationError>) -> Action,
+    _ call:
+      @escaping @concurrent @Sendable (AuthenticationClient, String, String) async throws
+      -> Value
+  ) -> Effect<Action> {
+    state.repeatedPassword = nil
+    state.isRequestInFlight = true
+    state.errorMessage = nil
+    let userName = state.userName.trimmingWhitespace()
+    let password = state.password
+    return .result(response, failure: AuthenticationError.init) { [authentication] in
+      try await call(authentication, userName, password)
+    }
+    .cancellable(id: CancelID.request, cancelInFlight: true)
+  }
+
   private func core(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .view(.userNameChanged(let userName)):
@@ -113,32 +140,12 @@ public struct Login: Reducer {
       return .none
 
     case .view(.signInTapped):
-      guard state.isFormEnabled else { return .none }
       // Sign in signs in, or says what is missing: never anything else.
-      if let missing = state.missingField {
-        state.errorMessage = missing
-        return .none
-      }
-      state.repeatedPassword = nil
-      state.isRequestInFlight = true
-      state.errorMessage = nil
-      let userName = state.userName.trimmingWhitespace()
-      let password = state.password
-      return .run { [authentication] send in
-        do {
-          await send(.loginResponse(.success(try await authentication.login(userName, password))))
-        } catch {
-          await send(.loginResponse(.failure(AuthenticationError(error))))
-        }
-      }
-      .cancellable(id: CancelID.request, cancelInFlight: true)
+      guard isComplete(&state) else { return .none }
+      return request(&state, Action.loginResponse) { try await $0.login($1, $2) }
 
     case .view(.createAccountTapped):
-      guard state.isFormEnabled else { return .none }
-      if let missing = state.missingField {
-        state.errorMessage = missing
-        return .none
-      }
+      guard isComplete(&state) else { return .none }
       guard state.password.count >= PasswordRule.minimumLength else {
         state.errorMessage = AuthenticationError.passwordTooShort.message
         return .none
@@ -154,20 +161,7 @@ public struct Login: Reducer {
         state.errorMessage = "The two passwords differ; type the password again."
         return .none
       }
-      state.repeatedPassword = nil
-      state.isRequestInFlight = true
-      state.errorMessage = nil
-      let userName = state.userName.trimmingWhitespace()
-      let password = state.password
-      return .run { [authentication] send in
-        do {
-          let session = try await authentication.createAccount(userName, password)
-          await send(.createAccountResponse(.success(session)))
-        } catch {
-          await send(.createAccountResponse(.failure(AuthenticationError(error))))
-        }
-      }
-      .cancellable(id: CancelID.request, cancelInFlight: true)
+      return request(&state, Action.createAccountResponse) { try await $0.createAccount($1, $2) }
 
     case .view(.playAsGuestTapped):
       guard state.isFormEnabled else { return .none }

@@ -193,15 +193,13 @@ public struct NewGame: Reducer {
     case .started:
       state.isLoading = true
       let owner = state.settings.owner
-      return .run { [database = gameFeature.database] send in
-        do {
-          // This session's own from now on: no other program saves over it meanwhile.
-          try await database.claimGameInProgress(owner)
-          await send(.gameInProgressLoaded(.success(try await database.loadGameInProgress(owner))))
-        } catch {
-          let failure = error as? DatabaseError ?? DatabaseError("The records could not be read.")
-          await send(.gameInProgressLoaded(.failure(failure)))
-        }
+      return .result(
+        Action.gameInProgressLoaded,
+        failure: { DatabaseError($0, or: "The records could not be read.") }
+      ) { [database = gameFeature.database] in
+        // This session's own from now on: no other program saves over it meanwhile.
+        try await database.claimGameInProgress(owner)
+        return try await database.loadGameInProgress(owner)
       }
       .cancellable(id: CancelID.load, cancelInFlight: true)
 

@@ -58,7 +58,8 @@ public enum AppScreens {
     }
     switch state.destination {
     case .login(let login):
-      terminal.focus = login.twoFactor == nil ? .userName : .code
+      terminal.focus =
+        login.twoFactor != nil ? .code : login.isRepeatingPassword ? .repeatedPassword : .userName
     case .newGame(let newGame):
       if let game = newGame.game {
         terminal.focus = nil

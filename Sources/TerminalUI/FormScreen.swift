@@ -3,35 +3,15 @@ public import NewGameCore
 /// The items of the app's forms, named by type so that a key's meaning never depends on
 /// parsing a name back.
 public enum FormID: Hashable, Sendable {
-  case userName
-  case password
-  case repeatedPassword
-  case signIn
-  case createAccount
-  case guest
-  case code
-  case verify
-  case back
-  case xName
-  case oName
+  // Sign in and Two-factor.
+  case userName, password, repeatedPassword, signIn, createAccount, guest, code, verify, back
+  // New game.
+  case xName, oName, play, resume, discard, stats, recoveryCodes, signOut, exit
   case choice(NewGame.Choice)
-  case play
-  case resume
-  case discard
-  case stats
-  case signOut
-  case exit
+  // Stats and Recovery codes.
   case recentGame(Int)
-  case replayBack
-  case replayForward
-  case replayClose
-  case reset
-  case resetConfirmed
-  case resetCancelled
-  case recoveryCodes
-  case newCodes
-  case newCodesConfirmed
-  case newCodesCancelled
+  case replayBack, replayForward, replayClose, reset, resetConfirmed, resetCancelled
+  case newCodes, newCodesConfirmed, newCodesCancelled
 }
 
 /// One line of a form: a text field, a choice among values, or a button.

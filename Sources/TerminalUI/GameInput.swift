@@ -10,21 +10,10 @@ public enum GameCommand: Hashable, Sendable {
   case play(Cell)
   /// A digit, which names a cell of a 3×3 board.
   case digit(Int)
-  case undo
-  case redo
-  case hint
-  /// Show or hide every empty cell's value.
-  case analysis
-  /// A new game, or play again after one ends.
-  case newGame
-  /// Leave the game (confirmed while it is in progress).
-  case quit
-  /// Show or hide the help.
-  case toggleHelp
-  /// Answer yes to a question such as "Quit this game?".
-  case confirm
-  /// Answer no, or close an overlay.
-  case cancel
+  /// The game's commands; `analysis` shows or hides every empty cell's value, `newGame` also
+  /// plays again, `quit` asks while a game is in progress, `confirm` and `cancel` answer a
+  /// question (or close an overlay).
+  case undo, redo, hint, analysis, newGame, quit, toggleHelp, confirm, cancel
 }
 
 /// The game screen's keys.

@@ -297,6 +297,6 @@ extension CLI {
 /// Text and JSON for account listings.
 enum AccountFormatting {
   static func listJSON(_ accounts: [AccountSummary]) -> String {
-    JSON.line(AccountListOutput(accounts))
+    JSON.line(AccountListOutput(accounts: accounts))
   }
 }

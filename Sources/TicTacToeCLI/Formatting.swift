@@ -52,25 +52,11 @@ enum Formatting {
   }
 
   static func analysisJSON(_ board: Board, _ analysis: Analysis) -> String {
-    JSON.line(
-      AnalysisOutput(
-        position: board.notation, k: board.k, toMove: board.toMove.rawValue,
-        outcome: outcomeKey(board.outcome), value: analysis.evaluation.value.rawValue,
-        plies: analysis.evaluation.plies, exact: analysis.evaluation.isExact ? nil : false,
-        moves: analysis.moves.map { move in
-          MoveOutput(
-            cell: move.cell.name, row: move.cell.row + 1, column: move.cell.column + 1,
-            value: move.evaluation.value.rawValue, plies: move.evaluation.plies,
-            exact: move.evaluation.isExact ? nil : false)
-        },
-        best: analysis.best.map(\.name)))
+    JSON.line(AnalysisOutput(board: board, analysis: analysis))
   }
 
   static func bestMoveJSON(_ board: Board, _ move: Cell, _ difficulty: Difficulty) -> String {
-    JSON.line(
-      BestMoveOutput(
-        position: board.notation, k: board.k, toMove: board.toMove.rawValue,
-        difficulty: difficulty.name, cell: move.name, row: move.row + 1, column: move.column + 1))
+    JSON.line(BestMoveOutput(board: board, move: move, difficulty: difficulty))
   }
 
   static func seconds(_ duration: Duration) -> Double {
@@ -94,12 +80,7 @@ enum Formatting {
   }
 
   static func solveJSON(_ board: Board, _ result: SolveResult) -> String {
-    JSON.line(
-      SolveOutput(
-        rows: board.rows, columns: board.columns, k: board.k,
-        value: result.evaluation.value.rawValue, plies: result.evaluation.plies,
-        exact: result.evaluation.isExact, best: result.best.map(\.name), nodes: result.nodes,
-        seconds: (seconds(result.duration) * 1_000).rounded() / 1_000))
+    JSON.line(SolveOutput(board: board, result: result))
   }
 
   static func countText(_ board: Board, _ counts: PositionCounts) -> String {
@@ -112,7 +93,7 @@ enum Formatting {
   }
 
   static func countJSON(_ board: Board, _ counts: PositionCounts) -> String {
-    JSON.line(CountOutput(rows: board.rows, columns: board.columns, k: board.k, counts: counts))
+    JSON.line(CountOutput(board: board, counts: counts))
   }
 
   /// A number with three decimals, without Foundation's formatters.
@@ -125,77 +106,90 @@ enum Formatting {
 
 // MARK: - JSON outputs
 
-/// `analyze --json`: the keys of PRODUCT.md §7, in that order; `exact` only for an estimate.
-private struct AnalysisOutput: Encodable {
-  let position: String
-  let k: Int
-  let toMove: String
-  let outcome: String
-  let value: String
-  let plies: Int
-  let exact: Bool?
-  let moves: [MoveOutput]
-  let best: [String]
+/// The fields of a position: its notation, `k` and the side to move.
+private func positionFields(_ board: Board) -> [(key: String, value: (any Encodable)?)] {
+  [("position", board.notation), ("k", board.k), ("toMove", board.toMove.rawValue)]
+}
+
+/// The fields of a board's shape.
+private func shapeFields(_ board: Board) -> [(key: String, value: (any Encodable)?)] {
+  [("rows", board.rows), ("columns", board.columns), ("k", board.k)]
+}
+
+/// The fields of a cell: its name, and its row and column counted from 1.
+private func cellFields(_ cell: Cell) -> [(key: String, value: (any Encodable)?)] {
+  [("cell", cell.name), ("row", cell.row + 1), ("column", cell.column + 1)]
+}
+
+/// The fields of a value: `exact` only for an estimate.
+private func valueFields(_ evaluation: Evaluation) -> [(key: String, value: (any Encodable)?)] {
+  [("value", evaluation.value.rawValue), ("plies", evaluation.plies)]
+    + (evaluation.isExact ? [] : [("exact", false)])
+}
+
+/// `analyze --json`: the keys of PRODUCT.md §7, in that order.
+private struct AnalysisOutput: JSONObject {
+  let board: Board
+  let analysis: Analysis
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    positionFields(board) + [("outcome", Formatting.outcomeKey(board.outcome))]
+      + valueFields(analysis.evaluation)
+      + [
+        ("moves", analysis.moves.map(MoveOutput.init)), ("best", analysis.best.map(\.name)),
+      ]
+  }
 }
 
 /// One legal move's value in `analyze --json`.
-private struct MoveOutput: Encodable {
-  let cell: String
-  let row: Int
-  let column: Int
-  let value: String
-  let plies: Int
-  let exact: Bool?
+private struct MoveOutput: JSONObject {
+  let move: MoveEvaluation
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    cellFields(move.cell) + valueFields(move.evaluation)
+  }
 }
 
 /// `bestmove --json`.
-private struct BestMoveOutput: Encodable {
-  let position: String
-  let k: Int
-  let toMove: String
-  let difficulty: String
-  let cell: String
-  let row: Int
-  let column: Int
+private struct BestMoveOutput: JSONObject {
+  let board: Board
+  let move: Cell
+  let difficulty: Difficulty
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    positionFields(board) + [("difficulty", difficulty.name)] + cellFields(move)
+  }
 }
 
-/// `solve --json`: `exact` says whether the search proved the value.
-private struct SolveOutput: Encodable {
-  let rows: Int
-  let columns: Int
-  let k: Int
-  let value: String
-  let plies: Int
-  let exact: Bool
-  let best: [String]
-  let nodes: Int
-  let seconds: Double
+/// `solve --json`: `exact` says, always, whether the search proved the value.
+private struct SolveOutput: JSONObject {
+  let board: Board
+  let result: SolveResult
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    shapeFields(board)
+      + [
+        ("value", result.evaluation.value.rawValue), ("plies", result.evaluation.plies),
+        ("exact", result.evaluation.isExact), ("best", result.best.map(\.name)),
+        ("nodes", result.nodes),
+        ("seconds", (Formatting.seconds(result.duration) * 1_000).rounded() / 1_000),
+      ]
+  }
 }
 
 /// `count --json`: the board, then the counts under the names of PRODUCT.md §7.
-private struct CountOutput: Encodable {
-  let rows: Int
-  let columns: Int
-  let k: Int
+private struct CountOutput: JSONObject {
+  let board: Board
   let counts: PositionCounts
 
-  private enum CodingKeys: String, CodingKey {
-    case rows, columns, k, positions, terminalPositions, xWinPositions, oWinPositions
-    case drawPositions, games, xWinGames, oWinGames, drawGames
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(rows, forKey: .rows)
-    try container.encode(columns, forKey: .columns)
-    try container.encode(k, forKey: .k)
-    let fields: [(CodingKeys, Int)] = [
-      (.positions, counts.positions), (.terminalPositions, counts.terminalPositions),
-      (.xWinPositions, counts.xWinPositions), (.oWinPositions, counts.oWinPositions),
-      (.drawPositions, counts.drawPositions), (.games, counts.games),
-      (.xWinGames, counts.xWinGames), (.oWinGames, counts.oWinGames),
-      (.drawGames, counts.drawGames),
-    ]
-    for (key, value) in fields { try container.encode(value, forKey: key) }
+  var fields: [(key: String, value: (any Encodable)?)] {
+    shapeFields(board)
+      + [
+        ("positions", counts.positions), ("terminalPositions", counts.terminalPositions),
+        ("xWinPositions", counts.xWinPositions), ("oWinPositions", counts.oWinPositions),
+        ("drawPositions", counts.drawPositions), ("games", counts.games),
+        ("xWinGames", counts.xWinGames), ("oWinGames", counts.oWinGames),
+        ("drawGames", counts.drawGames),
+      ]
   }
 }

@@ -29,23 +29,35 @@ enum JSON {
   }
 }
 
-/// An optional written as `null` when absent, where a plain optional property is left out.
-// swift-format-ignore: UseSynthesizedInitializer
-@propertyWrapper
-struct Null<Value: Encodable>: Encodable {
-  var wrappedValue: Value?
+/// A JSON object whose keys and values an output type lists in order.
+///
+/// Each `--json` output is one such type. A `nil` value is written as `null`; a key that is
+/// sometimes absent is left out of the list.
+protocol JSONObject: Encodable {
+  /// The keys and values, in the order written.
+  var fields: [(key: String, value: (any Encodable)?)] { get }
+}
 
-  // Written out so that a wrapped property's memberwise parameter is the plain optional.
-  init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
-
+extension JSONObject {
   func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    if let wrappedValue {
-      try container.encode(wrappedValue)
-    } else {
-      try container.encodeNil()
+    var container = encoder.container(keyedBy: FieldKey.self)
+    for (key, value) in fields {
+      if let value {
+        try container.encode(value, forKey: FieldKey(stringValue: key))
+      } else {
+        try container.encodeNil(forKey: FieldKey(stringValue: key))
+      }
     }
   }
+}
+
+/// A key named by its text.
+private struct FieldKey: CodingKey {
+  let stringValue: String
+  var intValue: Int? { nil }
+
+  init(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
 }
 
 // MARK: - The tree being built

@@ -127,10 +127,10 @@ enum RecordFormatting {
   // MARK: - JSON
 
   static func statsJSON(_ stats: Stats, user: String?) -> String {
-    JSON.line(StatsOutput(stats, user: user))
+    JSON.line(StatsOutput(stats: stats, user: user))
   }
 
   static func historyJSON(_ games: [GameRecord], user: String?) -> String {
-    JSON.line(HistoryOutput(user: user, games: games.map(GameOutput.init)))
+    JSON.line(HistoryOutput(user: user, games: games))
   }
 }

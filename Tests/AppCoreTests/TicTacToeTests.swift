@@ -12,14 +12,25 @@ import TwoFactorCore
 
 @MainActor
 struct TicTacToeTests {
+  /// The app over test clients; the ones a test does not give fail when called.
+  private func app(
+    _ state: TicTacToe.State = TicTacToe.State(),
+    authentication: AuthenticationClient = .unimplemented,
+    database: DatabaseClient = .unimplemented, engine: EngineClient = .unimplemented,
+    clock: ClockClient = .unimplemented
+  ) -> TestStore<TicTacToe> {
+    TestStore(initialState: state) {
+      TicTacToe(
+        authentication: authentication, database: database, engine: engine, clock: clock,
+        random: .unimplemented)
+    }
+  }
+
   @Test
   func signInThroughTwoFactorPlayAFullGamePlayAgainQuitAndSignOut() async throws {
     let database = InMemoryDatabase()
-    let store = TestStore(initialState: TicTacToe.State()) {
-      TicTacToe(
-        authentication: .demo, database: database.client, engine: .firstEmptyCell,
-        clock: .immediate, random: .unimplemented)
-    }
+    let store = app(
+      authentication: .demo, database: database.client, engine: .firstEmptyCell, clock: .immediate)
     #expect(store.state.screen == .signIn)
 
     // Sign in, then two-factor.
@@ -127,13 +138,8 @@ struct TicTacToeTests {
     }
   }
 
-  @Test
-  func aGuestPlaysWithoutAnAccount() async {
-    let store = TestStore(initialState: TicTacToe.State()) {
-      TicTacToe(
-        authentication: .unimplemented, database: InMemoryDatabase().client,
-        engine: .unimplemented, clock: .unimplemented, random: .unimplemented)
-    }
+  /// Plays as a guest from Sign in, onto New game with nothing to resume.
+  private func playAsGuest(_ store: TestStore<TicTacToe>) async {
     await store.send(.login(.view(.playAsGuestTapped)))
     await store.receive(.login(.delegate(.didChooseGuest))) {
       $0.destination = .newGame(NewGame.State())
@@ -142,6 +148,12 @@ struct TicTacToeTests {
     await store.receive(.newGame(.gameInProgressLoaded(.success(nil)))) {
       $0.newGameState?.isLoading = false
     }
+  }
+
+  @Test
+  func aGuestPlaysWithoutAnAccount() async {
+    let store = app(database: InMemoryDatabase().client)
+    await playAsGuest(store)
     #expect(store.state.newGameState?.signOutTitle == "Back to Sign in")
     await store.finish()
   }
@@ -157,11 +169,7 @@ struct TicTacToeTests {
     }
     var state = TicTacToe.State()
     state.destination = .newGame(NewGame.State())
-    let store = TestStore(initialState: state) {
-      TicTacToe(
-        authentication: .unimplemented, database: database, engine: .unimplemented,
-        clock: .unimplemented, random: .unimplemented)
-    }
+    let store = app(state, database: database)
     await store.send(.started)
     await store.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
     await store.send(.newGame(.view(.signOutTapped)))
@@ -203,11 +211,7 @@ struct TicTacToeTests {
       startedAt: TestClock.epoch - 60_000)
     let database = InMemoryDatabase(gamesInProgress: [.guest: record])
     let launch = Launch.game(GameRequest(mode: .versusComputer), session: nil, isStandalone: false)
-    let store = TestStore(initialState: TicTacToe.State(launch: launch)) {
-      TicTacToe(
-        authentication: .unimplemented, database: database.client, engine: .unimplemented,
-        clock: .immediate, random: .unimplemented)
-    }
+    let store = app(TicTacToe.State(launch: launch), database: database.client, clock: .immediate)
     #expect(store.state.screen == .newGame)
     await store.send(.started)
     await store.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
@@ -229,11 +233,7 @@ struct TicTacToeTests {
     let settings = GameSettings(xName: "Ann", oName: "Bob")
     state.newGameState?.game = try GameFeature.State(
       settings: settings, firstMover: .x, startedAt: 0)
-    let store = TestStore(initialState: state) {
-      TicTacToe(
-        authentication: .unimplemented, database: database, engine: .unimplemented,
-        clock: .immediate, random: .unimplemented)
-    }
+    let store = app(state, database: database, clock: .immediate)
     await store.send(.view(.exitTapped)) { $0.isConfirmingExit = true }
     #expect(store.state.exitQuestion == "Leave Tic-Tac-Toe?")
     await store.send(.view(.lineTyped("no"))) { $0.isConfirmingExit = false }
@@ -256,11 +256,7 @@ struct TicTacToeTests {
     }
     await store.finish()
 
-    let signIn = TestStore(initialState: TicTacToe.State()) {
-      TicTacToe(
-        authentication: .unimplemented, database: .unimplemented, engine: .unimplemented,
-        clock: .unimplemented, random: .unimplemented)
-    }
+    let signIn = app()
     await signIn.send(.view(.exitTapped)) { $0.termination = .finished }
     await signIn.finish()
   }
@@ -268,19 +264,8 @@ struct TicTacToeTests {
   @Test
   func aSecondSessionIsRefusedUntilTheFirstSignsOut() async throws {
     let database = InMemoryDatabase()
-    let first = TestStore(initialState: TicTacToe.State()) {
-      TicTacToe(
-        authentication: .unimplemented, database: database.client, engine: .unimplemented,
-        clock: .unimplemented, random: .unimplemented)
-    }
-    await first.send(.login(.view(.playAsGuestTapped)))
-    await first.receive(.login(.delegate(.didChooseGuest))) {
-      $0.destination = .newGame(NewGame.State())
-    }
-    await first.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
-    await first.receive(.newGame(.gameInProgressLoaded(.success(nil)))) {
-      $0.newGameState?.isLoading = false
-    }
+    let first = app(database: database.client)
+    await playAsGuest(first)
 
     // Another program, as a guest too: refused with a sentence, and no game can start.
     let taken = DatabaseError(
@@ -288,11 +273,7 @@ struct TicTacToeTests {
       kind: .busy)
     var state = TicTacToe.State()
     state.destination = .newGame(NewGame.State())
-    let second = TestStore(initialState: state) {
-      TicTacToe(
-        authentication: .unimplemented, database: database.client, engine: .unimplemented,
-        clock: .unimplemented, random: .unimplemented)
-    }
+    let second = app(state, database: database.client)
     await second.send(.started)
     await second.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
     await second.receive(.newGame(.gameInProgressLoaded(.failure(taken)))) {
@@ -323,11 +304,7 @@ struct TicTacToeTests {
     let session = Session(accountID: 1, userName: "ada", token: "t")
     var state = TicTacToe.State()
     state.destination = .newGame(NewGame.State(session: session))
-    let store = TestStore(initialState: state) {
-      TicTacToe(
-        authentication: authentication, database: .unimplemented, engine: .unimplemented,
-        clock: .unimplemented, random: .unimplemented)
-    }
+    let store = app(state, authentication: authentication)
     await store.send(.newGame(.view(.recoveryCodesTapped)))
     await store.receive(.newGame(.delegate(.didAskForRecoveryCodes(session)))) {
       $0.recoveryCodes = RecoveryCodes.State(session: session)
@@ -344,11 +321,7 @@ struct TicTacToeTests {
     // A guest has no codes to show.
     var guest = TicTacToe.State()
     guest.destination = .newGame(NewGame.State())
-    let guestStore = TestStore(initialState: guest) {
-      TicTacToe(
-        authentication: .unimplemented, database: .unimplemented, engine: .unimplemented,
-        clock: .unimplemented, random: .unimplemented)
-    }
+    let guestStore = app(guest)
     await guestStore.send(.newGame(.view(.recoveryCodesTapped)))
     await store.finish()
     await guestStore.finish()

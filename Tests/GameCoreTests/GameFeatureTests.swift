@@ -27,7 +27,8 @@ struct GameFeatureTests {
   /// Plays `cell` for a person and receives its save: the move shows only once stored.
   private func play(
     _ cell: Cell, on store: TestStore<GameFeature>, then phase: GameFeature.Phase = .playing,
-    recordID: Int64? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    recordID: Int64? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+    alsoOnceStored: @escaping (inout GameFeature.State) -> Void = { _ in }
   ) async throws {
     let next = try store.state.game.playing(at: cell)
     let write: GameFeature.Save.Write = next.board.outcome.isOver ? .finished : .progress
@@ -42,6 +43,7 @@ struct GameFeatureTests {
       assert: {
         $0.game = next
         $0.phase = recordID.map { .finished(recordID: $0) } ?? phase
+        alsoOnceStored(&$0)
       }, sourceLocation: sourceLocation)
   }
 
@@ -62,6 +64,27 @@ struct GameFeatureTests {
         $0.clearNotice()
         $0.game = next
         $0.phase = recordID.map { .finished(recordID: $0) } ?? phase
+      }, sourceLocation: sourceLocation)
+  }
+
+  /// Sends `view`, which stores `next` before it shows, and receives the save.
+  private func commit(
+    _ view: GameFeature.Action.View, _ next: Game, _ write: GameFeature.Save.Write,
+    saying notice: Notice.Kind, on store: TestStore<GameFeature>,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    await store.send(
+      .view(view),
+      assert: {
+        $0.clearNotice()
+        $0.phase = .saving(GameFeature.Save(game: next, write: write, notice: notice))
+      }, sourceLocation: sourceLocation)
+    await store.receive(
+      .saved(recordID: nil),
+      assert: {
+        $0.game = next
+        $0.phase = .playing
+        $0.post(notice)
       }, sourceLocation: sourceLocation)
   }
 
@@ -196,14 +219,7 @@ struct GameFeatureTests {
     try await play(.b2, on: store, then: .thinking)
     var undone = store.state.game
     undone.undo()
-    await store.send(.view(.undoTapped)) {
-      $0.phase = .saving(GameFeature.Save(game: undone, write: .clear, notice: .undone(1)))
-    }
-    await store.receive(.saved(recordID: nil)) {
-      $0.game = undone
-      $0.phase = .playing
-      $0.post(.undone(1))
-    }
+    await commit(.undoTapped, undone, .clear, saying: .undone(1), on: store)
     #expect(store.state.statusLine == "One move taken back.")
     await clock.advance(by: .seconds(1))
     await store.finish()
@@ -222,14 +238,7 @@ struct GameFeatureTests {
     var undone = store.state.game
     undone.undo()
     undone.undo()
-    await store.send(.view(.undoTapped)) {
-      $0.phase = .saving(GameFeature.Save(game: undone, write: .clear, notice: .undone(2)))
-    }
-    await store.receive(.saved(recordID: nil)) {
-      $0.game = undone
-      $0.phase = .playing
-      $0.post(.undone(2))
-    }
+    await commit(.undoTapped, undone, .clear, saying: .undone(2), on: store)
     #expect(store.state.statusLine == "2 moves taken back.")
     #expect(store.state.game.moves.isEmpty)
     #expect(!store.state.canUndo)
@@ -238,15 +247,7 @@ struct GameFeatureTests {
     var redone = undone
     redone.redo()
     redone.redo()
-    await store.send(.view(.redoTapped)) {
-      $0.clearNotice()
-      $0.phase = .saving(GameFeature.Save(game: redone, write: .progress, notice: .redone(2)))
-    }
-    await store.receive(.saved(recordID: nil)) {
-      $0.game = redone
-      $0.phase = .playing
-      $0.post(.redone(2))
-    }
+    await commit(.redoTapped, redone, .progress, saying: .redone(2), on: store)
     #expect(store.state.game.moves == [.b2, .a1])
     #expect(store.state.statusLine == "2 moves played again.")
     await store.finish()
@@ -261,26 +262,11 @@ struct GameFeatureTests {
     try await play(.b1, on: store)
     var undone = store.state.game
     undone.undo()
-    await store.send(.view(.undoTapped)) {
-      $0.phase = .saving(GameFeature.Save(game: undone, write: .progress, notice: .undone(1)))
-    }
-    await store.receive(.saved(recordID: nil)) {
-      $0.game = undone
-      $0.phase = .playing
-      $0.post(.undone(1))
-    }
+    await commit(.undoTapped, undone, .progress, saying: .undone(1), on: store)
     #expect(store.state.title == "Blob Jr, place your O")
     var redone = undone
     redone.redo()
-    await store.send(.view(.redoTapped)) {
-      $0.clearNotice()
-      $0.phase = .saving(GameFeature.Save(game: redone, write: .progress, notice: .redone(1)))
-    }
-    await store.receive(.saved(recordID: nil)) {
-      $0.game = redone
-      $0.phase = .playing
-      $0.post(.redone(1))
-    }
+    await commit(.redoTapped, redone, .progress, saying: .redone(1), on: store)
     await store.send(.view(.redoTapped)) { $0.post(.nothingToRedo) }
     await store.finish()
   }
@@ -299,16 +285,7 @@ struct GameFeatureTests {
     #expect(store.state.rows[0][0].accessibleDescription == "Suggested move")
     #expect(store.state.rows[0][1].accessibleDescription == "")
     #expect(store.state.highlightedCells == [.a1])
-    let next = try store.state.game.playing(at: .b2)
-    await store.send(.view(.cellTapped(.b2))) {
-      $0.clearNotice()
-      $0.phase = .saving(GameFeature.Save(game: next, write: .progress))
-    }
-    await store.receive(.saved(recordID: nil)) {
-      $0.game = next
-      $0.phase = .playing
-      $0.hint = nil
-    }
+    try await play(.b2, on: store) { $0.hint = nil }
     await store.finish()
   }
 
@@ -341,16 +318,7 @@ struct GameFeatureTests {
       $0.analysis = analysis
       $0.post(.analysis)
     }
-    let next = try store.state.game.playing(at: .b2)
-    await store.send(.view(.cellTapped(.b2))) {
-      $0.clearNotice()
-      $0.phase = .saving(GameFeature.Save(game: next, write: .progress))
-    }
-    await store.receive(.saved(recordID: nil)) {
-      $0.game = next
-      $0.phase = .playing
-      $0.analysis = nil
-    }
+    try await play(.b2, on: store) { $0.analysis = nil }
     await store.finish()
   }
 

@@ -7,6 +7,20 @@ import TwoFactorCore
 
 @MainActor
 struct LoginTests {
+  /// Sign in with a new user's name and password, Create account pressed once: it asks for the
+  /// password again.
+  private func creatingAnAccount(with authentication: AuthenticationClient) async
+    -> TestStore<Login>
+  {
+    let store = TestStore(
+      initialState: Login.State(userName: "new@example.com", password: "correct horse")
+    ) {
+      Login(authentication: authentication)
+    }
+    await store.send(.view(.createAccountTapped)) { $0.repeatedPassword = "" }
+    return store
+  }
+
   @Test
   func aCorrectPasswordSignsIn() async {
     let store = TestStore(initialState: Login.State()) { Login(authentication: .demo) }
@@ -116,13 +130,8 @@ struct LoginTests {
 
   @Test
   func createAccountSignsInTheNewAccount() async {
-    let store = TestStore(
-      initialState: Login.State(userName: "new@example.com", password: "correct horse")
-    ) {
-      Login(authentication: .demo)
-    }
     // The password is asked for a second time first.
-    await store.send(.view(.createAccountTapped)) { $0.repeatedPassword = "" }
+    let store = await creatingAnAccount(with: .demo)
     #expect(store.state.repeatPasswordPrompt == "Type the password again to create the account.")
     await store.send(.view(.repeatedPasswordChanged("correct horse"))) {
       $0.repeatedPassword = "correct horse"
@@ -178,12 +187,7 @@ struct LoginTests {
 
   @Test
   func aMistypedRepeatCreatesNothing() async {
-    let store = TestStore(
-      initialState: Login.State(userName: "new@example.com", password: "correct horse")
-    ) {
-      Login(authentication: .unimplemented)
-    }
-    await store.send(.view(.createAccountTapped)) { $0.repeatedPassword = "" }
+    let store = await creatingAnAccount(with: .unimplemented)
     await store.send(.view(.repeatedPasswordChanged("correct hrose"))) {
       $0.repeatedPassword = "correct hrose"
     }

@@ -9,16 +9,30 @@ import Testing
 
 @MainActor
 struct NewGameTests {
+  /// New game over test clients; the ones a test does not give fail when called.
+  private func newGame(
+    _ state: NewGame.State, engine: EngineClient = .unimplemented,
+    clock: ClockClient = .unimplemented, random: RandomClient = .unimplemented,
+    database: DatabaseClient = .unimplemented
+  ) -> TestStore<NewGame> {
+    TestStore(initialState: state) {
+      NewGame(engine: engine, clock: clock, random: random, database: database)
+    }
+  }
+
+  /// Receives the game's start, then quits it before its first move.
+  private func startAndQuit(_ store: TestStore<NewGame>) async {
+    await store.receive(.game(.started))
+    await store.send(.game(.view(.quitTapped)))
+    await store.receive(.game(.delegate(.didQuit))) { $0.game = nil }
+  }
+
   @Test
   func startQuitKeepsTheNamesThenPlayAgainThenSignOut() async throws {
     let database = InMemoryDatabase()
-    let store = TestStore(
-      initialState: NewGame.State(signedInName: "blob@example.com", accountID: 1)
-    ) {
-      NewGame(
-        engine: .unimplemented, clock: .immediate, random: .unimplemented,
-        database: database.client)
-    }
+    let store = newGame(
+      NewGame.State(signedInName: "blob@example.com", accountID: 1), clock: .immediate,
+      database: database.client)
     #expect(store.state.settings.xName == "blob@example.com")
     #expect(store.state.accountLine == "Signed in as blob@example.com")
     // Difficulty defaults to what `tictactoe play` uses.
@@ -61,9 +75,7 @@ struct NewGameTests {
       $0.game = try GameFeature.State(
         settings: settings, firstMover: .x, startedAt: TestClock.epoch)
     }
-    await store.receive(.game(.started))
-    await store.send(.game(.view(.quitTapped)))
-    await store.receive(.game(.delegate(.didQuit))) { $0.game = nil }
+    await startAndQuit(store)
 
     await store.send(.view(.signOutTapped))
     await store.receive(.delegate(.didSignOut))
@@ -74,11 +86,7 @@ struct NewGameTests {
   @Test
   func namesFollowTheModeAndTheComputersMoveStopsWhenTheGameCloses() async throws {
     let clock = TestClock()
-    let store = TestStore(initialState: NewGame.State()) {
-      NewGame(
-        engine: .unimplemented, clock: clock.client, random: .unimplemented,
-        database: .unimplemented)
-    }
+    let store = newGame(NewGame.State(), clock: clock.client)
     #expect(store.state.settings.oName == "Computer")
     await store.send(.view(.xNameChanged("Ann"))) { $0.settings.xName = "Ann" }
     // The computer takes X: its side gets the computer's name, the side given back is empty.
@@ -115,11 +123,7 @@ struct NewGameTests {
 
   @Test
   func namesFollowTheNameRule() async {
-    let store = TestStore(initialState: NewGame.State(signedInName: "Ann", accountID: 1)) {
-      NewGame(
-        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
-        database: .unimplemented)
-    }
+    let store = newGame(NewGame.State(signedInName: "Ann", accountID: 1))
     let long = String(repeating: "n", count: 25)
     await store.send(.view(.oNameChanged(long))) { $0.settings.oName = long }
     #expect(
@@ -141,11 +145,9 @@ struct NewGameTests {
       o: PlayerRecord(name: "Computer", computer: .easy), moves: [.a1, .b2, .c3],
       startedAt: TestClock.epoch - 60_000)
     let database = InMemoryDatabase(gamesInProgress: [.account(1): record])
-    let store = TestStore(initialState: NewGame.State(signedInName: "Blob", accountID: 1)) {
-      NewGame(
-        engine: .playing([.c1]), clock: .immediate, random: .unimplemented,
-        database: database.client)
-    }
+    let store = newGame(
+      NewGame.State(signedInName: "Blob", accountID: 1), engine: .playing([.c1]), clock: .immediate,
+      database: database.client)
     await store.send(.started) { $0.isLoading = true }
     await store.receive(.gameInProgressLoaded(.success(record))) {
       $0.isLoading = false
@@ -179,13 +181,9 @@ struct NewGameTests {
     let database = InMemoryDatabase(gamesInProgress: [.guest: record])
     let settings = GameSettings(
       xName: "Player X", oName: "Computer", mode: .versusComputer, computerMark: .o)
-    let store = TestStore(
-      initialState: NewGame.State(launching: settings, session: nil, isStandalone: true)
-    ) {
-      NewGame(
-        engine: .unimplemented, clock: .immediate, random: .unimplemented,
-        database: database.client)
-    }
+    let store = newGame(
+      NewGame.State(launching: settings, session: nil, isStandalone: true), clock: .immediate,
+      database: database.client)
     await store.send(.started) { $0.isLoading = true }
     await store.receive(.gameInProgressLoaded(.success(record))) {
       $0.isLoading = false
@@ -212,13 +210,9 @@ struct NewGameTests {
   @Test
   func aLaunchWithOptionsStartsAtOnceWhenNothingIsSaved() async throws {
     let settings = GameSettings(xName: "Ann", oName: "Bob")
-    let store = TestStore(
-      initialState: NewGame.State(launching: settings, session: nil, isStandalone: false)
-    ) {
-      NewGame(
-        engine: .unimplemented, clock: .immediate, random: .unimplemented,
-        database: InMemoryDatabase().client)
-    }
+    let store = newGame(
+      NewGame.State(launching: settings, session: nil, isStandalone: false), clock: .immediate,
+      database: InMemoryDatabase().client)
     await store.send(.started) { $0.isLoading = true }
     await store.receive(.gameInProgressLoaded(.success(nil))) {
       $0.isLoading = false
@@ -236,29 +230,20 @@ struct NewGameTests {
     var state = NewGame.State(launching: settings, session: nil, isStandalone: true)
     state.startsWhenLoaded = false
     state.game = try GameFeature.State(settings: settings, firstMover: .x, startedAt: 0)
-    let store = TestStore(initialState: state) {
-      NewGame(
-        engine: .unimplemented, clock: .immediate, random: .unimplemented,
-        database: InMemoryDatabase().client)
-    }
+    let store = newGame(state, clock: .immediate, database: InMemoryDatabase().client)
     await store.send(.game(.delegate(.didAskForNewGame))) {
       $0.game = try GameFeature.State(
         settings: settings, firstMover: .o, startedAt: TestClock.epoch)
     }
-    await store.receive(.game(.started))
-    await store.send(.game(.view(.quitTapped)))
-    await store.receive(.game(.delegate(.didQuit))) { $0.game = nil }
+    await startAndQuit(store)
     await store.receive(.delegate(.didFinish))
 
     var failing = DatabaseClient.unimplemented
     failing.claimGameInProgress = { _ in }
     failing.loadGameInProgress = { _ in throw DatabaseError("The database is corrupt.") }
-    let stopped = TestStore(
-      initialState: NewGame.State(launching: settings, session: nil, isStandalone: true)
-    ) {
-      NewGame(
-        engine: .unimplemented, clock: .immediate, random: .unimplemented, database: failing)
-    }
+    let stopped = newGame(
+      NewGame.State(launching: settings, session: nil, isStandalone: true), clock: .immediate,
+      database: failing)
     await stopped.send(.started) { $0.isLoading = true }
     await stopped.receive(
       .gameInProgressLoaded(.failure(DatabaseError("The database is corrupt.")))
@@ -276,11 +261,7 @@ struct NewGameTests {
       x: PlayerRecord(name: "Blob"), o: PlayerRecord(name: "Blob Jr"), moves: [.a1],
       startedAt: TestClock.epoch)
     let database = InMemoryDatabase(gamesInProgress: [.guest: record])
-    let store = TestStore(initialState: NewGame.State()) {
-      NewGame(
-        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
-        database: database.client)
-    }
+    let store = newGame(NewGame.State(), database: database.client)
     await store.send(.started) { $0.isLoading = true }
     await store.receive(.gameInProgressLoaded(.success(record))) {
       $0.isLoading = false
@@ -293,11 +274,7 @@ struct NewGameTests {
 
   @Test
   func theBoardAndItsLineLengthStayInRange() async {
-    let store = TestStore(initialState: NewGame.State(signedInName: "Blob", accountID: 1)) {
-      NewGame(
-        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
-        database: .unimplemented)
-    }
+    let store = newGame(NewGame.State(signedInName: "Blob", accountID: 1))
     await store.send(.view(.sizeChanged(7))) {
       $0.settings.rows = 7
       $0.settings.columns = 7
@@ -329,11 +306,8 @@ struct NewGameTests {
   @Test
   func statsOpenAndClose() async {
     let database = InMemoryDatabase(stats: [.account(1): Stats()])
-    let store = TestStore(initialState: NewGame.State(signedInName: "Blob", accountID: 1)) {
-      NewGame(
-        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
-        database: database.client)
-    }
+    let store = newGame(
+      NewGame.State(signedInName: "Blob", accountID: 1), database: database.client)
     await store.send(.view(.statsTapped)) { $0.stats = StatsFeature.State(owner: .account(1)) }
     await store.receive(.stats(.started)) { $0.stats?.isLoading = true }
     await store.receive(.stats(.statsResponse(.success(Stats())))) {
@@ -347,11 +321,9 @@ struct NewGameTests {
 
   @Test
   func aRandomStarterIsDrawnForTheFirstGame() async throws {
-    let store = TestStore(initialState: NewGame.State(signedInName: "Blob", accountID: 1)) {
-      NewGame(
-        engine: .unimplemented, clock: .immediate, random: RandomClient { $0.upperBound - 1 },
-        database: .unimplemented)
-    }
+    let store = newGame(
+      NewGame.State(signedInName: "Blob", accountID: 1), clock: .immediate,
+      random: RandomClient { $0.upperBound - 1 })
     await store.send(.view(.modeChanged(.hotSeat))) {
       $0.settings.mode = .hotSeat
       $0.settings.oName = ""

@@ -317,15 +317,14 @@ struct AppScreensTests {
     let state = app(.login(login))
     AppScreens.follow(state, terminal: &terminal)
     #expect(terminal.focus == .repeatedPassword)
-    let frame = AppScreens.frame(state, terminal: terminal, width: 80, height: 24)
-    #expect(frame.text.contains(" > Repeat     [_ "))
-    #expect(frame.text.contains(" Type the password again to create the account."))
+    let text = AppScreens.frame(state, terminal: terminal, width: 80, height: 24).text
+    #expect(text.contains(" > Repeat     [_ "))
+    #expect(text.contains(" Type the password again to create the account."))
     #expect(
-      AppScreens.handle(.character("c"), state: state, frame: frame, terminal: &terminal)
-        == .send(.login(.view(.repeatedPasswordChanged("c")))))
-    #expect(
-      AppScreens.handle(.enter, state: state, frame: frame, terminal: &terminal)
-        == .send(.login(.view(.createAccountTapped))))
+      press(.character("c"), .enter, state: state) == [
+        .send(.login(.view(.repeatedPasswordChanged("c")))),
+        .send(.login(.view(.createAccountTapped))),
+      ])
   }
 
   @Test func recoveryCodesScreen() {

@@ -102,15 +102,17 @@ struct JSONOutputTests {
   }
 
   @Test func theEncoderKeepsKeyOrderAndEscapesControlCharacters() throws {
-    struct Sample: Encodable {
-      let zebra = 1
-      let apple = "a/b \"q\" \u{1B}[2J"
-      @Null var none: String?
-      let skipped: Int? = nil
+    struct Sample: JSONObject {
+      var fields: [(key: String, value: (any Encodable)?)] {
+        [("zebra", 1), ("apple", "a/b \"q\" \u{1B}[2J"), ("none", String?.none)]
+      }
     }
     #expect(
-      try JSON.encoded(Sample(none: nil))
-        == #"{"zebra":1,"apple":"a/b \"q\" \u001b[2J","none":null}"#)
+      try JSON.encoded(Sample()) == #"{"zebra":1,"apple":"a/b \"q\" \u001b[2J","none":null}"#)
+    struct Twice: JSONObject {
+      var fields: [(key: String, value: (any Encodable)?)] { [("exact", false), ("exact", true)] }
+    }
+    #expect(throws: EncodingError.self) { try JSON.encoded(Twice()) }
   }
 
   @Test func theStrictParserCatchesADuplicatedKey() {
