@@ -329,29 +329,26 @@ done
 
 colour_codes() { t capture-pane -e -p -t "$session" | grep -c $'\e\\[[34][0-7]m' || true; }
 
-start --x Ada --computer none
-t send-keys -t "$session" 5
-wait_for "(X)\|\[X\]" 5 || fail "colour: no move"
-[[ $(colour_codes) -gt 0 ]] || fail "colour: no colours by default"
-t send-keys -t "$session" C-c
-check_restored "colour"
-t kill-session -t "$session"
+# Plays one move in a fresh game with these start options, then counts the colour codes shown.
+colours_after_a_move() {
+  local name=$1 expected=$2
+  shift 2
+  start --x Ada --computer none "$@"
+  t send-keys -t "$session" 5
+  wait_for "(X)\|\[X\]" 5 || fail "$name: no move"
+  if [[ $expected == some ]]; then
+    [[ $(colour_codes) -gt 0 ]] || fail "$name: no colours by default"
+  else
+    [[ $(colour_codes) -eq 0 ]] || fail "$name: colours shown"
+  fi
+  t send-keys -t "$session" C-c
+  check_restored "$name"
+  t kill-session -t "$session"
+}
 
-start --x Ada --computer none --no-color
-t send-keys -t "$session" 5
-wait_for "(X)\|\[X\]" 5 || fail "--no-color: no move"
-[[ $(colour_codes) -eq 0 ]] || fail "--no-color: colours shown"
-t send-keys -t "$session" C-c
-check_restored "--no-color"
-t kill-session -t "$session"
-
-START_ENV="NO_COLOR=1" start --x Ada --computer none
-t send-keys -t "$session" 5
-wait_for "(X)\|\[X\]" 5 || fail "NO_COLOR: no move"
-[[ $(colour_codes) -eq 0 ]] || fail "NO_COLOR: colours shown"
-t send-keys -t "$session" C-c
-check_restored "NO_COLOR"
-t kill-session -t "$session"
+colours_after_a_move "colour" some
+colours_after_a_move "--no-color" none --no-color
+START_ENV="NO_COLOR=1" colours_after_a_move "NO_COLOR" none
 
 if [[ $failures -gt 0 ]]; then
   echo "fullscreen.sh: $failures failure(s)" >&2

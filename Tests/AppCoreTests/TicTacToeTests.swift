@@ -206,9 +206,7 @@ struct TicTacToeTests {
 
   @Test
   func aLaunchIntoAGameOffersTheSavedOneFirst() async throws {
-    let record = GameRecord(
-      x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), moves: [.b2, .a1],
-      startedAt: TestClock.epoch - 60_000)
+    let record = GameRecord.unfinishedAnnAgainstBob
     let database = InMemoryDatabase(gamesInProgress: [.guest: record])
     let launch = Launch.game(GameRequest(mode: .versusComputer), session: nil, isStandalone: false)
     let store = app(TicTacToe.State(launch: launch), database: database.client, clock: .immediate)

@@ -175,9 +175,7 @@ struct NewGameTests {
 
   @Test
   func aLaunchWithOptionsOffersTheSavedGameFirstAndReplacesItOnlyWhenAsked() async throws {
-    let record = GameRecord(
-      x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), moves: [.b2, .a1],
-      startedAt: TestClock.epoch - 60_000)
+    let record = GameRecord.unfinishedAnnAgainstBob
     let database = InMemoryDatabase(gamesInProgress: [.guest: record])
     let settings = GameSettings(
       xName: "Player X", oName: "Computer", mode: .versusComputer, computerMark: .o)
@@ -195,12 +193,7 @@ struct NewGameTests {
       store.state.typedResumeQuestion
         == "Resume Ann vs Bob (2 moves played)? Type resume, or new to start a new game instead.")
     await store.send(.view(.lineTyped("c3"))) { $0.unansweredLines = 1 }
-    await store.send(.view(.lineTyped("new"))) {
-      $0.resumableGame = nil
-      $0.startsWhenLoaded = false
-      $0.game = try GameFeature.State(
-        settings: settings, firstMover: .x, startedAt: TestClock.epoch)
-    }
+    await store.send(.view(.lineTyped("new"))) { try $0.startedGame(settings) }
     await store.receive(.game(.started))
     await store.finish()
     // Still there until the new game's first move replaces it.
@@ -216,9 +209,7 @@ struct NewGameTests {
     await store.send(.started) { $0.isLoading = true }
     await store.receive(.gameInProgressLoaded(.success(nil))) {
       $0.isLoading = false
-      $0.startsWhenLoaded = false
-      $0.game = try GameFeature.State(
-        settings: settings, firstMover: .x, startedAt: TestClock.epoch)
+      try $0.startedGame(settings)
     }
     await store.receive(.game(.started))
     await store.finish()
@@ -337,5 +328,14 @@ struct NewGameTests {
     await store.receive(.game(.started))
     #expect(store.state.game?.title == "Grace, place your O")
     await store.finish()
+  }
+}
+
+extension NewGame.State {
+  /// The form once its game started: nothing offered any more, the game on the board.
+  fileprivate mutating func startedGame(_ settings: GameSettings) throws {
+    resumableGame = nil
+    startsWhenLoaded = false
+    game = try GameFeature.State(settings: settings, firstMover: .x, startedAt: TestClock.epoch)
   }
 }

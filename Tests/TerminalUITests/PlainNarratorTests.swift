@@ -133,9 +133,7 @@ struct PlainNarratorTests {
   }
 
   @Test func theSavedGameIsOfferedFirst() async throws {
-    let record = GameRecord(
-      x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), moves: [.b2, .a1],
-      startedAt: TestClock.epoch)
+    let record = GameRecord.unfinishedAnnAgainstBob
     let database = InMemoryDatabase(gamesInProgress: [.guest: record])
     let plain = Transcript(GameRequest(mode: .versusComputer), database: database)
     let question =

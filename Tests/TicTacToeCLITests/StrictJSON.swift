@@ -89,50 +89,45 @@ private struct Parser {
   }
 
   mutating func object() throws -> StrictJSON {
-    try expect("{")
     var members: [String: StrictJSON] = [:]
     var keys: [String] = []
-    skipSpace()
-    if index < scalars.count, scalars[index] == "}" {
-      index += 1
-      return .object(members, keys: keys)
-    }
-    while true {
-      skipSpace()
-      let key = try string()
-      guard members[key] == nil else { throw fail("the key \"\(key)\" twice") }
-      skipSpace()
-      try expect(":")
-      members[key] = try value()
+    try items(from: "{", to: "}") { parser in
+      parser.skipSpace()
+      let key = try parser.string()
+      guard members[key] == nil else { throw parser.fail("the key \"\(key)\" twice") }
+      parser.skipSpace()
+      try parser.expect(":")
+      members[key] = try parser.value()
       keys.append(key)
-      skipSpace()
-      guard index < scalars.count else { throw fail("an unclosed object") }
-      if scalars[index] == "," {
-        index += 1
-      } else {
-        try expect("}")
-        return .object(members, keys: keys)
-      }
     }
+    return .object(members, keys: keys)
   }
 
   mutating func array() throws -> StrictJSON {
-    try expect("[")
     var elements: [StrictJSON] = []
+    try items(from: "[", to: "]") { parser in elements.append(try parser.value()) }
+    return .array(elements)
+  }
+
+  /// Parses `open`, items separated by commas, then `close`.
+  mutating func items(
+    from open: String, to close: Unicode.Scalar, _ item: (inout Parser) throws -> Void
+  ) throws {
+    try expect(open)
     skipSpace()
-    if index < scalars.count, scalars[index] == "]" {
+    if index < scalars.count, scalars[index] == close {
       index += 1
-      return .array(elements)
+      return
     }
     while true {
-      elements.append(try value())
+      try item(&self)
       skipSpace()
-      guard index < scalars.count else { throw fail("an unclosed array") }
+      guard index < scalars.count else { throw fail("an unclosed \(open)") }
       if scalars[index] == "," {
         index += 1
       } else {
-        try expect("]")
-        return .array(elements)
+        try expect(String(close))
+        return
       }
     }
   }
