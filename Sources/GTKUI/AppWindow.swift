@@ -180,11 +180,8 @@ public final class AppWindow {
     """
 
   private static func installStyle() {
-    guard !isStyleInstalled, let display = gdk_display_get_default() else { return }
-    isStyleInstalled = true
-    let provider = gtk_css_provider_new()
-    gtk_css_provider_load_from_data(provider, css, -1)
-    gtk_style_context_add_provider_for_display(
-      display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+    guard !isStyleInstalled else { return }
+    isStyleInstalled = Window.addStyle(css)
   }
+
 }

@@ -529,6 +529,16 @@ public final class Window: Element {
 
   /// Closes the window.
   public func destroy() { gtk_window_destroy(cgtk_window(widget)) }
+
+  /// Adds a style sheet for every window of the display; `false` without a display.
+  static func addStyle(_ css: String) -> Bool {
+    guard let display = gdk_display_get_default() else { return false }
+    let provider = gtk_css_provider_new()
+    gtk_css_provider_load_from_data(provider, css, -1)
+    gtk_style_context_add_provider_for_display(
+      display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+    return true
+  }
 }
 
 // MARK: - Signals
