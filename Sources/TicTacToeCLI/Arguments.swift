@@ -13,8 +13,8 @@ public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// Options are `--name value`, `--name=value` or flags (`--json`). The caller declares which
 /// names take a value and which are flags; anything else is refused with a clear sentence, as
-/// is an argument that holds a control character or bytes that were not UTF-8, or one longer
-/// than ``maximumLength`` bytes.
+/// is an argument that holds a control character or bytes that were not UTF-8, one longer than
+/// ``maximumLength`` bytes, and an empty option value.
 struct Arguments {
   /// The longest argument, in bytes: the longest path Linux accepts.
   static let maximumLength = 4_096
@@ -70,6 +70,7 @@ struct Arguments {
         guard values[name] == nil else {
           throw UsageError("The option --\(name) is given more than once.")
         }
+        guard !value.isEmpty else { throw UsageError("The option --\(name) needs a value.") }
         values[name] = value
       } else {
         throw UsageError(
@@ -84,9 +85,11 @@ struct Arguments {
     guard !argument.unicodeScalars.contains("\u{FFFD}") else {
       throw UsageError("An argument holds bytes that are not UTF-8 text.")
     }
-    // Not echoed: the argument may be huge, and its controls are the problem.
     guard argument.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control })
-    else { throw UsageError("An argument holds a control character, which no option takes.") }
+    else {
+      throw UsageError(
+        "The argument \"\(argument)\" holds a control character, which no option takes.")
+    }
     guard argument.utf8.count <= maximumLength else {
       throw UsageError("An argument is longer than \(maximumLength) bytes.")
     }
