@@ -302,6 +302,7 @@ struct HostileArgumentTests {
     ]
     for command in commands {
       for value in Self.values {
+        // An empty positional means the argument is missing, which is a usage error too.
         let result = try database.run(arguments: command + [value])
         #expect(result.status == 2, "\(command) \(value.debugDescription)")
         #expect(result.error.hasPrefix("tictactoe: "), "\(command)")
