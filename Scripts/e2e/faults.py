@@ -248,6 +248,7 @@ class Tmux:
         self.socket = f"tictactoe-faults-{os.getpid()}"
         self.work = work
         self.run("new-session", "-d", "-s", "faults", "-x", "80", "-y", "24", "sleep 3600")
+        self.path = self.run("display-message", "-p", "#{socket_path}").stdout.decode().strip()
 
     def run(self, *arguments):
         return subprocess.run(
@@ -256,6 +257,8 @@ class Tmux:
 
     def close(self):
         self.run("kill-server")
+        if self.path and os.path.exists(self.path):
+            os.remove(self.path)
 
 
 def frames(data):

@@ -359,6 +359,9 @@ def forms_part(binary, work, checks):
             tmux("send-keys", "-t", "forms", "-l", value.decode())
 
     tmux("new-session", "-d", "-s", "idle", "sleep 600")
+    socket_path = subprocess.run(
+        ["tmux", "-L", socket, "display-message", "-p", "#{socket_path}"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False).stdout.decode().strip()
     tmux("set-option", "-g", "remain-on-exit", "on")
     try:
         for index, (name, value) in enumerate(FORM_VALUES.items()):
@@ -405,6 +408,8 @@ def forms_part(binary, work, checks):
             tmux("kill-window", "-t", "forms")
     finally:
         tmux("kill-server")
+        if socket_path and os.path.exists(socket_path):
+            os.remove(socket_path)
 
 
 def main():
