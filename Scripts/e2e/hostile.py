@@ -359,11 +359,14 @@ def forms_part(binary, work, checks):
             tmux("send-keys", "-t", "forms", "-l", value.decode())
 
     tmux("new-session", "-d", "-s", "idle", "sleep 600")
+    socket_path = subprocess.run(
+        ["tmux", "-L", socket, "display-message", "-p", "#{socket_path}"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False).stdout.decode().strip()
     tmux("set-option", "-g", "remain-on-exit", "on")
     try:
         for index, (name, value) in enumerate(FORM_VALUES.items()):
-            # A fresh program each time: Sign in's user name and password, then New game's X
-            # name, submitted with Let's play!.
+            # A fresh program each time: Sign in's user name and password, then New game's
+            # names, submitted with Let's play!.
             for suffix in ("", "-wal", "-shm"):
                 if os.path.exists(database + suffix):
                     os.remove(database + suffix)
@@ -377,7 +380,7 @@ def forms_part(binary, work, checks):
             if not wait(b"Sign in"):
                 checks.fail(f"forms = {name}: Sign in did not show")
                 continue
-            checks.inputs += 3
+            checks.inputs += 4
             typed(value)
             tmux("send-keys", "-t", "forms", "Tab")
             typed(value)
@@ -386,8 +389,11 @@ def forms_part(binary, work, checks):
             tmux("send-keys", "-t", "forms", "C-g")
             if not wait(b"New game"):
                 checks.fail(f"forms = {name}: New game did not show after Ctrl-G")
+            # The X name, then the O name (after its default), then Let's play!.
             typed(value)
-            tmux("send-keys", "-t", "forms", *["Tab"] * 8, "Enter")
+            tmux("send-keys", "-t", "forms", "Tab")
+            typed(value)
+            tmux("send-keys", "-t", "forms", *["Tab"] * 7, "Enter")
             time.sleep(0.4)
             data = open(capture, "rb").read() if os.path.exists(capture) else b""
             for injected in (b"\xc2\x9b31m", b"\xe2\x80\xae", b"\xe2\x81\xa6", b"\x00"):
@@ -402,6 +408,8 @@ def forms_part(binary, work, checks):
             tmux("kill-window", "-t", "forms")
     finally:
         tmux("kill-server")
+        if socket_path and os.path.exists(socket_path):
+            os.remove(socket_path)
 
 
 def main():
