@@ -108,7 +108,9 @@ package struct PbrainSession {
     case "ABOUT":
       return [PbrainSession.about]
     default:
-      return ["UNKNOWN \(command.count > 20 ? String(command.prefix(20)) + "…" : command) is not a command of this brain"]
+      return [
+        "UNKNOWN \(command.count > 20 ? String(command.prefix(20)) + "…" : command) is not a command of this brain"
+      ]
     }
   }
 
@@ -168,7 +170,8 @@ package struct PbrainSession {
   private mutating func move() -> [String] {
     guard let board = game?.board else { return ["ERROR no board yet; send START first"] }
     guard board.outcome == .inProgress else { return ["ERROR the game is over"] }
-    let budget = PbrainSession.budget(limits, default: defaultTurn, emptyCells: board.emptyCells.count)
+    let budget = PbrainSession.budget(
+      limits, default: defaultTurn, emptyCells: board.emptyCells.count)
     let memory = limits.memory.flatMap { $0 > 0 ? $0 : nil }
     guard let cell = chooseMove(board, budget, memory), (try? game?.play(at: cell)) != nil
     else { return ["ERROR no move found"] }

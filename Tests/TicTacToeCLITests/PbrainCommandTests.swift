@@ -7,8 +7,9 @@ struct PbrainCommandTests {
   let brain = executable.deletingLastPathComponent().appendingPathComponent("pbrain-tictactoe")
 
   /// Runs the brain on `script` and returns its lines and exit status.
-  func session(_ script: String, arguments: [String] = []) throws -> (lines: [String], status: Int32)
-  {
+  func session(_ script: String, arguments: [String] = []) throws -> (
+    lines: [String], status: Int32
+  ) {
     let process = Process()
     process.executableURL = brain
     process.arguments = arguments
@@ -60,15 +61,19 @@ struct PbrainCommandTests {
       #expect((0..<15).contains(move.x) && (0..<15).contains(move.y))
       #expect(seen.insert(move.y * 15 + move.x).inserted, "\(move) played twice")
     }
-    #expect(lines.filter { $0.hasPrefix("DEBUG budget ") } == Array(repeating: "DEBUG budget 175 ms", count: 3))
+    #expect(
+      lines.filter { $0.hasPrefix("DEBUG budget ") }
+        == Array(repeating: "DEBUG budget 175 ms", count: 3))
   }
 
   @Test func takesAWinAndBlocksALoss() throws {
     // Own stones on row 0 from column 0 to 3: 4,0 wins.
-    let win = try session("START 15\nBOARD\n0,0,1\n1,0,1\n2,0,1\n3,0,1\n0,5,2\n1,7,2\n2,9,2\n3,11,2\nDONE\nEND\n")
+    let win = try session(
+      "START 15\nBOARD\n0,0,1\n1,0,1\n2,0,1\n3,0,1\n0,5,2\n1,7,2\n2,9,2\n3,11,2\nDONE\nEND\n")
     #expect(moves(win.lines).map { "\($0.x),\($0.y)" } == ["4,0"])
     // The opponent's four on column 14, open at the bottom only: 14,4 blocks it.
-    let block = try session("START 15\nBOARD\n14,0,2\n14,1,2\n14,2,2\n14,3,2\n5,5,1\n9,9,1\n5,9,1\nDONE\nEND\n")
+    let block = try session(
+      "START 15\nBOARD\n14,0,2\n14,1,2\n14,2,2\n14,3,2\n5,5,1\n9,9,1\n5,9,1\nDONE\nEND\n")
     #expect(moves(block.lines).map { "\($0.x),\($0.y)" } == ["14,4"])
   }
 
@@ -96,7 +101,8 @@ struct PbrainCommandTests {
       if chunk.isEmpty { break }
       text += String(decoding: chunk, as: UTF8.self)
     }
-    let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+    let status = try String(
+      contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
     input.fileHandleForWriting.write(Data("END\n".utf8))
     try input.fileHandleForWriting.close()
     process.waitUntilExit()

@@ -1,6 +1,6 @@
 import GameRules
-import TicTacToeCLI
 import Testing
+import TicTacToeCLI
 
 /// The Gomocup protocol's session, every message in every state, with a stand-in engine that
 /// plays the first empty cell.
@@ -36,13 +36,16 @@ struct PbrainSessionTests {
     ("reading BOARD", ["START 15", "BOARD", "7,7,2"]),
     (
       "game over",
-      ["START 15", "BOARD", "0,0,1", "1,0,1", "2,0,1", "3,0,1", "0,1,2", "1,1,2", "2,1,2",
-       "3,1,2", "DONE", "TURN 5,1"]
+      [
+        "START 15", "BOARD", "0,0,1", "1,0,1", "2,0,1", "3,0,1", "0,1,2", "1,1,2", "2,1,2",
+        "3,1,2", "DONE", "TURN 5,1",
+      ]
     ),
   ]
 
-  /// Every message, with the kind of answer it gets in each state (in `states` order). While
-  /// a BOARD is read, any line but a stone, DONE or END breaks it off with an error.
+  /// Every message, with the kind of answer it gets in each state (in `states` order).
+  ///
+  /// While a BOARD is read, any line but a stone, DONE or END breaks it off with an error.
   static let messages: [(line: String, expected: [Kind])] = [
     ("START 15", [.ok, .ok, .ok, .ok, .error, .ok]),
     ("START 40", [.error, .error, .error, .error, .error, .error]),
