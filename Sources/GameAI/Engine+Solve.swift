@@ -17,6 +17,7 @@ extension Engine {
       return SolveResult(
         evaluation: finished.evaluation, best: [], moves: [], nodes: 0, duration: .zero)
     }
+    if board.rows == 3 && board.columns == 3 { return Engine.solveClassic(board, clock: clock) }
     guard board.cellCount <= 64 else {
       let analysis = analyze(board)
       return SolveResult(
@@ -62,5 +63,46 @@ extension Engine {
     return SolveResult(
       evaluation: evaluation, best: settled.filter { $0.score == top }.map(\.cell), moves: moves,
       nodes: nodes, duration: clock.now - start)
+  }
+
+  /// Solves a 3×3 position with a search that needs nothing built beforehand, settling moves
+  /// that lead to positions symmetric to each other once.
+  private static func solveClassic(_ board: Board, clock: ContinuousClock) -> SolveResult {
+    let start = clock.now
+    var mover: UInt16 = 0
+    var other: UInt16 = 0
+    for row in 0..<3 {
+      for column in 0..<3 {
+        guard let mark = board[row, column] else { continue }
+        let bit: UInt16 = 1 << UInt16(row * 3 + column)
+        if mark == board.toMove { mover |= bit } else { other |= bit }
+      }
+    }
+    var solver = ClassicSolver()
+    var known: [(key: UInt32, score: Int)] = []
+    var moves: [MoveEvaluation] = []
+    let empties = 9 - (mover | other).nonzeroBitCount
+    var top = Int.min
+    for cell in 0..<9 where (mover | other) & (1 << UInt16(cell)) == 0 {
+      let key = ClassicSolver.key(other, mover | 1 << UInt16(cell))
+      let score: Int
+      if let seen = known.first(where: { $0.key == key }) {
+        score = seen.score
+      } else {
+        score = solver.score(of: cell, mover: mover, other: other)
+        known.append((key, score))
+      }
+      top = max(top, score)
+      moves.append(
+        MoveEvaluation(
+          cell: Cell(row: cell / 3, column: cell % 3),
+          evaluation: Score.evaluation(score, emptyCells: empties, isExact: true)))
+    }
+    let best = moves.filter {
+      $0.evaluation == Score.evaluation(top, emptyCells: empties, isExact: true)
+    }
+    return SolveResult(
+      evaluation: Score.evaluation(top, emptyCells: empties, isExact: true),
+      best: best.map(\.cell), moves: moves, nodes: solver.nodes, duration: clock.now - start)
   }
 }

@@ -135,6 +135,23 @@ struct EngineTests {
     }
   }
 
+  @Test func solvingEveryReachablePositionAgreesWithPlainMinimax() throws {
+    // Solving 3×3 uses its own search, apart from the analysis table.
+    let oracle = Oracle()
+    let engine = Engine()
+    for position in try reachablePositions(from: .classic) where !position.outcome.isOver {
+      let result = engine.solve(position, progress: nil)
+      #expect(result.evaluation == (try oracle.evaluation(of: position)), "\(position)")
+      #expect(result.moves.count == position.emptyCells.count)
+      for move in result.moves {
+        #expect(
+          move.evaluation == (try oracle.moveEvaluation(of: move.cell, on: position)),
+          "\(position) \(move.cell)")
+      }
+      #expect(result.best == engine.analyze(position).best, "\(position)")
+    }
+  }
+
   @Test func classicBoardSolvesToADraw() {
     let result = engine.solve(.classic, progress: nil)
     #expect(result.evaluation == Evaluation(value: .draw, plies: 9))
