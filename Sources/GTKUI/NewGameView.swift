@@ -22,6 +22,7 @@ public final class NewGameView {
   private let resumeLabel = Label()
   private let resumeBar: Box
   private let validationLabel = Label().classes("dim-label")
+  private let difficultyNoteLabel = Label().classes("dim-label")
   private let errorLabel = Label().classes("error")
   private let modeChoice = Choice(GameMode.allCases.map { ($0, $0.title, $0.title) })
   private let computerChoice = Choice(
@@ -75,7 +76,7 @@ public final class NewGameView {
 
     root = Scrolled(
       formColumn(
-        titleLabel, accountLabel, resumeBar, form, validationLabel,
+        titleLabel, accountLabel, resumeBar, form, difficultyNoteLabel, validationLabel,
         Box.row(letsPlayButton, statsButton, recoveryCodesButton, signOutButton), errorLabel,
         width: 480,
         spacing: 12))
@@ -96,6 +97,10 @@ public final class NewGameView {
     sizeField.value = settings.rows
     (kField.range, kField.value) = (state.kRange, settings.k)
     (validationLabel.message, errorLabel.message) = (state.validationMessage, state.errorMessage)
+    for option in state.difficultyOptions {
+      difficultyChoice.setLabel(option.name, for: option.difficulty)
+    }
+    difficultyNoteLabel.message = state.difficultyNote
     letsPlayButton.isSensitive = state.canStart
     recoveryCodesButton.isVisible = state.session != nil
     signOutButton.setMnemonic(state.signOutTitle)

@@ -332,6 +332,14 @@ package final class Choice<Value: Equatable>: Element {
     }
   }
 
+  /// Shows `label` (and gives it as the accessible name) on the button of `value`.
+  func setLabel(_ label: String, for value: Value) {
+    for option in options where option.value == value {
+      gtk_button_set_label(cgtk_button(option.button), label)
+      cgtk_set_accessible_label(option.button, label)
+    }
+  }
+
   /// The chosen option; setting it does not call ``onSelect``.
   var selected: Value? {
     get {

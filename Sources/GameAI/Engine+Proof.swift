@@ -69,7 +69,8 @@ extension Engine {
     var total = 0
     if let progress {
       var reported = 0
-      let report: (Int) -> Void = { _ in
+      // Unowned: the provers hold this closure, and must not be kept alive by it.
+      let report: (Int) -> Void = { [unowned breakers, unowned provers] _ in
         let nodes = breakers.nodes + provers.nodes
         guard nodes - reported >= 1 << 20 else { return }
         reported = nodes

@@ -41,7 +41,8 @@ extension Engine {
       (scores, nodes) = (exact.scores, exact.nodes)
     } else {
       let proven = provenMoves(
-        board, deadline: nil, tableBits: board.cellCount < 64 ? 22 : 24, fastest: true,
+        board, deadline: nil, tableBits: Engine.solveTableBits(cells: board.cellCount),
+        fastest: true,
         progress: report)
       let geometry = Geometry<UInt64>(board)
       scores = board.emptyCells.map { ($0, proven.scores[geometry.index(of: $0)]) }
@@ -104,5 +105,11 @@ extension Engine {
     return SolveResult(
       evaluation: Score.evaluation(top, emptyCells: empties, isExact: true),
       best: best.map(\.cell), moves: moves, nodes: solver.nodes, duration: clock.now - start)
+  }
+
+  /// The size of the proof tables of a solve without a time limit: larger boards need more
+  /// positions kept (8×8 gets 2^24 slots, about 400 MB).
+  static func solveTableBits(cells: Int) -> Int {
+    cells <= 25 ? 18 : cells <= 36 ? 21 : cells <= 49 ? 22 : 24
   }
 }

@@ -49,3 +49,64 @@ public struct Difficulty: Hashable, Sendable, Comparable, CustomStringConvertibl
 
   public static func < (lhs: Difficulty, rhs: Difficulty) -> Bool { lhs.skill < rhs.skill }
 }
+
+// MARK: - What the top level promises
+
+extension Difficulty {
+  /// Whether the top level can promise never to lose on a board of this shape: the game is a
+  /// draw under perfect play and the engine proves positions of it within a move's budget.
+  ///
+  /// These are the shapes whose empty board the engine proves a draw in well under a second
+  /// on a two-core machine (the benchmark's `--deep` run checks every one): 3×3 with three in
+  /// a row; four in a row with a side of 3, on 4×4 to 4×7 and on 5×5; five in a row with a
+  /// side of 3 or 4 or on at most 49 cells (7×7 at most); six or more in a row on boards of up
+  /// to 64 cells. Elsewhere the first player wins with perfect play (three in a row beyond
+  /// 3×3, four in a row from 5×6 and 4×9, five in a row on 15×15), so the second player cannot
+  /// hold, or the engine cannot prove every position in time.
+  public static func promisesNeverLosing(rows: Int, columns: Int, k: Int) -> Bool {
+    let shorter = min(rows, columns)
+    let longer = max(rows, columns)
+    let cells = rows * columns
+    guard cells <= 64 else { return false }
+    switch k {
+    case ...3: return rows == 3 && columns == 3
+    case 4: return shorter == 3 || (shorter == 4 && longer <= 7) || (rows == 5 && columns == 5)
+    case 5: return shorter <= 4 || cells <= 49
+    default: return true
+    }
+  }
+
+  /// Whether the first player is known to win a board of this shape with perfect play.
+  static func firstPlayerWins(rows: Int, columns: Int, k: Int) -> Bool {
+    let shorter = min(rows, columns)
+    let longer = max(rows, columns)
+    switch k {
+    case ...3: return !(rows == 3 && columns == 3)
+    case 4: return (shorter >= 5 && longer >= 6) || (shorter == 4 && longer >= 9)
+    case 5: return rows == 15 && columns == 15
+    default: return false
+    }
+  }
+
+  /// The name shown to players on a board of this shape: the top level is `Unbeatable` where
+  /// it can promise never to lose (``promisesNeverLosing(rows:columns:k:)``) and `Strongest`
+  /// elsewhere; the other levels keep ``displayName``.
+  public func displayName(rows: Int, columns: Int, k: Int) -> String {
+    guard self == .unbeatable, !Difficulty.promisesNeverLosing(rows: rows, columns: columns, k: k)
+    else { return displayName }
+    return "Strongest"
+  }
+
+  /// Why the top level is called `Strongest` on a board of this shape, in one sentence, or
+  /// `nil` where it is `Unbeatable`.
+  public static func strongestReason(rows: Int, columns: Int, k: Int) -> String? {
+    guard !promisesNeverLosing(rows: rows, columns: columns, k: k) else { return nil }
+    let board = "\(rows)×\(columns) with \(k) in a row"
+    if firstPlayerWins(rows: rows, columns: columns, k: k) {
+      return "On \(board) the first player wins with perfect play, so the computer plays its "
+        + "strongest but cannot promise never to lose."
+    }
+    return "On \(board) the computer plays its strongest, but cannot prove every position "
+      + "within a move's time, so it cannot promise never to lose."
+  }
+}

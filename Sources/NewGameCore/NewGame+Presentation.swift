@@ -1,6 +1,6 @@
 import DatabaseClient
 public import GameCore
-import GameRules
+public import GameRules
 
 extension NewGame.State {
   /// The screen's title.
@@ -49,11 +49,30 @@ extension NewGame.State {
     switch choice {
     case .mode: settings.mode.title
     case .computerMark: settings.computerMark.symbol
-    case .difficulty: settings.difficulty.displayName
+    case .difficulty:
+      settings.difficulty.displayName(rows: settings.rows, columns: settings.columns, k: settings.k)
     case .size: "\(settings.rows)×\(settings.columns)"
     case .k: String(settings.k)
     case .startingRule: settings.startingRule.title
     }
+  }
+
+  /// Each named difficulty with its name on the chosen board: the top level reads
+  /// `Strongest` where it cannot promise never to lose.
+  public var difficultyOptions: [(difficulty: Difficulty, name: String)] {
+    Difficulty.named.map { stop in
+      (
+        stop.difficulty,
+        stop.difficulty.displayName(rows: settings.rows, columns: settings.columns, k: settings.k)
+      )
+    }
+  }
+
+  /// Why the computer's top level is called `Strongest` on the chosen board, when it is and
+  /// the computer plays.
+  public var difficultyNote: String? {
+    guard isDifficultyEnabled, settings.difficulty == .unbeatable else { return nil }
+    return Difficulty.strongestReason(rows: settings.rows, columns: settings.columns, k: settings.k)
   }
 
   /// The line lengths the board allows, for a control that picks one.

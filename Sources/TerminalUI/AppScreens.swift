@@ -335,7 +335,8 @@ public enum AppScreens {
     ]
     let problem = state.errorMessage ?? state.validationMessage
     return FormScreen(
-      title: state.title, notes: [state.accountLine] + [state.resumeMessage].compactMap { $0 },
+      title: state.title,
+      notes: [state.accountLine] + [state.resumeMessage, state.difficultyNote].compactMap { $0 },
       items: items, focus: focus, message: problem, messageIsError: problem != nil,
       shortcuts: [
         nextShortcut, ScreenButton(key: .left, keyName: "← →", "Change"), helpShortcut,

@@ -82,6 +82,8 @@ enum Help {
       --user         sign in first, so the game counts in USER's stats; the password (and a
                      two-factor code) are asked for, or read as the first input lines with
                      --password-stdin, before the moves
+
+    \(strongestNote)
     """
 
   static let analyze = """
@@ -96,7 +98,13 @@ enum Help {
 
     Values are win, draw or loss for the side to move under perfect play, with the number of
     plies (single moves) to the end: the winner wins as fast as it can and the loser loses as
-    slowly as it can. "best" lists every move with the best value.
+    slowly as it can. "best" lists every move with the best value, the strongest first.
+
+    Each value the engine proves is given as it is: on 3×3, on boards of up to 16 empty cells
+    by an exact search, and on boards of up to 64 cells by proof searches (there a win's length
+    is that of the forced line found, which may be longer than the fastest). What it cannot
+    prove within its time, and anything on larger boards, is its estimate and is marked
+    "(estimate)" ("exact": false in JSON), with the empty cells as the length.
     """
 
   static let bestMove = """
@@ -112,6 +120,8 @@ enum Help {
 
     LEVEL is easy, medium, hard, unbeatable (default) or a number from 0 to 1. With --seed the
     lower levels choose reproducibly.
+
+    \(strongestNote)
     """
 
   static let solve = """
@@ -157,7 +167,7 @@ enum Help {
            pbrain-tictactoe [--k K] [--difficulty LEVEL] [--time SECONDS]
 
       --k K          marks in a row to win (default 5)
-      --difficulty   the brain's strength (default unbeatable)
+      --difficulty   the brain's strength (default unbeatable, which is the strongest)
       --time         seconds a move when the manager sets no timeout_turn (default 1)
 
     Commands: START N and RECTSTART W,H (5 to 15 a side), RESTART, BEGIN, TURN X,Y,
@@ -167,6 +177,17 @@ enum Help {
     played (rule 0: five or more in a row win); another rule is answered with ERROR and the
     reason. A move is ready within timeout_turn and a fair share of time_left; a DEBUG line
     before it gives the budget used.
+    """
+
+  /// What unbeatable promises, and why it is called Strongest where it does not.
+  static let strongestNote = """
+    unbeatable never loses a game that can be held on the boards whose positions the engine
+    proves within its time: 3×3; four in a row on 4×4 to 4×7, on 5×5 and with a side of 3;
+    five in a row on up to 49 cells (7×7) or with a side of 3 or 4; six or more in a row on up
+    to 64 cells. Elsewhere the same level is called Strongest: there the first player wins
+    with perfect play (three in a row beyond 3×3, four in a row from 5×6, five in a row on
+    15×15), so the second player cannot hold, or the engine cannot prove every position in
+    time.
     """
 
   static let count = """

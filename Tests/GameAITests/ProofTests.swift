@@ -118,6 +118,19 @@ struct ProofTests {
     #expect(result.moves.count == side * side)
   }
 
+  /// The hardest shapes the top level's promise covers, in each family of the rule.
+  static let promisedShapes: [(rows: Int, columns: Int, k: Int)] = [
+    (4, 7, 4), (5, 5, 4), (3, 15, 4), (4, 15, 5), (5, 9, 5), (6, 8, 5), (8, 8, 6), (4, 15, 6),
+  ]
+
+  @Test(arguments: promisedShapes.indices)
+  func shapesThePromiseCoversAreProvenDraws(shape: Int) throws {
+    let (rows, columns, k) = ProofTests.promisedShapes[shape]
+    #expect(Difficulty.promisesNeverLosing(rows: rows, columns: columns, k: k))
+    let result = Engine().solve(try Board(rows: rows, columns: columns, k: k), progress: nil)
+    #expect(result.evaluation == Evaluation(value: .draw, plies: rows * columns))
+  }
+
   @Test func fourInARowOnFourBySevenIsADraw() throws {
     let result = Engine().solve(try Board(rows: 4, columns: 7, k: 4), progress: nil)
     #expect(result.evaluation == Evaluation(value: .draw, plies: 28))

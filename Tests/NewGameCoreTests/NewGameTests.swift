@@ -339,3 +339,20 @@ extension NewGame.State {
     game = try GameFeature.State(settings: settings, firstMover: .x, startedAt: TestClock.epoch)
   }
 }
+
+struct NewGameDifficultyNameTests {
+  @Test func theTopLevelIsNamedForTheChosenBoard() {
+    var state = NewGame.State()
+    state.settings.mode = .versusComputer
+    state.settings.difficulty = .unbeatable
+    #expect(state.value(of: .difficulty) == "Unbeatable")
+    #expect(state.difficultyNote == nil)
+    (state.settings.rows, state.settings.columns, state.settings.k) = (15, 15, 5)
+    #expect(state.value(of: .difficulty) == "Strongest")
+    #expect(state.difficultyOptions.map(\.name) == ["Easy", "Medium", "Hard", "Strongest"])
+    #expect(state.difficultyNote?.contains("first player wins with perfect play") == true)
+    state.settings.difficulty = .hard
+    #expect(state.value(of: .difficulty) == "Hard")
+    #expect(state.difficultyNote == nil)
+  }
+}

@@ -1,0 +1,43 @@
+import GameRules
+import Testing
+
+struct DifficultyNameTests {
+  @Test func theTopLevelIsUnbeatableOnlyWhereItCanPromiseIt() {
+    let top = Difficulty.unbeatable
+    #expect(top.displayName(rows: 3, columns: 3, k: 3) == "Unbeatable")
+    #expect(top.displayName(rows: 7, columns: 7, k: 5) == "Unbeatable")
+    #expect(top.displayName(rows: 4, columns: 7, k: 4) == "Unbeatable")
+    #expect(top.displayName(rows: 15, columns: 15, k: 5) == "Strongest")
+    #expect(top.displayName(rows: 4, columns: 4, k: 3) == "Strongest")
+    #expect(top.displayName(rows: 8, columns: 8, k: 5) == "Strongest")
+    #expect(top.displayName(rows: 9, columns: 9, k: 8) == "Strongest")
+    for level in [Difficulty.easy, .medium, .hard, Difficulty(skill: 0.6)] {
+      #expect(level.displayName(rows: 15, columns: 15, k: 5) == level.displayName)
+    }
+  }
+
+  @Test func theHelpSaysWhyTheTopLevelIsOnlyTheStrongest() throws {
+    #expect(Difficulty.strongestReason(rows: 3, columns: 3, k: 3) == nil)
+    let gomoku = try #require(Difficulty.strongestReason(rows: 15, columns: 15, k: 5))
+    #expect(gomoku.contains("15×15 with 5 in a row the first player wins with perfect play"))
+    let large = try #require(Difficulty.strongestReason(rows: 10, columns: 10, k: 6))
+    #expect(large.contains("cannot prove every position"))
+  }
+
+  @Test func everyShapeHasOneNameAndAReasonExactlyWhenStrongest() throws {
+    for rows in Board.minimumSide...Board.maximumSide {
+      for columns in Board.minimumSide...Board.maximumSide {
+        for k in Board.kRange(rows: rows, columns: columns) {
+          let promised = Difficulty.promisesNeverLosing(rows: rows, columns: columns, k: k)
+          let name = Difficulty.unbeatable.displayName(rows: rows, columns: columns, k: k)
+          #expect(name == (promised ? "Unbeatable" : "Strongest"))
+          let reason = Difficulty.strongestReason(rows: rows, columns: columns, k: k)
+          #expect((reason == nil) == promised, "\(rows)×\(columns) k \(k)")
+          #expect(
+            Difficulty.promisesNeverLosing(rows: columns, columns: rows, k: k) == promised,
+            "a turned board is the same game")
+        }
+      }
+    }
+  }
+}
