@@ -4,7 +4,8 @@ extension Engine {
   /// A move as a player of the given skill (0 ≤ skill < 1) might choose it.
   ///
   /// The chances grow with skill: taking a win in one (always from Hard up), blocking the
-  /// opponent's win in one, and playing the engine's best move. Like people, lower levels
+  /// opponent's win in one, and playing its best move, found by looking a few moves ahead
+  /// (more with skill) without the engine's long threat searches. Like people, lower levels
   /// overlook a line with a gap inside (`xx.xx`) more often than one open at its end
   /// (`xxxx.`). Otherwise the move is drawn among the cells near the play, weighted by how
   /// many lines they build or block, more sharply the higher the skill.
@@ -31,7 +32,15 @@ extension Engine {
     }
     let playsBest = skill * skill
     if Double.random(in: 0..<1, using: &generator) < playsBest {
-      return perfectChoices(board, budget: budget * skill).randomElement(using: &generator)
+      // Its best is that of a player who reads a few moves ahead: one ply for Easy, two for
+      // Medium, three for Hard, and no long threat sequences. On 3×3 it is the perfect move.
+      if board.rows == 3 && board.columns == 3 {
+        return perfectChoices(board, budget: budget).randomElement(using: &generator)
+      }
+      return SearchMove(
+        engine: self, board: board, deadline: .now + budget * skill,
+        maximumDepth: max(1, Int(4 * skill))
+      ).run(cells: board.cellCount)
     }
     // Sharper preferences with skill: weight = (plausibility + 1) ^ (1 + ⌊3 skill⌋).
     let exponent = 1 + Int(3 * skill)

@@ -207,21 +207,31 @@ public final class Engine: Sendable {
         facts[index].estimate = estimates[facts[index].cell]
       }
     }
+    if !forDisplay, board.markCount >= Engine.openingMarks, facts.contains(where: { $0.tier == 2 }),
+      !facts.contains(where: { $0.tier == 3 })
+    {
+      // Past the opening, the deepening search with its threat searches chooses among the
+      // moves proven to hold: the strongest attack that cannot lose.
+      let losing = facts.filter { $0.tier < 2 }.map(\.cell)
+      choice = SearchMove(
+        engine: self, board: board, avoiding: losing, deadline: start + timeBudget
+      ).run(cells: board.cellCount)
+    }
     return Engine.examination(board, facts, moverCannotWin: moverCannotWin, choice: choice)
   }
+
+  /// Until this many marks are on the board, the top level picks among the moves that hold
+  /// whose estimates are close to the strongest's, so that games differ.
+  static let openingMarks = 4
 
   /// Puts the facts together: each move's evaluation, the position's, the best moves and the
   /// moves to choose from.
   ///
-  /// `choice`, when given, is the move the deepening search chose where no move is proven to
-  /// hold: the best move and the one to play.
+  /// `choice`, when given, is the move the deepening search chose: where no move is proven to
+  /// hold, the best move and the one to play; among moves that hold, the one to play.
   static func examination(
     _ board: Board, _ facts: [MoveFacts], moverCannotWin: Bool, choice: Cell? = nil
   ) -> Examination {
-    let empties = board.emptyCells.count
-    let moves = facts.map { fact in
-      MoveEvaluation(cell: fact.cell, evaluation: evaluation(of: fact, empties: empties))
-    }
     let ranked = facts.sorted { $0.key > $1.key || ($0.key == $1.key && $0.cell < $1.cell) }
     guard let top = ranked.first else {
       let none = Analysis(evaluation: Evaluation(value: .draw, plies: 0), moves: [], best: [])
@@ -240,11 +250,31 @@ public final class Engine: Sendable {
     if let choice, top.tier <= 1, let chosen = facts.first(where: { $0.cell == choice }) {
       best = [chosen]
     }
-    // Among moves that hold, those whose estimate is close to the strongest's.
+    // Among moves that hold, the search's choice, or those whose estimate is close to the
+    // strongest's.
     var choices = best
+    if top.tier == 2, let choice, facts.contains(where: { $0.cell == choice && $0.tier == 2 }) {
+      return Examination(
+        analysis: analysis(board, facts, best: best, top: top, moverCannotWin: moverCannotWin),
+        choices: [choice])
+    }
     if top.tier == 2, let strongest = top.estimate {
       let margin = max(12, abs(strongest) / 16)
       choices = best.filter { ($0.estimate ?? -Score.infinity) >= strongest - margin }
+    }
+    return Examination(
+      analysis: analysis(board, facts, best: best, top: top, moverCannotWin: moverCannotWin),
+      choices: choices.map(\.cell))
+  }
+
+  /// The analysis of the facts, given the best moves and the top one.
+  private static func analysis(
+    _ board: Board, _ facts: [MoveFacts], best: [MoveFacts], top: MoveFacts,
+    moverCannotWin: Bool
+  ) -> Analysis {
+    let empties = board.emptyCells.count
+    let moves = facts.map { fact in
+      MoveEvaluation(cell: fact.cell, evaluation: evaluation(of: fact, empties: empties))
     }
     let allProven = facts.allSatisfy { $0.proven != nil }
     var value = evaluation(of: top, empties: empties)
@@ -255,9 +285,7 @@ public final class Engine: Sendable {
     default: value.isExact = false
     }
     if value.isExact && top.tier == 2 { value = Evaluation(value: .draw, plies: empties) }
-    return Examination(
-      analysis: Analysis(evaluation: value, moves: moves, best: best.map(\.cell)),
-      choices: choices.map(\.cell))
+    return Analysis(evaluation: value, moves: moves, best: best.map(\.cell))
   }
 
   /// A move's evaluation: its proven value, or its estimate within what is proven of it.
@@ -278,12 +306,15 @@ public final class Engine: Sendable {
     let board: Board
     var avoiding: [Cell] = []
     let deadline: ContinuousClock.Instant
+    /// For a short-sighted player: how many plies it reads at most.
+    var maximumDepth: Int?
 
     func run<B: BitBoard>(on _: B.Type) -> Cell {
       engine.withExplorer(B.self, board, deadline: deadline) { explorer, geometry, mover, other in
         let avoided = avoiding.reduce(B.zero) { $0.inserting(geometry.index(of: $1)) }
-        return geometry.cell(
-          at: explorer.bestMove(mover: mover, other: other, avoiding: avoided).move)
+        let best = explorer.bestMove(
+          mover: mover, other: other, avoiding: avoided, maximumDepth: maximumDepth)
+        return geometry.cell(at: best.move)
       }
     }
   }

@@ -74,18 +74,24 @@ final class Explorer<B: BitBoard> {
 
   /// The best move found for `mover` before the deadline, its score and the depth reached,
   /// passing over the cells of `avoiding` (moves known to lose) unless nothing else is left.
-  func bestMove(mover: B, other: B, avoiding: B = .zero) -> (move: Int, score: Int, depth: Int) {
+  ///
+  /// With `maximumDepth` the search looks that many plies ahead at most and skips the long
+  /// threat searches at the root: a short-sighted player.
+  func bestMove(mover: B, other: B, avoiding: B = .zero, maximumDepth: Int? = nil)
+    -> (move: Int, score: Int, depth: Int)
+  {
+    let isShortSighted = maximumDepth != nil
     state.setUp(mover: mover, other: other)
     let empty = geometry.full & ~(mover | other)
     let own = geometry.threats(of: mover, against: other) & empty
     if !own.isZero { return (own.lowestIndex, Score.win(in: 1), 1) }
     let opposing = geometry.threats(of: other, against: mover) & empty
-    if opposing.isZero,
+    if opposing.isZero, !isShortSighted,
       let win = threats.continuousFours(for: 0, depth: ThreatSearch<B>.rootFours)
     {
       return (win.move, Score.win(in: win.plies), win.plies)
     }
-    if opposing.isZero, geometry.k >= 4 {
+    if opposing.isZero, geometry.k >= 4, !isShortSighted {
       // A share of the budget for forcing wins through threes, which the deepening search
       // cannot see far enough to find.
       if let win = threats.threatSpaceWin(for: 0, until: limits.share(1.0 / 3)) {
@@ -97,12 +103,12 @@ final class Explorer<B: BitBoard> {
     let allowed = moves.filter { !avoiding.contains($0) }
     if !allowed.isEmpty { moves = allowed }
     if moves.count == 1 { return (moves[0], 0, 0) }
-    if opposing.isZero, geometry.k >= 4 {
+    if opposing.isZero, geometry.k >= 4, !isShortSighted {
       moves = threats.defences(among: moves)
     }
     var best = (move: moves[0], score: -Score.infinity, depth: 0)
     let hash = self.hash(mover: mover, other: other)
-    for depth in 1...empty.nonzeroBitCount {
+    for depth in 1...min(empty.nonzeroBitCount, maximumDepth ?? .max) {
       var alpha = -Score.infinity
       var iterationBest = -1
       for move in moves {
