@@ -2,8 +2,9 @@
 // difficulty's strength; prints Markdown tables for the README.
 //
 // Run with `swift run -c release tictactoe-benchmarks [--skip-4x4] [--skip-large]
-// [--skip-difficulty] [--games N] [--deep]`, or `... tictactoe-benchmarks --solve
-// ROWSxCOLUMNS:K` to time one solve with progress on stderr.
+// [--skip-difficulty] [--skip-ladder] [--skip-holding] [--games N] [--ladder-games N]
+// [--holding-games N] [--deep]`, or `... tictactoe-benchmarks --solve ROWSxCOLUMNS:K` to time
+// one solve with progress on stderr. `--deep` adds the long solves and more games.
 
 import Dispatch
 import Foundation
@@ -223,14 +224,23 @@ row(
 if !arguments.contains("--skip-4x4") {
   print()
   header("Solve the empty board", "value", "time", "nodes", "nodes per second")
-  var shapes = [(4, 4, 4), (5, 5, 4)]
-  if arguments.contains("--deep") { shapes.append((6, 5, 4)) }
-  for (rows, columns, k) in shapes {
-    let board = try Board(rows: rows, columns: columns, k: k)
+  // The known values: a draw unless the first player wins.
+  var shapes: [(rows: Int, columns: Int, k: Int, firstPlayerWins: Bool)] = [
+    (4, 4, 4, false), (5, 5, 4, false), (6, 6, 5, false), (7, 7, 5, false),
+  ]
+  if arguments.contains("--deep") {
+    shapes += [(6, 5, 4, true), (4, 7, 4, false), (4, 8, 4, false), (4, 9, 4, true)]
+  }
+  for shape in shapes {
+    let board = try Board(rows: shape.rows, columns: shape.columns, k: shape.k)
     // A fresh engine, so that each solve starts from an empty table.
     let (result, time) = measure { Engine().solve(board, progress: nil) }
+    precondition(
+      result.evaluation.isExact
+        && result.evaluation.value == (shape.firstPlayerWins ? .win : .draw),
+      "\(shape) solved as \(result.evaluation)")
     row(
-      "\(rows)×\(columns), k = \(k)", "\(result.evaluation)", format(time),
+      "\(shape.rows)×\(shape.columns), k = \(shape.k)", "\(result.evaluation)", format(time),
       grouped(result.nodes), grouped(Int(Double(result.nodes) / seconds(time))))
   }
 }
@@ -316,17 +326,31 @@ func playGame(
   return board.outcome.winner
 }
 
-/// Wins, draws and losses of `player` against `opponent` over `games` games, half as X, the
-/// games spread over every core, each core with its own engine.
-func record(
-  on start: Board, games: Int, budget: Duration, player: Contestant, opponent: Contestant
-) -> String {
-  let totals = Mutex((wins: 0, draws: 0, losses: 0))
+/// Wins, draws and losses of one player over a series of games.
+struct Tally {
+  var wins = 0
+  var draws = 0
+  var losses = 0
+
+  var games: Int { wins + draws + losses }
+  /// A win counts 1, a draw ½.
+  var score: Double { games == 0 ? 0 : (Double(wins) + Double(draws) / 2) / Double(games) }
+  var text: String { "\(grouped(wins)) / \(grouped(draws)) / \(grouped(losses))" }
+  var percent: String { String(format: "%.1f %%", score * 100) }
+}
+
+/// Wins, draws and losses of `player` against `opponent` over `games` games, half as X (or
+/// all as `side`), the games spread over every core, each core with its own engine.
+func tally(
+  on start: Board, games: Int, budget: Duration, player: Contestant, opponent: Contestant,
+  side: Mark? = nil
+) -> Tally {
+  let totals = Mutex(Tally())
   DispatchQueue.concurrentPerform(iterations: cores) { worker in
     let engine = Engine(timeBudget: budget)
-    var tally = (wins: 0, draws: 0, losses: 0)
+    var tally = Tally()
     for game in stride(from: worker, to: games, by: cores) {
-      let playerIsX = game.isMultiple(of: 2)
+      let playerIsX = side.map { $0 == .x } ?? game.isMultiple(of: 2)
       let winner = playGame(
         on: start, x: playerIsX ? player : opponent, o: playerIsX ? opponent : player,
         engine: engine, seed: UInt64(game))
@@ -342,16 +366,20 @@ func record(
       $0.losses += tally.losses
     }
   }
-  let (wins, draws, losses) = totals.withLock { $0 }
-  return "\(grouped(wins)) / \(grouped(draws)) / \(grouped(losses))"
+  return totals.withLock { $0 }
 }
 
+/// The value of a numeric option such as `--games 100`.
+func option(_ name: String) -> Int? {
+  CommandLine.arguments.firstIndex(of: name).flatMap { index in
+    CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) }
+  }
+}
+
+let levels: [Difficulty] = [.easy, .medium, .hard, .unbeatable]
+
 if !arguments.contains("--skip-difficulty") {
-  let games =
-    CommandLine.arguments.firstIndex(of: "--games").flatMap { index in
-      CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) }
-    } ?? 1_000
-  let levels: [Difficulty] = [.easy, .medium, .hard, .unbeatable]
+  let games = option("--games") ?? 1_000
   print()
   print("Difficulty on 3×3: wins / draws / losses over \(grouped(games)) games, half as X.")
   print()
@@ -361,29 +389,76 @@ if !arguments.contains("--skip-difficulty") {
       let player = Contestant.level(difficulty)
       row(
         player.name,
-        record(on: .classic, games: games, budget: .seconds(1), player: player, opponent: .random),
-        record(
+        tally(on: .classic, games: games, budget: .seconds(1), player: player, opponent: .random)
+          .text,
+        tally(
           on: .classic, games: games, budget: .seconds(1), player: player,
-          opponent: .level(.unbeatable)))
+          opponent: .level(.unbeatable)
+        ).text)
     }
   }
   print()
-  let budget = Duration.milliseconds(arguments.contains("--deep") ? 50 : 5)
-  let large = try Board(rows: 7, columns: 7, k: 5)
+  print("(3×3 table: \(format(smallTime)).)")
+}
+
+// MARK: - The difficulty ladder on large boards
+
+if !arguments.contains("--skip-ladder") {
+  let deep = arguments.contains("--deep")
+  let games = option("--ladder-games") ?? (deep ? 200 : 20)
+  let budget = Duration.milliseconds(deep ? 50 : 5)
+  for (side, k) in [(7, 5), (15, 5)] {
+    let board = try Board(rows: side, columns: side, k: k)
+    print()
+    print(
+      "Difficulty ladder on \(side)×\(side), k = \(k) at \(format(budget)) a move: each level "
+        + "against the one below over \(grouped(games)) games, half as X (a win 1, a draw ½).")
+    print()
+    header("Level", "opponent", "wins / draws / losses", "score")
+    let (_, time) = measure {
+      for (index, difficulty) in levels.enumerated() {
+        let player = Contestant.level(difficulty)
+        let opponent = index == 0 ? Contestant.random : .level(levels[index - 1])
+        let result = tally(
+          on: board, games: games, budget: budget, player: player, opponent: opponent)
+        row(
+          difficulty.displayName(rows: side, columns: side, k: k), opponent.name, result.text,
+          result.percent)
+      }
+    }
+    print()
+    print("(\(side)×\(side) ladder: \(format(time)).)")
+  }
+}
+
+// MARK: - Unbeatable on 7×7, k = 5
+
+if !arguments.contains("--skip-holding") {
+  let deep = arguments.contains("--deep")
+  let games = option("--holding-games") ?? (deep ? 100 : 4)
+  let board = try Board(rows: 7, columns: 7, k: 5)
+  var budgets: [Duration] = [.milliseconds(100)]
+  if deep { budgets.insert(Engine().timeBudget, at: 0) }
+  print()
   print(
-    "Difficulty on 7×7, k = 5 (\(format(budget)) a move): wins / draws / losses over "
-      + "\(grouped(games)) games against the level below, half as X.")
+    "Unbeatable on 7×7, k = 5 (a proven draw): wins / draws / losses over \(grouped(games)) "
+      + "games on each side.")
   print()
-  header("Level", "opponent", "wins / draws / losses")
-  let (_, largeTime) = measure {
-    for (index, difficulty) in levels.enumerated() {
-      let player = Contestant.level(difficulty)
-      let opponent = index == 0 ? Contestant.random : .level(levels[index - 1])
-      row(
-        player.name, opponent.name,
-        record(on: large, games: games, budget: budget, player: player, opponent: opponent))
+  header("Budget a move", "opponent", "as X", "as O")
+  var losses = 0
+  let (_, time) = measure {
+    for budget in budgets {
+      for opponent in [Difficulty.medium, .hard, .unbeatable] {
+        let results = [Mark.x, .o].map { side in
+          tally(
+            on: board, games: games, budget: budget, player: .level(.unbeatable),
+            opponent: .level(opponent), side: side)
+        }
+        losses += results.map(\.losses).reduce(0, +)
+        row(format(budget), opponent.displayName, results[0].text, results[1].text)
+      }
     }
   }
   print()
-  print("(3×3 table: \(format(smallTime)); 7×7 table: \(format(largeTime)).)")
+  print("(\(grouped(losses)) games lost; table: \(format(time)).)")
 }
