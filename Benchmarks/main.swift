@@ -3,8 +3,10 @@
 //
 // Run with `swift run -c release tictactoe-benchmarks [--skip-4x4] [--skip-large]
 // [--skip-difficulty] [--skip-ladder] [--skip-holding] [--games N] [--ladder-games N]
-// [--holding-games N] [--deep]`, or `... tictactoe-benchmarks --solve ROWSxCOLUMNS:K` to time
-// one solve with progress on stderr. `--deep` adds the long solves and more games.
+// [--holding-games N] [--holding-budget-ms N] [--seed N] [--deep]`, or `...
+// tictactoe-benchmarks --solve ROWSxCOLUMNS:K` to time one solve with progress on stderr.
+// `--deep` adds the long solves and more games; `--seed` starts the games' seeds elsewhere,
+// so that runs add up to more games.
 
 import Dispatch
 import Foundation
@@ -353,7 +355,7 @@ func tally(
       let playerIsX = side.map { $0 == .x } ?? game.isMultiple(of: 2)
       let winner = playGame(
         on: start, x: playerIsX ? player : opponent, o: playerIsX ? opponent : player,
-        engine: engine, seed: UInt64(game))
+        engine: engine, seed: UInt64(firstSeed + game))
       switch winner {
       case nil: tally.draws += 1
       case .x: if playerIsX { tally.wins += 1 } else { tally.losses += 1 }
@@ -377,6 +379,8 @@ func option(_ name: String) -> Int? {
 }
 
 let levels: [Difficulty] = [.easy, .medium, .hard, .unbeatable]
+/// The seed of the first game of each series, so that runs can add games to earlier ones.
+let firstSeed = option("--seed") ?? 0
 
 if !arguments.contains("--skip-difficulty") {
   let games = option("--games") ?? 1_000
@@ -439,6 +443,7 @@ if !arguments.contains("--skip-holding") {
   let board = try Board(rows: 7, columns: 7, k: 5)
   var budgets: [Duration] = [.milliseconds(100)]
   if deep { budgets.insert(Engine().timeBudget, at: 0) }
+  if let milliseconds = option("--holding-budget-ms") { budgets = [.milliseconds(milliseconds)] }
   print()
   print(
     "Unbeatable on 7×7, k = 5 (a proven draw): wins / draws / losses over \(grouped(games)) "
