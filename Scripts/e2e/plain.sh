@@ -100,6 +100,18 @@ if ! grep -qxF "2 . . ." <<<"$(tail -n 8 <<<"$output")"; then
   fail "undo: b2 still on the board in:"$'\n'"$output"
 fi
 
+# A saved game is offered first; input that ends before the answer keeps it.
+shared="$work/shared.sqlite"
+run $'b2\na1\n' play --plain --computer none --x Ann --o Bob --database "$shared"
+expect_line "save" "Input ended; the unfinished game is saved."
+run $'c3\n' play --plain --computer o --database "$shared"
+expect_status "unanswered offer" 0
+expect_line "unanswered offer" \
+  "Resume Ann vs Bob (2 moves played)? Type resume, or new to start a new game instead."
+expect_line "unanswered offer" "Input ended; the saved game is kept for next time."
+run $'resume\n' play --plain --database "$shared"
+expect_line "resume" "O plays a1."
+
 if [[ $failures -gt 0 ]]; then
   echo "plain.sh: $failures failure(s)" >&2
   exit 1
