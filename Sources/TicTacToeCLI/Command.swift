@@ -85,6 +85,8 @@ public enum Command: Equatable, Sendable {
   case replay(gameID: Int64)
   case help(String?)
   case version
+  /// The hidden `tictactoe completions SHELL`, for packagers.
+  case completions(Completions.Shell)
 }
 
 /// Options every subcommand accepts.
@@ -95,10 +97,7 @@ struct CommonOptions: Equatable, Sendable {
 
 extension Command {
   /// The subcommands, in the order help lists them.
-  static let names = [
-    "play", "analyze", "bestmove", "solve", "count", "gtp", "account", "login", "stats",
-    "history", "replay",
-  ]
+  static let names = Syntax.commands.map(\.name)
 
   /// Parses the arguments after the program's name.
   ///
@@ -110,6 +109,9 @@ extension Command {
   static func parseWithCommon(
     _ arguments: [String]
   ) throws(UsageError) -> (command: Command, common: CommonOptions) {
+    if arguments.first == "completions" {
+      return (.completions(try Completions.shell(Array(arguments.dropFirst()))), CommonOptions())
+    }
     var rest = arguments
     var name = "play"
     if let first = rest.first, !first.hasPrefix("-") {
@@ -124,51 +126,37 @@ extension Command {
     }
     if rest.contains("--version") { return (.version, CommonOptions()) }
 
-    let common: Set<String> = ["database"]
-    let commonFlags: Set<String> = ["no-color"]
-    let shapeOptions: Set<String> = ["size", "rows", "columns", "k"]
     let command: Command
     let parsed: Arguments
     switch name {
     case "analyze":
-      parsed = try Arguments(
-        rest, command: name, valued: common.union(["k"]), flags: commonFlags.union(["json"]))
+      parsed = try Arguments(rest, syntax: Syntax.command(name))
       command = .analyze(
         position: try position(parsed, command: name), k: try parsed.integer("k", in: 3...15),
         json: parsed.has("json"))
     case "bestmove":
-      parsed = try Arguments(
-        rest, command: name, valued: common.union(["k", "difficulty", "seed", "time"]),
-        flags: commonFlags.union(["json"]))
+      parsed = try Arguments(rest, syntax: Syntax.command(name))
       command = .bestMove(
         position: try position(parsed, command: name), k: try parsed.integer("k", in: 3...15),
         difficulty: try difficulty(parsed), seed: try seed(parsed), seconds: try seconds(parsed),
         json: parsed.has("json"))
     case "solve", "count":
-      parsed = try Arguments(
-        rest, command: name, valued: common.union(shapeOptions), flags: commonFlags.union(["json"]))
+      parsed = try Arguments(rest, syntax: Syntax.command(name))
       try parsed.requirePositionals(atMost: 0, command: name)
       let shape = try shape(parsed)
       command =
         name == "solve"
         ? .solve(shape, json: parsed.has("json")) : .count(shape, json: parsed.has("json"))
     case "gtp":
-      parsed = try Arguments(
-        rest, command: name, valued: common.union(["k", "difficulty", "time"]), flags: commonFlags)
+      parsed = try Arguments(rest, syntax: Syntax.command(name))
       try parsed.requirePositionals(atMost: 0, command: name)
       command = .gtp(
         k: try parsed.integer("k", in: 3...15), difficulty: try difficulty(parsed),
         seconds: try seconds(parsed))
     case "account", "login", "stats", "history", "replay":
-      (command, parsed) = try parseRecords(
-        name, rest, valued: common, flags: commonFlags)
+      (command, parsed) = try parseRecords(name, rest)
     default:
-      parsed = try Arguments(
-        rest, command: name,
-        valued: common.union(shapeOptions).union([
-          "x", "o", "computer", "difficulty", "first", "time", "user", "code",
-        ]),
-        flags: commonFlags.union(["plain", "password-stdin"]))
+      parsed = try Arguments(rest, syntax: Syntax.play)
       try parsed.requirePositionals(atMost: 0, command: name)
       command = .play(try playOptions(parsed))
     }
