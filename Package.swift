@@ -154,6 +154,21 @@ let buildsGTK: Bool = {
   return probe.terminationStatus == 0
 }()
 
+/// Whether to build the desktop front end with libadwaita as well: `TICTACTOE_ADWAITA=1`/`0`,
+/// else `pkg-config --exists libadwaita-1`; only where GTK is built.
+let buildsAdwaita: Bool = {
+  guard buildsGTK else { return false }
+  if let choice = ProcessInfo.processInfo.environment["TICTACTOE_ADWAITA"] { return choice == "1" }
+  let probe = Process()
+  probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  probe.arguments = ["pkg-config", "--exists", "libadwaita-1"]
+  probe.standardOutput = FileHandle.nullDevice
+  probe.standardError = FileHandle.nullDevice
+  guard (try? probe.run()) != nil else { return false }
+  probe.waitUntilExit()
+  return probe.terminationStatus == 0
+}()
+
 if buildsGTK {
   package.products.append(.executable(name: "tictactoe-gtk", targets: ["tictactoe-gtk"]))
   package.targets += [
@@ -181,6 +196,16 @@ if buildsGTK {
       ]
     ),
   ]
+}
+
+if buildsAdwaita {
+  package.targets.append(
+    .systemLibrary(
+      name: "CAdw", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]))
+  for target in package.targets where target.name == "GTKUI" || target.name == "GTKUITests" {
+    target.dependencies.append("CAdw")
+    target.swiftSettings = (target.swiftSettings ?? []) + [.define("ADWAITA")]
+  }
 }
 
 // Last, so the GTK targets get the same settings.

@@ -14,7 +14,7 @@ step "GTK: installing system packages"
 if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq libgtk-4-dev xvfb xauth imagemagick python3-dogtail xdotool \
+  apt-get install -y -qq libgtk-4-dev libadwaita-1-dev xvfb xauth imagemagick python3-dogtail xdotool \
     dbus at-spi2-core pkg-config fonts-dejavu-core \
     dpkg-dev binutils librsvg2-bin appstream desktop-file-utils man-db </dev/null >/dev/null
 fi

@@ -2,6 +2,10 @@ public import AppCore
 public import Architecture
 import CGTK
 import Foundation
+
+#if ADWAITA
+  import CAdw
+#endif
 import GameCore
 import NewGameCore
 
@@ -29,7 +33,12 @@ public enum GTKApplication {
   /// - Returns: The exit status.
   public static func run(store: Store<TicTacToe>) -> Int32 {
     self.store = store
-    let application = gtk_application_new(id, G_APPLICATION_NON_UNIQUE)
+    #if ADWAITA
+      // libadwaita's application loads its style sheet and follows the system's colour scheme.
+      let application = cadw_gtk_application(adw_application_new(id, G_APPLICATION_NON_UNIQUE))
+    #else
+      let application = gtk_application_new(id, G_APPLICATION_NON_UNIQUE)
+    #endif
     g_signal_connect_data(
       UnsafeMutableRawPointer(application), "activate",
       unsafeBitCast(activateTrampoline, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
