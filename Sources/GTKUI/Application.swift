@@ -2,12 +2,12 @@ public import AppCore
 public import Architecture
 import CGTK
 import Foundation
-
-#if ADWAITA
-  import CAdw
-#endif
 import GameCore
 import NewGameCore
+
+#if ADWAITA
+import CAdw
+#endif
 
 /// Runs the GTK application around a store.
 public enum GTKApplication {
@@ -34,10 +34,10 @@ public enum GTKApplication {
   public static func run(store: Store<TicTacToe>) -> Int32 {
     self.store = store
     #if ADWAITA
-      // libadwaita's application loads its style sheet and follows the system's colour scheme.
-      let application = cadw_gtk_application(adw_application_new(id, G_APPLICATION_NON_UNIQUE))
+    // libadwaita's application loads its style sheet and follows the system's colour scheme.
+    let application = cadw_gtk_application(adw_application_new(id, G_APPLICATION_NON_UNIQUE))
     #else
-      let application = gtk_application_new(id, G_APPLICATION_NON_UNIQUE)
+    let application = gtk_application_new(id, G_APPLICATION_NON_UNIQUE)
     #endif
     g_signal_connect_data(
       UnsafeMutableRawPointer(application), "activate",

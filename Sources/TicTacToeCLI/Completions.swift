@@ -192,7 +192,8 @@ public enum Completions {
   }
 
   private static func zshSpec(_ option: OptionSyntax) -> String {
-    let described = "\(option.spelling)\(option.value == nil ? "" : "=")[\(zshEscaped(option.summary))]"
+    let described =
+      "\(option.spelling)\(option.value == nil ? "" : "=")[\(zshEscaped(option.summary))]"
     guard let value = option.value else { return "'\(described)'" }
     return "'\(described):\(zshPlaceholder(value)):\(zshAction(value))'"
   }
@@ -281,7 +282,9 @@ public enum Completions {
           case .file?: line += " -r -F"
           case let value?:
             line += " -x"
-            if let words = words(value) { line += " -a \(fishQuoted(words.joined(separator: " ")))" }
+            if let words = words(value) {
+              line += " -a \(fishQuoted(words.joined(separator: " ")))"
+            }
           }
           line += " -d \(fishQuoted(option.summary))"
           lines.append(line)

@@ -95,7 +95,7 @@ public enum Syntax {
   public static let play = CommandSyntax(
     name: "play", summary: "play a game (the default)",
     ownOptions: [
-      OptionSyntax(name: "plain", summary: "line by line text"),
+      OptionSyntax(name: "plain", summary: "line by line text")
     ] + shape + [
       OptionSyntax(name: "x", value: .text("NAME"), summary: "X's name"),
       OptionSyntax(name: "o", value: .text("NAME"), summary: "O's name"),
