@@ -2,7 +2,7 @@ import CGTK
 public import GameCore
 public import GameRules
 
-/// The Game screen: the title line, the board as a grid of buttons, and the game's buttons.
+/// The Game screen: the title line, the drawn board, and the game's buttons.
 ///
 /// It renders ``GameFeature/State`` and sends the player's actions; the core decides what they do.
 public final class GameView {
@@ -32,12 +32,13 @@ public final class GameView {
   public let keepPlayingButton: Widget
   /// Spins while the computer thinks.
   public let spinner: Widget
+  /// The board.
+  public let board: BoardView
   /// The board's cells, row by row.
-  public private(set) var cells: [[Widget]] = []
+  public var cells: [[Widget]] { board.cells }
 
   private let send: (GameFeature.Action.View) -> Void
   private let frame: Widget
-  private var grid: Widget
   private let confirmLabel: Widget
   private let errorLabel: Widget
   private var presented: GameFeature.State?
@@ -52,10 +53,11 @@ public final class GameView {
     let header = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [titleLabel, spinner])
     gtk_widget_set_halign(header, GTK_ALIGN_CENTER)
 
-    grid = gtk_grid_new()
+    board = BoardView { send(.cellTapped($0)) }
     frame = gtk_aspect_frame_new(0.5, 0.5, 1, 0)
     gtk_widget_set_hexpand(frame, 1)
     gtk_widget_set_vexpand(frame, 1)
+    gtk_aspect_frame_set_child(cgtk_aspect_frame(frame), board.root)
 
     undoButton = makeButton("_Undo") { send(.undoTapped) }
     redoButton = makeButton("_Redo") { send(.redoTapped) }
@@ -97,18 +99,14 @@ public final class GameView {
   public func render(_ state: GameFeature.State) {
     let previous = presented
     presented = state
-    if cells.count != state.board.rows || cells.first?.count != state.board.columns {
-      buildBoard(rows: state.board.rows, columns: state.board.columns)
-    }
+    gtk_aspect_frame_set_ratio(
+      cgtk_aspect_frame(frame), Float(state.board.columns) / Float(state.board.rows))
     setText(titleLabel, state.title)
     setAccessibleName(titleLabel, state.title)
     setSpinning(spinner, state.isThinking)
-    setClass(grid, "thinking", state.isThinking)
-    for (row, presentations) in state.rows.enumerated() {
-      for (column, cell) in presentations.enumerated() {
-        render(cells[row][column], cell)
-      }
-    }
+    board.render(
+      state.rows, mover: state.isBoardEnabled ? state.board.toMove : nil,
+      isThinking: state.isThinking)
     setSensitive(undoButton, state.canUndo)
     setSensitive(redoButton, state.canRedo)
     setSensitive(hintButton, state.canHint)
@@ -139,61 +137,6 @@ public final class GameView {
     guard let state = presented, !cells.isEmpty else { return }
     let cell = state.game.lastMove ?? Cell(row: 0, column: 0)
     gtk_widget_grab_focus(cells[cell.row][cell.column])
-  }
-
-  private func render(_ button: Widget, _ cell: CellPresentation) {
-    // An empty cell shows its value while the analysis is on; its name stays the core's.
-    let shown = cell.label.isEmpty ? cell.analysisText ?? "" : cell.label
-    if buttonLabel(of: button) != shown {
-      gtk_button_set_label(cgtk_button(button), shown)
-    }
-    setClass(button, "analysis", cell.label.isEmpty && cell.analysisText != nil)
-    setAccessibleName(button, cell.accessibleName)
-    // The hint is otherwise only a border: screen readers hear it on the cell.
-    setAccessibleDescription(button, cell.accessibleDescription)
-    if isAccessibleDisabled(button) == cell.isEnabled {
-      cgtk_set_accessible_disabled(button, cell.isEnabled ? 0 : 1)
-    }
-    setClass(button, "playable", cell.isEnabled)
-    setClass(button, "x", cell.label == "X")
-    setClass(button, "o", cell.label == "O")
-    setClass(button, "winning", cell.isWinning)
-    setClass(button, "last-move", cell.isLastMove)
-    setClass(button, "hint", cell.isHint)
-  }
-
-  private func buildBoard(rows: Int, columns: Int) {
-    grid = gtk_grid_new()
-    gtk_widget_add_css_class(grid, "board")
-    gtk_widget_add_css_class(grid, Self.sizeClass(rows: rows, columns: columns))
-    gtk_grid_set_row_homogeneous(cgtk_grid(grid), 1)
-    gtk_grid_set_column_homogeneous(cgtk_grid(grid), 1)
-    gtk_grid_set_row_spacing(cgtk_grid(grid), 4)
-    gtk_grid_set_column_spacing(cgtk_grid(grid), 4)
-    cells = (0..<rows).map { row in
-      (0..<columns).map { column in
-        // Every cell stays focusable so arrows can walk the board; occupied or waiting cells are
-        // marked disabled for assistive technologies, and the core ignores them.
-        let button: Widget = gtk_button_new_with_label("")
-        gtk_widget_add_css_class(button, "cell")
-        gtk_widget_set_hexpand(button, 1)
-        gtk_widget_set_vexpand(button, 1)
-        let cell = Cell(row: row, column: column)
-        connect(button, "clicked") { [send] in send(.cellTapped(cell)) }
-        gtk_grid_attach(cgtk_grid(grid), button, Int32(column), Int32(row), 1, 1)
-        return button
-      }
-    }
-    gtk_aspect_frame_set_ratio(cgtk_aspect_frame(frame), Float(columns) / Float(rows))
-    gtk_aspect_frame_set_child(cgtk_aspect_frame(frame), grid)
-  }
-
-  private static func sizeClass(rows: Int, columns: Int) -> String {
-    switch max(rows, columns) {
-    case ...4: "small"
-    case ...7: "medium"
-    default: "large"
-    }
   }
 
   /// Arrow keys move the focus from cell to cell, stopping at the edges.

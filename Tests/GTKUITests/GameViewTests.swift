@@ -24,13 +24,15 @@ final class GameViewTests: XCTestCase {
         for (column, cell) in presentations.enumerated() {
           let button = view.cells[row][column]
           XCTAssertEqual(accessibleName(of: button), cell.accessibleName)
-          XCTAssertEqual(buttonLabel(of: button), cell.label)
+          XCTAssertEqual(buttonLabel(of: button), "", "marks are drawn, not button labels")
           XCTAssertEqual(isAccessibleDisabled(button), !cell.isEnabled)
         }
       }
       XCTAssertEqual(accessibleName(of: view.cells[1][1]), "Row 2, column 2, X")
       XCTAssertEqual(accessibleName(of: view.cells[0][0]), "Row 1, column 1, O")
       XCTAssertEqual(accessibleName(of: view.cells[0][1]), "Row 1, column 2, empty")
+      XCTAssertEqual(view.board.picture().rows, state.rows, "the board draws the core's cells")
+      XCTAssertEqual(view.board.picture().mover, .o, "O's mark shows under the pointer")
       XCTAssertEqual(labelText(of: view.titleLabel), "Blob Jr, place your O")
       XCTAssertEqual(accessibleName(of: view.titleLabel), "Blob Jr, place your O")
     }
@@ -128,16 +130,20 @@ final class GameViewTests: XCTestCase {
       view.render(state)
 
       let presented = try XCTUnwrap(state.rows[0][1].analysisText)
-      XCTAssertEqual(buttonLabel(of: view.cells[0][1]), presented)
+      XCTAssertNotNil(state.rows[0][1].analysisCode)
+      XCTAssertEqual(
+        view.board.picture().rows[0][1].analysisCode, state.rows[0][1].analysisCode,
+        "the value is drawn")
       XCTAssertEqual(accessibleDescription(of: view.cells[0][1]), presented)
       XCTAssertEqual(accessibleName(of: view.cells[0][1]), "Row 1, column 2, empty")
-      XCTAssertEqual(buttonLabel(of: view.cells[0][0]), "X", "marks stay as they are")
+      XCTAssertEqual(view.board.picture().rows[0][0].label, "X", "marks stay as they are")
       XCTAssertTrue(isVisible(view.analysisLabel))
       XCTAssertEqual(labelText(of: view.analysisLabel), state.analysisSummary)
 
       state.analysis = nil
       view.render(state)
-      XCTAssertEqual(buttonLabel(of: view.cells[0][1]), "", "hiding the analysis empties cells")
+      XCTAssertNil(
+        view.board.picture().rows[0][1].analysisCode, "hiding the analysis empties cells")
       XCTAssertFalse(isVisible(view.analysisLabel))
     }
   }
