@@ -27,10 +27,17 @@ for tool in dpkg-deb dpkg-shlibdeps rsvg-convert appstreamcli desktop-file-valid
 done
 pkg-config --exists gtk4 || fail "GTK 4's development files are missing; install libgtk-4-dev"
 
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
 echo "-- release build of tictactoe and tictactoe-gtk (Swift runtime linked statically)"
 for product in tictactoe tictactoe-gtk; do
-  TICTACTOE_GTK=1 swift build --manifest-cache none --scratch-path "$scratch" -c release \
-    --static-swift-stdlib --product "$product" </dev/null | grep -vE '^\[[0-9]+/[0-9]+\]' || true
+  if ! TICTACTOE_GTK=1 swift build --manifest-cache none --scratch-path "$scratch" -c release \
+    --static-swift-stdlib --product "$product" </dev/null >"$work/build.log" 2>&1; then
+    cat "$work/build.log" >&2
+    fail "the release build of $product failed"
+  fi
+  grep -vE '^\[[0-9]+/[0-9]+\]|prohibited flag|mktemp' "$work/build.log" || true
 done
 bin=$(TICTACTOE_GTK=1 swift build --manifest-cache none --scratch-path "$scratch" -c release \
   --show-bin-path)
@@ -45,8 +52,6 @@ version=${version#tictactoe }
   fail "tictactoe-gtk --version does not say $version"
 architecture=$(dpkg --print-architecture)
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 root=$work/root
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/applications" \
   "$root/usr/share/metainfo" "$root/usr/share/man/man6" "$root/usr/share/doc/tictactoe" \

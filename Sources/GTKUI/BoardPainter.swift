@@ -91,7 +91,9 @@ nonisolated public struct BoardPicture: Equatable, Sendable {
     let rowStep = (last.row - first.row).signum()
     let columnStep = (last.column - first.column).signum()
     for (index, cell) in cells.enumerated()
-    where cell.row != first.row + index * rowStep || cell.column != first.column + index * columnStep {
+    where cell.row != first.row + index * rowStep
+      || cell.column != first.column + index * columnStep
+    {
       return nil
     }
     return (first, last)
@@ -231,7 +233,8 @@ nonisolated public enum BoardPainter {
   ) {
     if let mark = Mark.allCases.first(where: { $0.symbol == cell.label }) {
       let progress = easeOut(picture.placement[cell.cell] ?? 1)
-      paintMark(mark, in: cell.cell, progress: progress, color: color(of: mark, palette), geometry, context)
+      paintMark(
+        mark, in: cell.cell, progress: progress, color: color(of: mark, palette), geometry, context)
       return
     }
     if cell.isHint {
@@ -311,7 +314,8 @@ nonisolated public enum BoardPainter {
       pango_font_description_set_absolute_size(font, size * Double(PANGO_SCALE))
       pango_layout_set_font_description(layout, font)
       pango_layout_get_pixel_size(layout, &width, &height)
-      let fit = min(geometry.cell * 0.7 / Double(max(width, 1)), geometry.cell * 0.5 / Double(max(height, 1)))
+      let fit = min(
+        geometry.cell * 0.7 / Double(max(width, 1)), geometry.cell * 0.5 / Double(max(height, 1)))
       guard fit < 1 else { break }
       size *= max(fit, 0.5)
     }

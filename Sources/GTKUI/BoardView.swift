@@ -122,9 +122,11 @@ public final class BoardView {
     setAccessibleDescription(button, cell.accessibleDescription)
     if isAccessibleDisabled(button) == cell.isEnabled {
       cgtk_set_accessible_disabled(button, cell.isEnabled ? 0 : 1)
-      gtk_widget_set_cursor_from_name(button, cell.isEnabled ? "pointer" : nil)
     }
-    setClass(button, "playable", cell.isEnabled)
+    if hasClass(button, "playable") != cell.isEnabled {
+      gtk_widget_set_cursor_from_name(button, cell.isEnabled ? "pointer" : nil)
+      setClass(button, "playable", cell.isEnabled)
+    }
     setClass(button, "x", cell.label == Mark.x.symbol)
     setClass(button, "o", cell.label == Mark.o.symbol)
     setClass(button, "winning", cell.isWinning)

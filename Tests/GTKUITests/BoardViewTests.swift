@@ -6,8 +6,8 @@ import TestSupport
 import XCTest
 
 #if ADWAITA
-  // Where libadwaita is built, its shim is the module that GLib's GValue is imported through.
-  import CAdw
+// Where libadwaita is built, its shim is the module that GLib's GValue is imported through.
+import CAdw
 #endif
 
 /// The drawn board: what the painter puts where (read back from pixels), and the buttons that
@@ -71,7 +71,8 @@ final class BoardViewTests: XCTestCase {
     let image = Image(picture, palette: palette, side: 300)
 
     XCTAssertTrue(plain.isNear(palette.surface, x: 250, y: 250))
-    XCTAssertFalse(image.isNear(palette.surface, x: 250, y: 250), "X shows faintly under the pointer")
+    XCTAssertFalse(
+      image.isNear(palette.surface, x: 250, y: 250), "X shows faintly under the pointer")
     XCTAssertTrue(image.isNear(palette.accent, x: 200 + 7, y: 50), "the focus ring on c1")
     XCTAssertFalse(plain.isNear(palette.accent, x: 200 + 7, y: 50))
   }
@@ -153,6 +154,13 @@ final class BoardViewTests: XCTestCase {
       }
       cgtk_button_click(board.cells[14][0])
       XCTAssertEqual(chosen, [Cell(row: 14, column: 0)])
+      XCTAssertTrue(buttons.allSatisfy { gtk_widget_get_cursor($0) != nil }, "a hand on each")
+
+      var played = state
+      try played.game.play(at: Cell(row: 14, column: 0))
+      board.render(played.rows, mover: .o, isThinking: false)
+      XCTAssertNil(gtk_widget_get_cursor(board.cells[14][0]), "no hand over a taken cell")
+      XCTAssertNotNil(gtk_widget_get_cursor(board.cells[0][0]))
     }
   }
 
