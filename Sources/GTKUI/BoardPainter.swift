@@ -43,6 +43,8 @@ nonisolated public struct BoardPalette: Equatable, Sendable {
   public var success: RGBA
   /// Losing moves of the analysis.
   public var failure: RGBA
+  /// How strongly the grid lines show, from 0 to 1; high contrast shows them fully.
+  public var lineStrength = 0.28
 
   /// GNOME's light colours, used where the theme names none.
   public static let light = BoardPalette(
@@ -155,7 +157,8 @@ nonisolated public enum BoardPainter {
     for cell in picture.rows.joined() {
       paintBackground(of: cell, picture, geometry, palette, context)
     }
-    paintLines(geometry, palette.foreground.fading(picture.isThinking ? 0.18 : 0.28), context)
+    let lines = palette.lineStrength * (picture.isThinking ? 0.65 : 1)
+    paintLines(geometry, palette.foreground.fading(lines), context)
     for cell in picture.rows.joined() {
       paintContent(of: cell, picture, geometry, palette, context)
     }

@@ -2,6 +2,10 @@ import CGTK
 public import GameCore
 public import GameRules
 
+#if ADWAITA
+import CAdw
+#endif
+
 /// The board: one drawn picture over a grid of invisible, focusable push buttons.
 ///
 /// The picture (``BoardPainter``) shows the lines, the marks, the last move, the winning line,
@@ -102,7 +106,7 @@ public final class BoardView {
     }
     var foreground = GdkRGBA()
     gtk_style_context_get_color(style, &foreground)
-    return BoardPalette(
+    var palette = BoardPalette(
       surface: named(["card_bg_color", "view_bg_color", "theme_base_color"], fallback.surface),
       foreground: RGBA(foreground),
       x: named(["accent_color", "theme_selected_bg_color"], fallback.x),
@@ -110,6 +114,18 @@ public final class BoardView {
       accent: named(["accent_color", "theme_selected_bg_color"], fallback.accent),
       success: named(["success_color"], fallback.success),
       failure: named(["error_color"], fallback.failure))
+    if Self.prefersHighContrast { palette.lineStrength = 0.9 }
+    return palette
+  }
+
+  /// Whether the desktop asks for high contrast (libadwaita's style manager knows).
+  private static var prefersHighContrast: Bool {
+    #if ADWAITA
+    guard adw_is_initialized() != 0 else { return false }
+    return adw_style_manager_get_high_contrast(adw_style_manager_get_default()) != 0
+    #else
+    return false
+    #endif
   }
 
   private func draw(_ context: OpaquePointer, width: Double, height: Double) {

@@ -36,6 +36,14 @@ final class BoardViewTests: XCTestCase {
       XCTAssertLessThan(image.brightness(x: x, y: y), 0.9, "a line at \(x), \(y)")
     }
     XCTAssertTrue(image.isNear(palette.surface, x: 150, y: 150), "no line inside a cell")
+
+    var strong = palette
+    strong.lineStrength = 0.9
+    let contrasted = Image(
+      BoardPicture(rows: try game(.hotSeat, moves: []).rows), palette: strong, side: 300)
+    XCTAssertLessThan(
+      contrasted.brightness(x: 100, y: 150), image.brightness(x: 100, y: 150) - 0.3,
+      "high contrast draws the lines darker")
   }
 
   func testTheWinningLineIsDrawnAcrossTheWinningCells() throws {
