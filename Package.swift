@@ -18,8 +18,7 @@ let package = Package(
 
     // MARK: - Pure core
     .target(name: "GameRules"),
-    // The engine rounds with libm (sqrt), which executables without Foundation do not link.
-    .target(name: "GameAI", dependencies: ["GameRules"], linkerSettings: [.linkedLibrary("m")]),
+    .target(name: "GameAI", dependencies: ["GameRules"]),
     .target(name: "Architecture"),
 
     // MARK: - Wrappers of C libraries
@@ -27,11 +26,13 @@ let package = Package(
     .target(name: "Crypto", dependencies: ["CCrypto"]),
 
     // MARK: - Clients
-    .target(name: "AuthenticationClient"),
+    .target(name: "AuthenticationClient", dependencies: ["GameRules"]),
     .target(name: "DatabaseClient", dependencies: ["GameRules"]),
     .target(
       name: "AuthenticationClientLive",
-      dependencies: ["AuthenticationClient", "Crypto", "SQLite", "DatabaseClientLive"]
+      dependencies: [
+        "AuthenticationClient", "Crypto", "DatabaseClientLive", "GameRules", "SQLite",
+      ]
     ),
     .target(name: "DatabaseClientLive", dependencies: ["DatabaseClient", "GameRules", "SQLite"]),
 
@@ -42,7 +43,10 @@ let package = Package(
     ),
     .target(
       name: "NewGameCore",
-      dependencies: ["Architecture", "DatabaseClient", "GameCore", "GameRules", "StatsCore"]
+      dependencies: [
+        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameRules",
+        "StatsCore",
+      ]
     ),
     .target(
       name: "TwoFactorCore", dependencies: ["Architecture", "AuthenticationClient", "GameRules"]),
@@ -54,8 +58,8 @@ let package = Package(
     .target(
       name: "AppCore",
       dependencies: [
-        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "LoginCore",
-        "NewGameCore", "StatsCore", "TwoFactorCore",
+        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameRules",
+        "LoginCore", "NewGameCore", "StatsCore", "TwoFactorCore",
       ]
     ),
 
@@ -76,8 +80,8 @@ let package = Package(
     .target(
       name: "TicTacToeCLI",
       dependencies: [
-        "AppLive", "AuthenticationClient", "AuthenticationClientLive", "Crypto", "DatabaseClient",
-        "DatabaseClientLive", "GameAI", "GameRules", "TerminalUI",
+        "AppCore", "AppLive", "AuthenticationClient", "AuthenticationClientLive", "Crypto",
+        "DatabaseClient", "DatabaseClientLive", "GameAI", "GameCore", "GameRules", "TerminalUI",
       ]
     ),
     .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),
@@ -133,7 +137,7 @@ let package = Package(
     .testTarget(
       name: "TicTacToeCLITests",
       dependencies: [
-        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "TestSupport",
+        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "SQLite", "TestSupport",
         "TicTacToeCLI", "tictactoe",
       ]
     ),
@@ -176,16 +180,15 @@ if buildsGTK {
     .target(
       name: "GTKUI",
       dependencies: [
-        "AppCore", "Architecture", "AuthenticationClient", "CGTK", "DatabaseClient", "GameCore",
-        "GameRules", "LoginCore", "NewGameCore", "StatsCore", "TwoFactorCore",
+        "AppCore", "Architecture", "CGTK", "GameCore", "GameRules", "LoginCore", "NewGameCore",
+        "StatsCore", "TwoFactorCore",
       ],
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
     .executableTarget(
       name: "tictactoe-gtk",
       dependencies: [
-        "AppCore", "AppLive", "Architecture", "CGTK", "DatabaseClient", "GameCore", "GameRules",
-        "GTKUI", "LoginCore", "NewGameCore", "TicTacToeCLI",
+        "AppCore", "AppLive", "Architecture", "CGTK", "DatabaseClient", "GTKUI", "TicTacToeCLI",
       ]
     ),
     .testTarget(

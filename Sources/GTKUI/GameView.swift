@@ -1,96 +1,62 @@
 import CGTK
 public import GameCore
-public import GameRules
+package import GameRules
 
 /// The Game screen: the title line, the drawn board, and the game's buttons.
 ///
-/// It renders ``GameFeature/State`` and sends the player's actions; the core decides what they do.
+/// It renders ``GameFeature/State`` and sends the player's actions; the core decides what they
+/// do, and says why when they do nothing.
 public final class GameView {
   /// The screen's top widget.
-  public let root: Widget
-  /// The title line, a status that assistive technologies announce when it changes.
-  public let titleLabel: Widget
-  /// Undo.
-  public let undoButton: Widget
-  /// Redo.
-  public let redoButton: Widget
-  /// Hint.
-  public let hintButton: Widget
-  /// Show or hide every legal move's value.
-  public let analysisButton: Widget
-  /// The shown analysis in one sentence.
-  public let analysisLabel: Widget
-  /// Play again.
-  public let playAgainButton: Widget
-  /// Quit.
-  public let quitButton: Widget
-  /// The question shown before abandoning a game in progress, with its two answers.
-  public let confirmBar: Widget
-  /// Yes, quit the game in progress.
-  public let confirmQuitButton: Widget
-  /// No, keep playing.
-  public let keepPlayingButton: Widget
-  /// Spins while the computer thinks.
-  public let spinner: Widget
+  public let root: Element
+  package let titleLabel = Label.status().classes("title")
+  package let undoButton = Button(mnemonic: "_Undo")
+  package let redoButton = Button(mnemonic: "_Redo")
+  package let hintButton = Button(mnemonic: "_Hint")
+  package let analysisButton = Button(mnemonic: "_Analysis")
+  package let playAgainButton = Button(mnemonic: "_Play again")
+  package let quitButton = Button(mnemonic: "_Quit")
+  package let confirmBar: Box
+  package let confirmQuitButton = Button(mnemonic: "Quit _game")
+  package let keepPlayingButton = Button(mnemonic: "_Keep playing")
+  package let spinner = Spinner()
+  package let analysisLabel = Label().centeredText()
+  /// The core's line about the last action: a refusal, an undo, a hint, why the game stopped.
+  package let statusLabel = Label().centeredText()
   /// The board.
-  public let board: BoardView
+  package let board: BoardView
   /// The board's cells, row by row.
-  public var cells: [[Widget]] { board.cells }
+  package var cells: [[Button]] { board.cells }
 
   private let send: (GameFeature.Action.View) -> Void
-  private let frame: Widget
-  private let confirmLabel: Widget
-  private let errorLabel: Widget
+  private let frame = AspectFrame().expanding()
+  private let confirmLabel = Label()
   private var presented: GameFeature.State?
 
   /// Creates the screen; `send` receives the player's actions.
   public init(send: @escaping (GameFeature.Action.View) -> Void) {
     self.send = send
-    titleLabel = cgtk_status_label_new("")
-    gtk_widget_add_css_class(titleLabel, "title")
-    gtk_label_set_wrap(cgtk_label(titleLabel), 1)
-    spinner = gtk_spinner_new()
-    let header = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [titleLabel, spinner])
-    gtk_widget_set_halign(header, GTK_ALIGN_CENTER)
-
     board = BoardView { send(.cellTapped($0)) }
-    frame = gtk_aspect_frame_new(0.5, 0.5, 1, 0)
-    gtk_widget_set_hexpand(frame, 1)
-    gtk_widget_set_vexpand(frame, 1)
-    gtk_aspect_frame_set_child(cgtk_aspect_frame(frame), board.root)
-
-    undoButton = makeButton("_Undo") { send(.undoTapped) }
-    redoButton = makeButton("_Redo") { send(.redoTapped) }
-    hintButton = makeButton("_Hint") { send(.hintTapped) }
-    analysisButton = makeButton("_Analysis") { send(.analysisTapped) }
-    playAgainButton = makeButton("_Play again") { send(.playAgainTapped) }
-    quitButton = makeButton("_Quit") { send(.quitTapped) }
-    let buttons = makeBox(
-      GTK_ORIENTATION_HORIZONTAL, spacing: 6,
-      [undoButton, redoButton, hintButton, analysisButton, playAgainButton, quitButton])
-    gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
-
-    confirmLabel = makeLabel()
-    confirmQuitButton = makeButton("Quit _game") { send(.quitConfirmed) }
-    keepPlayingButton = makeButton("_Keep playing") { send(.quitCancelled) }
-    confirmBar = makeBox(
-      GTK_ORIENTATION_HORIZONTAL, spacing: 6, [confirmLabel, confirmQuitButton, keepPlayingButton])
-    gtk_widget_add_css_class(confirmBar, "confirm")
-    gtk_widget_set_halign(confirmBar, GTK_ALIGN_CENTER)
-    setVisible(confirmBar, false)
-
-    errorLabel = makeLabel(classes: ["error"])
-    setVisible(errorLabel, false)
-    analysisLabel = makeLabel()
-    gtk_label_set_xalign(cgtk_label(analysisLabel), 0.5)
-    setVisible(analysisLabel, false)
-
-    root = makeBox(
-      GTK_ORIENTATION_VERTICAL, spacing: 12,
-      [header, frame, analysisLabel, confirmBar, buttons, errorLabel])
-    for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { side(root, 12) }
-    for side in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { side(root, 12) }
-    onKeyPressed(frame) { [weak self] keyval, modifiers in
+    Button.send(
+      [
+        undoButton: .undoTapped, redoButton: .redoTapped, hintButton: .hintTapped,
+        analysisButton: .analysisTapped, playAgainButton: .playAgainTapped,
+        quitButton: .quitTapped, confirmQuitButton: .quitConfirmed,
+        keepPlayingButton: .quitCancelled,
+      ], to: send)
+    confirmBar = Box.row(confirmLabel, confirmQuitButton, keepPlayingButton)
+      .classes("confirm").centered()
+    confirmBar.isVisible = false
+    analysisLabel.isVisible = false
+    statusLabel.isVisible = false
+    root = Box.column(
+      spacing: 12, Box.row(spacing: 12, titleLabel, spinner).centered(), frame, analysisLabel,
+      statusLabel, confirmBar,
+      Box.row(
+        undoButton, redoButton, hintButton, analysisButton, playAgainButton, quitButton
+      ).centered()
+    ).margin(12)
+    frame.onKeyPressed { [weak self] keyval, modifiers in
       self?.moveFocus(keyval: keyval, modifiers: modifiers) ?? false
     }
   }
@@ -99,32 +65,36 @@ public final class GameView {
   public func render(_ state: GameFeature.State) {
     let previous = presented
     presented = state
-    gtk_aspect_frame_set_ratio(
-      cgtk_aspect_frame(frame), Float(state.board.columns) / Float(state.board.rows))
-    setText(titleLabel, state.title)
-    setAccessibleName(titleLabel, state.title)
-    setSpinning(spinner, state.isThinking)
+    if cells.count != state.board.rows || cells.first?.count != state.board.columns {
+      frame.show(board.root, columns: state.board.columns, rows: state.board.rows)
+    }
+    titleLabel.text = state.title
+    titleLabel.accessibleName = state.title
+    spinner.isSpinning = state.isThinking
     board.render(
       state.rows, mover: state.isBoardEnabled ? state.board.toMove : nil,
       isThinking: state.isThinking)
-    setSensitive(undoButton, state.canUndo)
-    setSensitive(redoButton, state.canRedo)
-    setSensitive(hintButton, state.canHint)
-    setSensitive(analysisButton, state.canAnalyze || state.analysis != nil)
-    setClass(analysisButton, "active", state.analysis != nil)
-    setMessage(analysisLabel, state.analysisSummary)
-    setClass(playAgainButton, "suggested-action", state.isGameOver)
-    setAccessibleDescription(playAgainButton, state.resultSentence ?? "")
-    setVisible(confirmBar, state.isConfirmingQuit)
-    setText(confirmLabel, state.quitConfirmationMessage)
-    setMessage(errorLabel, state.errorMessage)
+    undoButton.isSensitive = state.canUndo
+    redoButton.isSensitive = state.canRedo
+    hintButton.isSensitive = state.canHint
+    analysisButton.isSensitive = state.canAnalyze || state.analysis != nil
+    analysisButton.setClass("active", state.analysis != nil)
+    analysisLabel.message = state.analysisSummary
+    // The question has a bar of its own; the analysis summary has its own line.
+    let status = state.isConfirmingQuit || state.notice?.kind == .analysis ? nil : state.statusLine
+    statusLabel.message = state.notice == nil && state.failure == nil ? nil : status
+    statusLabel.setClass("error", state.statusIsProblem)
+    playAgainButton.setClass("suggested-action", state.isGameOver)
+    playAgainButton.accessibleDescription = state.resultSentence ?? ""
+    confirmBar.isVisible = state.isConfirmingQuit
+    confirmLabel.text = state.quitConfirmationMessage
 
     let wasOver = previous?.isGameOver ?? false
     if state.isGameOver && !wasOver {
       // The result is announced with the focus move: the button's description is the result.
-      gtk_widget_grab_focus(playAgainButton)
+      playAgainButton.grabFocus()
     } else if state.isConfirmingQuit && previous?.isConfirmingQuit != true {
-      gtk_widget_grab_focus(keepPlayingButton)
+      keepPlayingButton.grabFocus()
     } else if previous == nil || (wasOver && !state.isGameOver)
       || (previous?.isConfirmingQuit == true && !state.isConfirmingQuit)
     {
@@ -136,7 +106,7 @@ public final class GameView {
   public func focusBoard() {
     guard let state = presented, !cells.isEmpty else { return }
     let cell = state.game.lastMove ?? Cell(row: 0, column: 0)
-    gtk_widget_grab_focus(cells[cell.row][cell.column])
+    cells[cell.row][cell.column].grabFocus()
   }
 
   /// Arrow keys move the focus from cell to cell, stopping at the edges.
@@ -153,14 +123,14 @@ public final class GameView {
     guard let focused = focusedCell() else { return false }
     let row = min(max(focused.row + step.row, 0), cells.count - 1)
     let column = min(max(focused.column + step.column, 0), cells[row].count - 1)
-    gtk_widget_grab_focus(cells[row][column])
+    cells[row][column].grabFocus()
     return true
   }
 
   /// The cell holding the keyboard focus, if any.
-  public func focusedCell() -> Cell? {
+  package func focusedCell() -> Cell? {
     for (row, buttons) in cells.enumerated() {
-      for (column, button) in buttons.enumerated() where gtk_widget_is_focus(button) != 0 {
+      for (column, button) in buttons.enumerated() where button.isFocused {
         return Cell(row: row, column: column)
       }
     }
@@ -168,7 +138,7 @@ public final class GameView {
   }
 
   /// Handles a key as the arrow keys on the board do; returns whether it was used.
-  public func handleBoardKey(_ keyval: UInt32) -> Bool {
+  package func handleBoardKey(_ keyval: UInt32) -> Bool {
     moveFocus(keyval: keyval, modifiers: 0)
   }
 }

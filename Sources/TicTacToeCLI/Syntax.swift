@@ -100,11 +100,11 @@ public enum Syntax {
       OptionSyntax(name: "x", value: .text("NAME"), summary: "X's name"),
       OptionSyntax(name: "o", value: .text("NAME"), summary: "O's name"),
       OptionSyntax(
-        name: "computer", value: .choice(ComputerSide.allCases.map(\.rawValue)),
+        name: "computer", value: .choice(Command.computerSides.map(\.word)),
         summary: "the side the computer plays"),
       difficulty,
       OptionSyntax(
-        name: "first", value: .choice(FirstPlayer.allCases.map(\.rawValue)),
+        name: "first", value: .choice(Command.startingRules.map(\.word)),
         summary: "who starts each game"),
       time,
       OptionSyntax(name: "user", value: .text("USER"), summary: "sign in first as USER"),
@@ -137,7 +137,7 @@ public enum Syntax {
       ownOptions: [k, difficulty, time], positionals: []),
     CommandSyntax(
       name: "account", summary: "create, list and change accounts",
-      ownOptions: [passwordStdin, json],
+      ownOptions: [passwordStdin, code, json],
       positionals: [.choice(AccountAction.allCases.map(\.rawValue)), user]),
     CommandSyntax(
       name: "login", summary: "check a password and code", ownOptions: [code, passwordStdin],
@@ -146,7 +146,7 @@ public enum Syntax {
       name: "stats", summary: "wins, losses, draws and streaks",
       ownOptions: [
         json, OptionSyntax(name: "reset", summary: "delete the finished games"),
-        OptionSyntax(name: "yes", summary: "confirm --reset"),
+        OptionSyntax(name: "yes", summary: "confirm --reset"), passwordStdin, code,
       ],
       positionals: [user]),
     CommandSyntax(

@@ -40,7 +40,7 @@ struct PersistenceTests {
     }
     let client = DatabaseClient.live(database: try LocalDatabase(path: path).addingAnn())
     let stats = try await client.stats(.guest)
-    #expect(stats.tallies == [Tally(opponent: .computer(difficulty: "easy"), wins: 1)])
+    #expect(stats.tallies == [Tally(opponent: .computer(.easy), wins: 1)])
     #expect(try Database(path: path).userVersion() == Schema.migrations.count)
   }
 
@@ -67,7 +67,8 @@ struct PersistenceTests {
       _ = try LocalDatabase(path: path)
     } throws: { error in
       guard let error = error as? DatabaseError else { return false }
-      return error.message.hasPrefix("The database \(path) is not a valid database")
+      return error.message.hasPrefix("The database \(path) is damaged or is not a database")
+        && error.kind == .corrupt
         && error.message.hasSuffix(".") && !error.message.contains("\n")
     }
     #expect(contents(path) == garbage)

@@ -153,22 +153,24 @@ final class BoardViewTests: XCTestCase {
 
       let buttons = board.cells.flatMap { $0 }
       XCTAssertEqual(buttons.count, 225)
-      XCTAssertEqual(Set(buttons.compactMap { accessibleName(of: $0) }).count, 225)
+      XCTAssertEqual(Set(buttons.compactMap(\.accessibleName)).count, 225)
       for button in buttons {
         XCTAssertEqual(
-          gtk_accessible_get_accessible_role(OpaquePointer(button)), GTK_ACCESSIBLE_ROLE_BUTTON)
-        XCTAssertEqual(gtk_widget_get_focusable(button), 1)
-        XCTAssertEqual(buttonLabel(of: button), "")
+          gtk_accessible_get_accessible_role(OpaquePointer(button.widget)),
+          GTK_ACCESSIBLE_ROLE_BUTTON)
+        XCTAssertEqual(gtk_widget_get_focusable(button.widget), 1)
+        XCTAssertEqual(button.label, "")
+        XCTAssertNil(gtk_button_get_child(cgtk_button(button.widget)), "nothing inside")
       }
-      cgtk_button_click(board.cells[14][0])
+      board.cells[14][0].click()
       XCTAssertEqual(chosen, [Cell(row: 14, column: 0)])
-      XCTAssertTrue(buttons.allSatisfy { gtk_widget_get_cursor($0) != nil }, "a hand on each")
+      XCTAssertTrue(buttons.allSatisfy(\.hasCursor), "a hand on each")
 
       var played = state
       try played.game.play(at: Cell(row: 14, column: 0))
       board.render(played.rows, mover: .o, isThinking: false)
-      XCTAssertNil(gtk_widget_get_cursor(board.cells[14][0]), "no hand over a taken cell")
-      XCTAssertNotNil(gtk_widget_get_cursor(board.cells[0][0]))
+      XCTAssertFalse(board.cells[14][0].hasCursor, "no hand over a taken cell")
+      XCTAssertTrue(board.cells[0][0].hasCursor)
     }
   }
 
@@ -179,11 +181,11 @@ final class BoardViewTests: XCTestCase {
       board.render(try game(.hotSeat, moves: []).rows, mover: .x, isThinking: false)
       XCTAssertNil(board.picture().hovered)
 
-      gtk_widget_set_state_flags(board.cells[2][1], GTK_STATE_FLAG_PRELIGHT, 0)
-      gtk_widget_set_state_flags(board.cells[0][1], GTK_STATE_FLAG_ACTIVE, 0)
+      board.cells[2][1].interaction.isHovered = true
+      board.cells[0][1].interaction.isPressed = true
       XCTAssertEqual(board.picture().hovered, Cell(row: 2, column: 1))
       XCTAssertEqual(board.picture().pressed, Cell(row: 0, column: 1))
-      gtk_widget_unset_state_flags(board.cells[2][1], GTK_STATE_FLAG_PRELIGHT)
+      board.cells[2][1].interaction.isHovered = false
       XCTAssertNil(board.picture().hovered)
     }
   }

@@ -144,7 +144,10 @@ struct AccountCommandTests {
     let signedIn = try database.run(
       "login", "alice", "--password-stdin", "--code", code, input: password + "\n")
     #expect(signedIn.status == 0, "\(signedIn.error)")
-    #expect(signedIn.output == "Signed in as alice.\n")
+    #expect(
+      signedIn.output
+        == "Signed in as alice; 8 recovery codes left (tictactoe account recovery-codes alice "
+        + "makes new ones).\n")
     let replayed = try database.run(
       "login", "alice", "--password-stdin", "--code", code, input: password + "\n")
     #expect(replayed.status == 1)
@@ -154,6 +157,7 @@ struct AccountCommandTests {
     let recovered = try database.run(
       "login", "alice", "--password-stdin", "--code", recovery, input: password + "\n")
     #expect(recovered.status == 0)
+    #expect(recovered.output.hasPrefix("Signed in as alice; 7 recovery codes left"))
     let reused = try database.run(
       "login", "alice", "--password-stdin", "--code", recovery, input: password + "\n")
     #expect(reused.status == 1)
@@ -188,16 +192,24 @@ struct AccountCommandTests {
       try database.run("account", "list", "--json").output.contains("\"twoFactor\":false"))
   }
 
-  @Test func disablingTwoFactorNeedsThePassword() throws {
+  @Test func disablingTwoFactorNeedsThePasswordAndACode() throws {
     let database = try TemporaryDatabase()
     try database.createAccount("alice", password: password)
-    #expect(try database.enableTwoFactor("alice", password: password).result.status == 0)
+    let (enabled, secret) = try database.enableTwoFactor("alice", password: password)
+    #expect(enabled.status == 0)
+    let code = OneTimePassword.totp(secret: secret, unixTime: unixTime() + 30)
     let refused = try database.run(
-      "account", "2fa-disable", "alice", "--password-stdin", input: "wrong password\n")
+      "account", "2fa-disable", "alice", "--password-stdin", "--code", code,
+      input: "wrong password\n")
     #expect(refused.status == 1)
-    let disabled = try database.run(
+    #expect(refused.error == "tictactoe: The user name or password is incorrect.\n")
+    let withoutCode = try database.run(
       "account", "2fa-disable", "alice", "--password-stdin", input: password + "\n")
-    #expect(disabled.status == 0)
+    #expect(withoutCode.status == 1)
+    #expect(withoutCode.error.contains("two-factor on: pass --code CODE"))
+    let disabled = try database.run(
+      "account", "2fa-disable", "alice", "--password-stdin", input: "\(password)\n\(code)\n")
+    #expect(disabled.status == 0, "\(disabled.error)")
     #expect(
       try database.run("login", "alice", "--password-stdin", input: password + "\n").status == 0)
   }
@@ -224,6 +236,13 @@ struct AccountCommandTests {
     (["history", "alice", "bob"], "Unexpected argument \"bob\""),
     (["replay"], "needs a game id"),
     (["replay", "twelve"], "not \"twelve\""),
+    (["account", "create", "alice", "--code", "123456"], "--code works only with account passwd"),
+    (["account", "list", "--code", "123456"], "--code works only with"),
+    (["account", "recovery-codes"], "needs a user name"),
+    (["stats", "alice", "--password-stdin"], "go with USER --reset"),
+    (["stats", "--reset", "--code", "123456"], "go with USER --reset"),
+    (["login", "alice", "--code", "12\u{202E}34"], "--code needs the 6-digit code"),
+    (["stats", String(repeating: "a", count: 33)], "A user name is 1 to 24 printable"),
   ])
   func badUsageExitsWithTwo(arguments: [String], message: String) throws {
     let database = try TemporaryDatabase()
@@ -233,6 +252,24 @@ struct AccountCommandTests {
     #expect(result.error.split(separator: "\n").count == 1)
     // Usage errors are found before the database is opened.
     #expect(!FileManager.default.fileExists(atPath: database.path))
+  }
+
+  @Test func parsesTheCodeAndTheNewOptions() throws {
+    #expect(
+      try Command.parse(["account", "2fa-disable", "  alice ", "--code", "123 456"])
+        == .account(AccountOptions(action: .disableTwoFactor, user: "alice", code: "123 456")))
+    #expect(
+      try Command.parse(["account", "recovery-codes", "alice", "--password-stdin"])
+        == .account(
+          AccountOptions(action: .recoveryCodes, user: "alice", passwordFromStandardInput: true)))
+    #expect(
+      try Command.parse(["stats", "alice", "--reset", "--password-stdin", "--code", "abcde-fghij"])
+        == .stats(
+          StatsOptions(
+            user: "alice", reset: true, passwordFromStandardInput: true, code: "abcde-fghij")))
+    // A user name of an earlier rule (up to 32 letters) is still accepted.
+    let earlier = String(repeating: "a", count: 32)
+    #expect(try Command.parse(["history", earlier]) == .history(user: earlier, json: false))
   }
 
   @Test func parsesAccountOptions() throws {

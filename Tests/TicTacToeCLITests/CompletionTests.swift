@@ -88,6 +88,9 @@ struct CompletionTests {
           if option.name == "k", ["play", "solve", "count"].contains(command.name) {
             arguments += ["--size", "15"]
           }
+          // Rows and columns go together.
+          if option.name == "rows" { arguments += ["--columns", "15"] }
+          if option.name == "columns" { arguments += ["--rows", "15"] }
           #expect(throws: Never.self, "\(arguments)") { _ = try Command.parse(arguments) }
         }
       }
