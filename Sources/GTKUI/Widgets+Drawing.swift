@@ -34,8 +34,9 @@ package final class Canvas: Element {
   }
 
   /// Draws with `handler(cairo, width, height)` whenever GTK repaints the canvas.
-  func onDraw(_ handler: @escaping (_ cairo: OpaquePointer, _ width: Double, _ height: Double) -> Void)
-  {
+  func onDraw(
+    _ handler: @escaping (_ cairo: OpaquePointer, _ width: Double, _ height: Double) -> Void
+  ) {
     let box = Unmanaged.passRetained(DrawBox(handler)).toOpaque()
     gtk_drawing_area_set_draw_func(
       UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkDrawingArea.self),
