@@ -145,27 +145,13 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-/// Whether to build the GTK front end: `TICTACTOE_GTK=1`/`0`, else `pkg-config --exists gtk4`.
+/// Whether to build the desktop front end (GTK 4 and libadwaita): `TICTACTOE_GTK=1`/`0`, else
+/// whether `pkg-config` finds both `gtk4` and `libadwaita-1`.
 let buildsGTK: Bool = {
   if let choice = ProcessInfo.processInfo.environment["TICTACTOE_GTK"] { return choice == "1" }
   let probe = Process()
   probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  probe.arguments = ["pkg-config", "--exists", "gtk4"]
-  probe.standardOutput = FileHandle.nullDevice
-  probe.standardError = FileHandle.nullDevice
-  guard (try? probe.run()) != nil else { return false }
-  probe.waitUntilExit()
-  return probe.terminationStatus == 0
-}()
-
-/// Whether to build the desktop front end with libadwaita as well: `TICTACTOE_ADWAITA=1`/`0`,
-/// else `pkg-config --exists libadwaita-1`; only where GTK is built.
-let buildsAdwaita: Bool = {
-  guard buildsGTK else { return false }
-  if let choice = ProcessInfo.processInfo.environment["TICTACTOE_ADWAITA"] { return choice == "1" }
-  let probe = Process()
-  probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  probe.arguments = ["pkg-config", "--exists", "libadwaita-1"]
+  probe.arguments = ["pkg-config", "--exists", "gtk4", "libadwaita-1"]
   probe.standardOutput = FileHandle.nullDevice
   probe.standardError = FileHandle.nullDevice
   guard (try? probe.run()) != nil else { return false }
@@ -177,11 +163,13 @@ if buildsGTK {
   package.products.append(.executable(name: "tictactoe-gtk", targets: ["tictactoe-gtk"]))
   package.targets += [
     .systemLibrary(name: "CGTK", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+    .systemLibrary(
+      name: "CAdw", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]),
     .target(
       name: "GTKUI",
       dependencies: [
-        "AppCore", "Architecture", "CGTK", "GameCore", "GameRules", "LoginCore", "NewGameCore",
-        "StatsCore", "TwoFactorCore",
+        "AppCore", "Architecture", "CAdw", "CGTK", "GameCore", "GameRules", "LoginCore",
+        "NewGameCore", "StatsCore", "TwoFactorCore",
       ],
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
@@ -194,21 +182,11 @@ if buildsGTK {
     .testTarget(
       name: "GTKUITests",
       dependencies: [
-        "AppCore", "Architecture", "CGTK", "DatabaseClient", "GameAI", "GameCore", "GameRules",
-        "GTKUI", "LoginCore", "NewGameCore", "StatsCore", "TestSupport",
+        "AppCore", "Architecture", "CAdw", "CGTK", "DatabaseClient", "GameAI", "GameCore",
+        "GameRules", "GTKUI", "LoginCore", "NewGameCore", "StatsCore", "TestSupport",
       ]
     ),
   ]
-}
-
-if buildsAdwaita {
-  package.targets.append(
-    .systemLibrary(
-      name: "CAdw", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]))
-  for target in package.targets where target.name == "GTKUI" || target.name == "GTKUITests" {
-    target.dependencies.append("CAdw")
-    target.swiftSettings = (target.swiftSettings ?? []) + [.define("ADWAITA")]
-  }
 }
 
 // Last, so the GTK targets get the same settings.

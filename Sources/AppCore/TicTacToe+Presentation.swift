@@ -160,7 +160,7 @@ extension TicTacToe.State {
       if let twoFactor = login.twoFactor {
         return Heading(title: twoFactor.title, subtitle: nil, back: "Cancel")
       }
-      return Heading(title: login.title, subtitle: AppInfo.name, back: nil)
+      return Heading(title: login.title, subtitle: nil, back: nil)
     case .newGame(let newGame):
       if let codes = recoveryCodes {
         return Heading(title: codes.title, subtitle: newGame.accountLine, back: "Done")

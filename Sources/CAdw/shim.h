@@ -21,5 +21,47 @@ static inline gboolean cadw_has_navigation_view(void) { return ADW_CHECK_VERSION
 static inline GtkApplication *cadw_gtk_application(AdwApplication *application) {
   return GTK_APPLICATION(application);
 }
+static inline AdwApplicationWindow *cadw_application_window(void *p) {
+  return ADW_APPLICATION_WINDOW(p);
+}
+static inline AdwHeaderBar *cadw_header_bar(void *p) { return ADW_HEADER_BAR(p); }
+static inline AdwWindowTitle *cadw_window_title(void *p) { return ADW_WINDOW_TITLE(p); }
+static inline AdwToastOverlay *cadw_toast_overlay(void *p) { return ADW_TOAST_OVERLAY(p); }
+static inline AdwStatusPage *cadw_status_page(void *p) { return ADW_STATUS_PAGE(p); }
+static inline AdwPreferencesGroup *cadw_preferences_group(void *p) {
+  return ADW_PREFERENCES_GROUP(p);
+}
+static inline AdwPreferencesPage *cadw_preferences_page(void *p) {
+  return ADW_PREFERENCES_PAGE(p);
+}
+static inline AdwPreferencesWindow *cadw_preferences_window(void *p) {
+  return ADW_PREFERENCES_WINDOW(p);
+}
+static inline AdwPreferencesRow *cadw_preferences_row(void *p) { return ADW_PREFERENCES_ROW(p); }
+static inline AdwActionRow *cadw_action_row(void *p) { return ADW_ACTION_ROW(p); }
+static inline AdwComboRow *cadw_combo_row(void *p) { return ADW_COMBO_ROW(p); }
+static inline AdwMessageDialog *cadw_message_dialog(void *p) { return ADW_MESSAGE_DIALOG(p); }
+static inline AdwAboutWindow *cadw_about_window(void *p) { return ADW_ABOUT_WINDOW(p); }
+static inline GtkListBoxRow *cadw_list_box_row(void *p) { return GTK_LIST_BOX_ROW(p); }
+static inline GtkMenuButton *cadw_menu_button(void *p) { return GTK_MENU_BUTTON(p); }
+static inline GActionMap *cadw_action_map(void *p) { return G_ACTION_MAP(p); }
+static inline GAction *cadw_action(void *p) { return G_ACTION(p); }
+static inline GActionGroup *cadw_action_group(void *p) { return G_ACTION_GROUP(p); }
+static inline GMenuModel *cadw_menu_model(void *p) { return G_MENU_MODEL(p); }
+static inline GListModel *cadw_list_model(void *p) { return G_LIST_MODEL(p); }
+
+/* The GtkWindow a GtkBuilder description names, or NULL. */
+static inline GtkWidget *cadw_builder_widget(GtkBuilder *builder, const char *name) {
+  GObject *object = gtk_builder_get_object(builder, name);
+  return object && GTK_IS_WIDGET(object) ? GTK_WIDGET(object) : NULL;
+}
+
+/* Whether the widget is libadwaita's application window. */
+static inline gboolean cadw_is_application_window(GtkWidget *widget) {
+  return ADW_IS_APPLICATION_WINDOW(widget);
+}
+
+/* Whether the widget is a GtkButton, for walking a dialog's children. */
+static inline gboolean cadw_is_button(GtkWidget *widget) { return GTK_IS_BUTTON(widget); }
 
 #endif

@@ -1,13 +1,10 @@
 public import AppCore
 public import Architecture
+import CAdw
 import CGTK
 import Foundation
 import GameCore
 import NewGameCore
-
-#if ADWAITA
-import CAdw
-#endif
 
 /// Runs the GTK application around a store.
 public enum GTKApplication {
@@ -37,12 +34,8 @@ public enum GTKApplication {
   ///   standard error.
   public static func run(store: Store<TicTacToe>) -> Int32 {
     self.store = store
-    #if ADWAITA
     // libadwaita's application loads its style sheet and follows the system's colour scheme.
     let application = cadw_gtk_application(adw_application_new(id, G_APPLICATION_NON_UNIQUE))
-    #else
-    let application = gtk_application_new(id, G_APPLICATION_NON_UNIQUE)
-    #endif
     self.application = application
     g_signal_connect_data(
       UnsafeMutableRawPointer(application), "activate",

@@ -84,22 +84,7 @@ public final class BoardView {
   }
 
   /// The theme's colours for the board, with GNOME's where the theme names none.
-  package func palette() -> BoardPalette {
-    let fallback = BoardPalette.light
-    func named(_ names: [String], _ otherwise: RGBA) -> RGBA {
-      canvas.themeColor(names) ?? otherwise
-    }
-    var palette = BoardPalette(
-      surface: named(["card_bg_color", "view_bg_color", "theme_base_color"], fallback.surface),
-      foreground: canvas.foregroundColor,
-      x: named(["accent_color", "theme_selected_bg_color"], fallback.x),
-      o: named(["error_color"], fallback.o),
-      accent: named(["accent_color", "theme_selected_bg_color"], fallback.accent),
-      success: named(["success_color"], fallback.success),
-      failure: named(["error_color"], fallback.failure))
-    if Desktop.prefersHighContrast { palette.lineStrength = 0.9 }
-    return palette
-  }
+  package func palette() -> BoardPalette { canvas.themePalette() }
 
   private func draw(_ context: OpaquePointer, width: Double, height: Double) {
     BoardPainter.paint(picture(), palette: palette(), on: context, width: width, height: height)
@@ -167,5 +152,26 @@ public final class BoardView {
   private static func installStyle() {
     guard !isStyleInstalled else { return }
     isStyleInstalled = Window.addStyle(css)
+  }
+}
+
+extension Canvas {
+  /// The theme's colours for drawing, with GNOME's where the theme names none; high contrast
+  /// draws lines fully.
+  func themePalette() -> BoardPalette {
+    let fallback = BoardPalette.light
+    func named(_ names: [String], _ otherwise: RGBA) -> RGBA {
+      themeColor(names) ?? otherwise
+    }
+    var palette = BoardPalette(
+      surface: named(["card_bg_color", "view_bg_color", "theme_base_color"], fallback.surface),
+      foreground: foregroundColor,
+      x: named(["accent_color", "theme_selected_bg_color"], fallback.x),
+      o: named(["error_color"], fallback.o),
+      accent: named(["accent_color", "theme_selected_bg_color"], fallback.accent),
+      success: named(["success_color"], fallback.success),
+      failure: named(["error_color"], fallback.failure))
+    if Desktop.prefersHighContrast { palette.lineStrength = 0.9 }
+    return palette
   }
 }

@@ -1,8 +1,5 @@
-import CGTK
-
-#if ADWAITA
 import CAdw
-#endif
+import CGTK
 
 // Wrappers for what the drawn board needs: a stack of widgets, a cairo canvas, the buttons'
 // pointer and focus states, and the desktop's settings. As in Widgets.swift, each wraps one GTK
@@ -175,12 +172,8 @@ package enum Desktop {
 
   /// Whether the desktop asks for high contrast (libadwaita's style manager knows).
   static var prefersHighContrast: Bool {
-    #if ADWAITA
     guard adw_is_initialized() != 0 else { return false }
     return adw_style_manager_get_high_contrast(adw_style_manager_get_default()) != 0
-    #else
-    return false
-    #endif
   }
 
   /// The monotonic clock, in microseconds: the time base of frames.

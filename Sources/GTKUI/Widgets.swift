@@ -1,7 +1,8 @@
+import CAdw
 public import CGTK
 
 /// A GTK widget, as the C API hands it out.
-public typealias Widget = UnsafeMutablePointer<GtkWidget>
+public typealias Widget = UnsafeMutablePointer<CGTK.GtkWidget>
 
 // The views build their screens from these wrappers only. Each wraps one GTK widget and holds a
 // reference to it, connects its signals once to closures it owns, and sets properties only when
@@ -195,9 +196,9 @@ public final class Label: Element {
   }
 }
 
-/// A one-line text field, or a password field that hides what is typed.
+/// A one-line text field, a password field that hides what is typed, or a field row of a boxed
+/// list (libadwaita's entry row, whose title names it).
 public final class Entry: Element {
-  private let isPassword: Bool
   /// Called with the text after each edit by the player.
   var onChange: (String) -> Void = { _ in }
   /// Called when the player presses Enter in the field.
@@ -205,20 +206,41 @@ public final class Entry: Element {
   private var isSetting = false
 
   /// Creates a field; one without a visible mnemonic label gets `accessibleName`.
-  init(placeholder: String = "", isPassword: Bool = false, accessibleName: String? = nil) {
-    self.isPassword = isPassword
-    super.init(isPassword ? gtk_password_entry_new() : gtk_entry_new())
+  convenience init(
+    placeholder: String = "", isPassword: Bool = false, accessibleName: String? = nil
+  ) {
+    self.init(isPassword ? gtk_password_entry_new() : gtk_entry_new(), enter: "activate")
     if let accessibleName { self.accessibleName = accessibleName }
     if isPassword {
       gtk_password_entry_set_show_peek_icon(OpaquePointer(widget), 1)
     } else {
       gtk_entry_set_placeholder_text(cgtk_entry(widget), placeholder)
     }
+  }
+
+  /// A field row of a boxed list, titled (and named) `title`.
+  convenience init(rowTitle title: String) {
+    self.init(adw_entry_row_new(), enter: "entry-activated")
+    adw_preferences_row_set_title(cadw_preferences_row(widget), title)
+  }
+
+  /// A field row's title, which also names it.
+  var title: String {
+    get {
+      adw_preferences_row_get_title(cadw_preferences_row(widget)).map { String(cString: $0) } ?? ""
+    }
+    set {
+      if title != newValue { adw_preferences_row_set_title(cadw_preferences_row(widget), newValue) }
+    }
+  }
+
+  private init(_ widget: Widget, enter: String) {
+    super.init(widget)
     connect(widget, "changed") { [weak self] in
       guard let self, !self.isSetting else { return }
       self.onChange(self.text)
     }
-    connect(widget, "activate") { [weak self] in self?.onActivate() }
+    connect(widget, enter) { [weak self] in self?.onActivate() }
   }
 
   /// The text; setting it to what it is keeps the cursor, and does not call ``onChange``.
@@ -492,23 +514,54 @@ func formColumn(_ children: Element..., width: Int32 = 360, spacing: Int32 = 8) 
   return form
 }
 
-/// A window: the app's, or a small dialog over it.
+/// A window: the app's (libadwaita's application window, whose content includes its header
+/// bar), or another window over it.
 public final class Window: Element {
-  /// The app's window for a GTK application, or a bare window without one.
+  /// The app's window for a GTK application, or one without an application, for tests.
   init(application: UnsafeMutablePointer<GtkApplication>?, title: String) {
-    super.init(application.map { gtk_application_window_new($0) } ?? gtk_window_new())
+    super.init(adw_application_window_new(application))
     gtk_window_set_title(cgtk_window(widget), title)
   }
 
-  /// A bare window showing `child`, presented at once, for tests.
+  /// Wraps a window made elsewhere, such as one of libadwaita's.
+  init(wrapping window: Widget) {
+    super.init(window)
+  }
+
+  /// A window showing `child`, presented at once, for tests.
   package convenience init(showing child: Element) {
     self.init(application: nil, title: "")
     setChild(child)
     present()
   }
 
-  /// Shows `child` as the window's content.
-  func setChild(_ child: Element) { gtk_window_set_child(cgtk_window(widget), child.widget) }
+  /// Shows `child` as the window's whole content.
+  func setChild(_ child: Element) {
+    if cadw_is_application_window(widget) != 0 {
+      adw_application_window_set_content(cadw_application_window(widget), child.widget)
+    } else {
+      gtk_window_set_child(cgtk_window(widget), child.widget)
+    }
+  }
+
+  /// The window's title.
+  package var title: String {
+    get { gtk_window_get_title(cgtk_window(widget)).map { String(cString: $0) } ?? "" }
+    set { gtk_window_set_title(cgtk_window(widget), newValue) }
+  }
+
+  /// Calls `handler` when the player closes the window (Escape, its close button), not when
+  /// the app destroys it.
+  func onClose(_ handler: @escaping () -> Void) {
+    let box = Unmanaged.passRetained(SignalBox(handler)).toOpaque()
+    g_signal_connect_data(
+      UnsafeMutableRawPointer(widget), "close-request",
+      unsafeBitCast(closeTrampoline, to: GCallback.self), box, releaseSignalBox,
+      GConnectFlags(rawValue: 0))
+  }
+
+  /// Closes the window as the player would, for tests.
+  package func close() { gtk_window_close(cgtk_window(widget)) }
 
   /// Sets the icon by its installed name.
   func setIcon(_ name: String) { gtk_window_set_icon_name(cgtk_window(widget), name) }
@@ -589,6 +642,15 @@ private nonisolated let shortcutTrampoline:
     return 1
   }
 
+// `close-request` returns whether to keep the window open: never.
+private nonisolated let closeTrampoline: @convention(c) (gpointer?, gpointer?) -> gboolean = {
+  _, data in
+  guard let data else { return 0 }
+  let box = Unmanaged<SignalBox>.fromOpaque(data).takeUnretainedValue()
+  MainActor.assumeIsolated { box.handler() }
+  return 0
+}
+
 private nonisolated let releaseSignalBox:
   @convention(c) (gpointer?, UnsafeMutablePointer<GClosure>?) -> Void = { data, _ in
     if let data { Unmanaged<SignalBox>.fromOpaque(data).release() }
@@ -605,7 +667,7 @@ private nonisolated let releaseShortcutBox: @convention(c) (gpointer?) -> Void =
 
 /// Connects a closure to a signal whose handler takes only the instance and `user_data`; the
 /// closure lives as long as the connection.
-private func connect(
+func connect(
   _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping () -> Void
 ) {
   let box = Unmanaged.passRetained(SignalBox(handler)).toOpaque()

@@ -68,6 +68,9 @@ extension StatsFeature.State {
     results: "Results by opponent", recent: "Recent games", replay: "Replay"
   )
 
+  /// What choosing a recent game does, for assistive technologies.
+  public static let replayHint = "Replay this game"
+
   /// The kinds of result, in the order a chart stacks them.
   public static let resultTitles = ["Wins", "Draws", "Losses"]
 

@@ -12,7 +12,9 @@ import Testing
 import TwoFactorCore
 
 /// What the desktop shows around the screens: the heading, the back button, the primary menu
-/// and the windows it opens. Every screen is visited.
+/// and the windows it opens.
+///
+/// Every screen is visited.
 @MainActor
 struct DesktopPresentationTests {
   private func app(
@@ -53,7 +55,7 @@ struct DesktopPresentationTests {
     var codes = signedIn
     codes.recoveryCodes = RecoveryCodes.State(session: session)
     return [
-      (signIn, Heading(title: "Sign in", subtitle: "Tic-Tac-Toe", back: nil)),
+      (signIn, Heading(title: "Sign in", subtitle: nil, back: nil)),
       (twoFactor, Heading(title: "Two-factor authentication", subtitle: nil, back: "Cancel")),
       (guest, Heading(title: "New game", subtitle: "Playing as a guest", back: "Back to Sign in")),
       (signedIn, Heading(title: "New game", subtitle: "Signed in as ada", back: "Sign out")),
@@ -193,8 +195,7 @@ struct DesktopPresentationTests {
       #expect(Appearance(stored: appearance.rawValue) == appearance)
       #expect(Appearance(stored: " \(appearance.rawValue)\n") == appearance)
     }
-    for damaged in [nil, "", "DARK", "sepia", "\u{1b}[2J", String(repeating: "x", count: 100_000)]
-    {
+    for damaged in [nil, "", "DARK", "sepia", "\u{1b}[2J", String(repeating: "x", count: 100_000)] {
       #expect(Appearance(stored: damaged) == .system)
     }
     #expect(Appearance.allCases.map(\.title) == ["Follow the system", "Light", "Dark"])

@@ -1,4 +1,3 @@
-#if ADWAITA
 import CAdw
 import CGTK
 import XCTest
@@ -26,4 +25,3 @@ final class AdwaitaTests: XCTestCase {
     }
   }
 }
-#endif

@@ -1,14 +1,11 @@
+// libadwaita's shim is the module that GLib's GValue is imported through.
+import CAdw
 import CGTK
 import GTKUI
 import GameCore
 import GameRules
 import TestSupport
 import XCTest
-
-#if ADWAITA
-// Where libadwaita is built, its shim is the module that GLib's GValue is imported through.
-import CAdw
-#endif
 
 /// The drawn board: what the painter puts where (read back from pixels), and the buttons that
 /// keep every cell named, focusable and playable.

@@ -22,7 +22,8 @@ final class StatsViewTests: XCTestCase {
       view.render(state)
 
       XCTAssertEqual(view.tallyLabels.map(\.text), state.tallyLines)
-      XCTAssertEqual(view.recentGameButtons.map(\.label), state.recentGameLines)
+      XCTAssertEqual(view.recentGameButtons.map(\.accessibleName), state.recentGameLines)
+      XCTAssertFalse(view.emptyPage.isVisible)
       XCTAssertTrue(view.resetButton.isSensitive)
       XCTAssertEqual(view.replayCellNames, [])
 
@@ -38,6 +39,56 @@ final class StatsViewTests: XCTestCase {
           ["Row 2, column 1, empty", "Row 2, column 2, O", "Row 2, column 3, empty"],
           ["Row 3, column 1, empty", "Row 3, column 2, empty", "Row 3, column 3, empty"],
         ])
+      XCTAssertTrue(
+        view.replayBoard.cells.joined().allSatisfy(\.isAccessibleDisabled),
+        "nothing is played on a replay")
+      XCTAssertTrue(view.backButton.isSensitive)
+      XCTAssertTrue(view.forwardButton.isSensitive)
+      view.forwardButton.click()
+      view.closeReplayButton.click()
+      XCTAssertEqual(sent, [.recentGameTapped(0), .replayForwardTapped, .replayClosed])
+      state.replay = StatsFeature.Replay(record: record, step: 3)
+      view.render(state)
+      XCTAssertFalse(view.forwardButton.isSensitive, "the last move is shown")
+    }
+  }
+
+  func testNothingToCountShowsTheStatusPage() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = StatsView { _ in }
+      var state = StatsFeature.State(owner: .guest)
+      state.isLoading = true
+      view.render(state)
+      XCTAssertFalse(view.emptyPage.isVisible, "not while reading")
+      state.isLoading = false
+      state.stats = Stats()
+      view.render(state)
+      XCTAssertTrue(view.emptyPage.isVisible)
+      XCTAssertEqual(view.emptyPage.title, "No finished games yet")
+      XCTAssertFalse(view.resetButton.isSensitive)
+    }
+  }
+
+  func testResetAsksInADialogAndProblemsAreToasts() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      var sent: [StatsFeature.Action.View] = []
+      let toasts = ToastOverlay()
+      let view = StatsView(toasts: toasts) { sent.append($0) }
+      var state = StatsFeature.State(owner: .guest)
+      state.stats = Stats(tallies: [Tally(opponent: .person, wins: 1)])
+      state.isConfirmingReset = true
+      view.render(state)
+      let dialog = try XCTUnwrap(view.confirmation)
+      XCTAssertEqual(dialog.heading, "Reset your stats?")
+      dialog.respond("reset")
+      XCTAssertEqual(sent, [.resetConfirmed])
+      state.isConfirmingReset = false
+      state.errorMessage = "The database is locked."
+      view.render(state)
+      view.render(state)
+      XCTAssertEqual(toasts.shown, ["The database is locked."], "once, not at every render")
     }
   }
 }
