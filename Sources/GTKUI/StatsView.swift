@@ -33,6 +33,7 @@ public final class StatsView {
   private let recent: BoxedList
   private var recentRows: [ActionRow] = []
   private let replay: BoxedList
+  private let scrolled: Scrolled
   private let replayTitle = Label().classes("heading").centeredText()
   private let replayProgress = Label().centeredText()
   private let replayFrame = AspectFrame().size(width: 240, height: 240)
@@ -80,11 +81,12 @@ public final class StatsView {
       ])
     replay.isVisible = false
     summary = Box.column(spacing: 24, figures, results, replay, recent, resetButton.centered())
+    scrolled = Scrolled(formColumn(summary, width: 560, spacing: 24))
     emptyPage.isVisible = false
     emptyPage.expanding()
     root = Box.column(
       spacing: 0, spinner.centered(), emptyPage,
-      Scrolled(formColumn(summary, width: 560, spacing: 24)))
+      scrolled)
   }
 
   isolated deinit {
@@ -204,7 +206,10 @@ public final class StatsView {
       }
     }
     replayBoard.render(cells, mover: nil, isThinking: false)
-    if !wasReplaying { forwardButton.grabFocus() }
+    if !wasReplaying {
+      forwardButton.grabFocus()
+      scrolled.reveal(replay)
+    }
   }
 
   private func renderQuestion(_ state: StatsFeature.State) {

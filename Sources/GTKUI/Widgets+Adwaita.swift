@@ -18,7 +18,9 @@ package final class HeaderBar: Element {
   }
 
   /// Adds a button at the start (the left, in left-to-right languages).
-  func packStart(_ child: Element) { adw_header_bar_pack_start(cadw_header_bar(widget), child.widget) }
+  func packStart(_ child: Element) {
+    adw_header_bar_pack_start(cadw_header_bar(widget), child.widget)
+  }
 
   /// Adds a button at the end.
   func packEnd(_ child: Element) { adw_header_bar_pack_end(cadw_header_bar(widget), child.widget) }
@@ -254,7 +256,9 @@ package final class ActionRow: Element {
   /// The line under the title; empty hides it.
   package var subtitle: String {
     get { adw_action_row_get_subtitle(cadw_action_row(widget)).map { String(cString: $0) } ?? "" }
-    set { if subtitle != newValue { adw_action_row_set_subtitle(cadw_action_row(widget), newValue) } }
+    set {
+      if subtitle != newValue { adw_action_row_set_subtitle(cadw_action_row(widget), newValue) }
+    }
   }
 
   /// Adds a widget at the row's end.
@@ -295,7 +299,8 @@ package final class ComboRow: Element {
       isSetting = true
       let list = gtk_string_list_new(nil)
       for item in newValue { gtk_string_list_append(list, item) }
-      adw_combo_row_set_model(cadw_combo_row(widget), cadw_list_model(UnsafeMutableRawPointer(list)))
+      adw_combo_row_set_model(
+        cadw_combo_row(widget), cadw_list_model(UnsafeMutableRawPointer(list)))
       g_object_unref(UnsafeMutableRawPointer(list))
       isSetting = false
     }
@@ -416,7 +421,9 @@ package final class MessageDialog: Element {
   func close() { gtk_window_destroy(cgtk_window(widget)) }
 
   /// Answers `id` as a click would, for tests.
-  package func respond(_ id: String) { adw_message_dialog_response(cadw_message_dialog(widget), id) }
+  package func respond(_ id: String) {
+    adw_message_dialog_response(cadw_message_dialog(widget), id)
+  }
 
   private func nameButtons(under parent: Widget) {
     var child = gtk_widget_get_first_child(parent)
@@ -480,9 +487,11 @@ package enum ShortcutsWindow {
   /// Opens the window over `parent`.
   ///
   /// - Parameters:
+  ///   - parent: The app's window, which the new one stays over.
   ///   - title: The window's title.
   ///   - groups: Each group's title and its shortcuts: what the keys do, and the keys in GTK's
   ///     accelerator syntax (`<Control>z`, several separated by spaces).
+  /// - Returns: The window, shown.
   static func present(
     over parent: Window, title: String, groups: [(title: String, shortcuts: [(String, String)])]
   ) -> Window {
@@ -544,7 +553,9 @@ package enum StyleManager {
   }
 
   /// Whether windows are dark now.
-  package static var isDark: Bool { adw_style_manager_get_dark(adw_style_manager_get_default()) != 0 }
+  package static var isDark: Bool {
+    adw_style_manager_get_dark(adw_style_manager_get_default()) != 0
+  }
 }
 
 // MARK: - Signals with an argument

@@ -22,6 +22,14 @@ package final class Overlay: Element {
   }
 }
 
+extension Element {
+  /// Calls `handler` before every frame GTK paints the widget, until it returns false.
+  func onEveryFrame(_ handler: @escaping () -> Bool) {
+    let box = Unmanaged.passRetained(TickBox(handler)).toOpaque()
+    gtk_widget_add_tick_callback(widget, tickTrampoline, box, releaseTickBox)
+  }
+}
+
 /// A picture drawn with cairo, which assistive technologies skip and the pointer passes through.
 package final class Canvas: Element {
   init() {
@@ -42,12 +50,6 @@ package final class Canvas: Element {
 
   /// Asks GTK to repaint the canvas.
   func redraw() { gtk_widget_queue_draw(widget) }
-
-  /// Calls `handler` before every frame GTK paints, until it returns false.
-  func onEveryFrame(_ handler: @escaping () -> Bool) {
-    let box = Unmanaged.passRetained(TickBox(handler)).toOpaque()
-    gtk_widget_add_tick_callback(widget, tickTrampoline, box, releaseTickBox)
-  }
 
   /// The first of the theme's named colours that the theme defines.
   func themeColor(_ names: [String]) -> RGBA? {

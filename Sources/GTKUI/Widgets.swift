@@ -497,12 +497,33 @@ package final class AspectFrame: Element {
 
 /// A scrolled area for a form taller than the window, scrolling vertically only.
 package final class Scrolled: Element {
+  private let child: Element
+
   init(_ child: Element) {
+    self.child = child
     super.init(gtk_scrolled_window_new())
     gtk_scrolled_window_set_child(cgtk_scrolled_window(widget), child.widget)
     gtk_scrolled_window_set_policy(
       cgtk_scrolled_window(widget), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
     gtk_widget_set_vexpand(widget, 1)
+  }
+
+  /// Scrolls down (or up) to `element`, a widget inside, once GTK has laid it out.
+  func reveal(_ element: Element) {
+    var frames = 0
+    onEveryFrame { [weak self, weak element] in
+      guard let self, let element else { return false }
+      frames += 1
+      // A widget just shown has its place from the frame after next: its first frame lays it out.
+      guard frames >= 2 else { return true }
+      var origin = graphene_point_t(x: 0, y: 0)
+      var point = graphene_point_t()
+      if gtk_widget_compute_point(element.widget, self.child.widget, &origin, &point) != 0 {
+        let adjustment = gtk_scrolled_window_get_vadjustment(cgtk_scrolled_window(self.widget))
+        gtk_adjustment_set_value(adjustment, Double(point.y) - 12)  // GTK clamps it
+      }
+      return false
+    }
   }
 }
 

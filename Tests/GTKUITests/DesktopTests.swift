@@ -172,7 +172,10 @@ final class DesktopTests: XCTestCase {
     let attributes = try FileManager.default.attributesOfItem(atPath: folder)
     XCTAssertEqual((attributes[.posixPermissions] as? Int) ?? 0, 0o700, "a folder of its own")
 
-    for damage in ["\u{0}\u{1b}[2J garbage", "[Desktop]\nappearance=sepia\n", String(repeating: "x", count: 100_000)] {
+    for damage in [
+      "\u{0}\u{1b}[2J garbage", "[Desktop]\nappearance=sepia\n",
+      String(repeating: "x", count: 100_000),
+    ] {
       try Data(damage.utf8).write(to: URL(fileURLWithPath: preferences.path))
       XCTAssertEqual(preferences.appearance, .system, "a damaged file follows the system")
     }
