@@ -119,6 +119,9 @@ public final class StatsView {
     replay.isVisible ? replayBoard.cells.map { $0.map { $0.accessibleName ?? "" } } : []
   }
 
+  /// How far down the screen is scrolled, in pixels.
+  package var scrollOffset: Double { scrolled.offset }
+
   /// Whether the replay shows.
   package var isReplaying: Bool { replay.isVisible }
 
@@ -197,11 +200,15 @@ public final class StatsView {
     if replayBoard.cells.count != board.rows || replayBoard.cells.first?.count != board.columns {
       replayFrame.show(replayBoard.root, columns: board.columns, rows: board.rows)
     }
-    // Nothing is played on a replay: every cell says so.
-    let cells = shown.rows.map { row in
-      row.map { cell in
+    // Nothing is played on a replay: every cell says so. The move just stepped to is tinted, as
+    // the last move is in a game.
+    let step = state.replay?.step ?? 0
+    let last = step > 0 && step <= record.moves.count ? record.moves[step - 1] : nil
+    let cells = shown.rows.enumerated().map { row, cells in
+      cells.enumerated().map { column, cell in
         var cell = cell
         cell.isEnabled = false
+        cell.isLastMove = last == Cell(row: row, column: column)
         return cell
       }
     }

@@ -508,6 +508,11 @@ package final class Scrolled: Element {
     gtk_widget_set_vexpand(widget, 1)
   }
 
+  /// How far down the content is scrolled, in pixels.
+  package var offset: Double {
+    gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(cgtk_scrolled_window(widget)))
+  }
+
   /// Scrolls down (or up) to `element`, a widget inside, once GTK has laid it out.
   func reveal(_ element: Element) {
     var frames = 0
@@ -515,6 +520,8 @@ package final class Scrolled: Element {
       guard let self, let element else { return false }
       frames += 1
       // A widget just shown has its place from the frame after next: its first frame lays it out.
+      // On a busy machine the scrolled length can settle a few frames later still, so the value
+      // is set again on each of the next ten frames (about a sixth of a second).
       guard frames >= 2 else { return true }
       var origin = graphene_point_t(x: 0, y: 0)
       var point = graphene_point_t()
@@ -522,7 +529,7 @@ package final class Scrolled: Element {
         let adjustment = gtk_scrolled_window_get_vadjustment(cgtk_scrolled_window(self.widget))
         gtk_adjustment_set_value(adjustment, Double(point.y) - 12)  // GTK clamps it
       }
-      return false
+      return frames < 12
     }
   }
 }

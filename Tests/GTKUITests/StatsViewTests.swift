@@ -42,6 +42,10 @@ final class StatsViewTests: XCTestCase {
       XCTAssertTrue(
         view.replayBoard.cells.joined().allSatisfy(\.isAccessibleDisabled),
         "nothing is played on a replay")
+      XCTAssertEqual(
+        view.replayBoard.cells.joined().map { $0.hasClass("last-move") },
+        [false, false, false, false, true, false, false, false, false],
+        "the move stepped to, b2, is the last move")
       XCTAssertTrue(view.backButton.isSensitive)
       XCTAssertTrue(view.forwardButton.isSensitive)
       view.forwardButton.click()
@@ -50,6 +54,34 @@ final class StatsViewTests: XCTestCase {
       state.replay = StatsFeature.Replay(record: record, step: 3)
       view.render(state)
       XCTAssertFalse(view.forwardButton.isSensitive, "the last move is shown")
+    }
+  }
+
+  func testAReplayOpenedBelowTheFoldScrollsIntoView() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = StatsView { _ in }
+      let window = gtk_window_new()
+      gtk_window_set_default_size(cgtk_window(window), 480, 360)
+      gtk_window_set_child(cgtk_window(window), view.root.widget)
+      defer { gtk_window_destroy(cgtk_window(window)) }
+      gtk_window_present(cgtk_window(window))
+      var state = StatsFeature.State(owner: .guest)
+      let record = GameRecord(
+        x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Computer", computer: .hard),
+        rows: 3, columns: 3, k: 3, firstMover: .x,
+        moves: ["a1", "b2", "b1"].compactMap { Cell(name: $0) }, result: nil, startedAt: 0)
+      state.stats = Stats(
+        tallies: [Tally(opponent: .computer(.hard), wins: 2, losses: 1)],
+        currentStreak: 1, bestStreak: 2, recentGames: Array(repeating: record, count: 10))
+      view.render(state)
+      pump { false }
+      XCTAssertEqual(view.scrollOffset, 0, "the screen opens at its top")
+
+      state.replay = StatsFeature.Replay(record: record, step: 0)
+      view.render(state)
+      pump { view.scrollOffset > 0 }
+      XCTAssertGreaterThan(view.scrollOffset, 100, "the replay, below the chart, is brought up")
     }
   }
 
