@@ -18,7 +18,7 @@ if [ "$(id -u)" = 0 ]; then
     dbus at-spi2-core pkg-config fonts-dejavu-core \
     dpkg-dev binutils librsvg2-bin appstream desktop-file-utils man-db </dev/null >/dev/null
 fi
-pkg-config --exists gtk4 || { echo ".ci/gtk.sh: gtk4 is not installed" >&2; exit 1; }
+pkg-config --exists gtk4 libadwaita-1 || { echo ".ci/gtk.sh: gtk4 or libadwaita-1 is not installed" >&2; exit 1; }
 
 # The manifest adds the GTK targets when gtk4 is found; make that explicit and skip the cache,
 # which may hold an evaluation from before GTK was installed.

@@ -7,9 +7,9 @@
 # OUTPUT_DIR defaults to .build/deb; the package is OUTPUT_DIR/tictactoe_VERSION_ARCH.deb and its
 # path is the last line printed. Release builds with the Swift runtime linked statically, so the
 # package needs only the Debian libraries its Depends line names, as dpkg-shlibdeps computes
-# them. SCRATCH_PATH (default .build-gtk) is the build folder. Needs GTK 4's development files,
-# dpkg-dev, librsvg2-bin, appstream, desktop-file-utils and man-db. Fails on the first invalid
-# file with a sentence.
+# them. SCRATCH_PATH (default .build-gtk) is the build folder. Needs the development files of
+# GTK 4 and libadwaita, dpkg-dev, librsvg2-bin, appstream, desktop-file-utils and man-db. Fails
+# on the first invalid file with a sentence.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +25,8 @@ fail() {
 for tool in dpkg-deb dpkg-shlibdeps rsvg-convert appstreamcli desktop-file-validate man strip; do
   command -v "$tool" >/dev/null || fail "$tool is missing; install dpkg-dev, librsvg2-bin, appstream, desktop-file-utils, man-db and binutils"
 done
-pkg-config --exists gtk4 || fail "GTK 4's development files are missing; install libgtk-4-dev"
+pkg-config --exists gtk4 libadwaita-1 ||
+  fail "the development files of GTK 4 or libadwaita are missing; install libgtk-4-dev and libadwaita-1-dev"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
