@@ -147,12 +147,13 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-/// Whether to build the GTK front end: `TICTACTOE_GTK=1`/`0`, else `pkg-config --exists gtk4`.
+/// Whether to build the desktop front end (GTK 4 and libadwaita): `TICTACTOE_GTK=1`/`0`, else
+/// whether `pkg-config` finds both `gtk4` and `libadwaita-1`.
 let buildsGTK: Bool = {
   if let choice = ProcessInfo.processInfo.environment["TICTACTOE_GTK"] { return choice == "1" }
   let probe = Process()
   probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  probe.arguments = ["pkg-config", "--exists", "gtk4"]
+  probe.arguments = ["pkg-config", "--exists", "gtk4", "libadwaita-1"]
   probe.standardOutput = FileHandle.nullDevice
   probe.standardError = FileHandle.nullDevice
   guard (try? probe.run()) != nil else { return false }
@@ -164,11 +165,13 @@ if buildsGTK {
   package.products.append(.executable(name: "tictactoe-gtk", targets: ["tictactoe-gtk"]))
   package.targets += [
     .systemLibrary(name: "CGTK", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+    .systemLibrary(
+      name: "CAdw", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]),
     .target(
       name: "GTKUI",
       dependencies: [
-        "AppCore", "Architecture", "CGTK", "GameCore", "GameRules", "LoginCore", "NewGameCore",
-        "StatsCore", "TwoFactorCore",
+        "AppCore", "Architecture", "CAdw", "CGTK", "GameCore", "GameRules", "LoginCore",
+        "NewGameCore", "StatsCore", "TwoFactorCore",
       ],
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
@@ -181,8 +184,8 @@ if buildsGTK {
     .testTarget(
       name: "GTKUITests",
       dependencies: [
-        "AppCore", "Architecture", "CGTK", "DatabaseClient", "GameAI", "GameCore", "GameRules",
-        "GTKUI", "LoginCore", "NewGameCore", "StatsCore", "TestSupport",
+        "AppCore", "Architecture", "CAdw", "CGTK", "DatabaseClient", "GameAI", "GameCore",
+        "GameRules", "GTKUI", "LoginCore", "NewGameCore", "StatsCore", "TestSupport",
       ]
     ),
   ]

@@ -8,6 +8,7 @@ Run by Scripts/gtk-e2e.sh inside `xvfb-run` and `dbus-run-session`, with the sys
     python3 Scripts/a11y_check.py keys GTK DATABASE
     python3 Scripts/a11y_check.py signin GTK DATABASE USER PASSWORD SECRET
     python3 Scripts/a11y_check.py responsive GTK DATABASE SECONDS
+    python3 Scripts/a11y_check.py chrome GTK DATABASE
 
 Each check prints `ok N - what`; the first failure prints `FAILED: what` and exits 1.
 No coordinates are used: widgets are found by accessible name and role, and pressed through
@@ -394,9 +395,103 @@ def responsive(gtk, database, seconds):
     check(slowest < 1.0, f"the title always answered AT-SPI within 1 s ({slowest * 1000:.0f} ms)")
 
 
+def chrome(gtk, database):
+    """The window around the screens: the primary menu, its windows, a toast, a whole game."""
+    app = App(gtk, database, "play", "--computer", "none", "--x", "Ann", "--o", "Bob")
+    wait_for(lambda: app.title() == "Ann, place your X", "the game opens")
+    app.one("frame", "Tic-Tac-Toe")
+    check(app.one("label", "Ann vs Bob") is not None, "the header bar's title names the players")
+    check(app.one("push button", "Quit") is not None, "the header bar's back button is Quit")
+
+    def open_menu():
+        button = wait_for(lambda: first([node for node in app.all("push button", "Main menu")
+                                         if node.actions]), "the primary menu's button shows")
+        button.doActionNamed("click")
+
+    def choose(item):
+        open_menu()
+        app.press(item, role="menu item")
+
+    def window(name):
+        return wait_for(lambda: first([node for node in app.root.children
+                                       if node.roleName == "frame" and node.name == name]),
+                        f"a window named {name!r} opens (open: "
+                        f"{[node.name for node in app.root.children]})")
+
+    def gone(name):
+        wait_for(lambda: not [node for node in app.root.children if node.name == name],
+                 f"the {name!r} window closes")
+
+    open_menu()
+    entries = ["New Game", "Statistics", "Preferences", "Keyboard Shortcuts", "About Tic-Tac-Toe"]
+    for entry in entries:
+        app.one("menu item", entry)
+    names = [node.name for node in app.all("menu item")]
+    check(names == entries, f"the primary menu holds {', '.join(entries)} in that order: {names}")
+    from dogtail import rawinput
+    rawinput.pressKey("Escape")
+    wait_for(lambda: not app.all("menu item"), "Escape closes the primary menu")
+
+    choose("About Tic-Tac-Toe")
+    about = window("About")
+    labels = [node.name for node in about.findChildren(lambda node: node.roleName == "label")]
+    check("Tic-Tac-Toe" in labels and "0.1.0" in labels, "About names the app and its version")
+    about.doActionNamed("window.close")
+    gone("About")
+    ok("About closes and the game is still there")
+
+    choose("Keyboard Shortcuts")
+    shortcuts = window("Keyboard help")
+    texts = [node.name for node in shortcuts.findChildren(lambda node: node.roleName == "label")]
+    check(any(text.startswith("Undo") for text in texts),
+          f"the shortcuts window lists Undo: {texts[:4]}")
+    shortcuts.doActionNamed("window.close")
+    gone("Keyboard help")
+    ok("the shortcuts window closes")
+
+    # A whole game at one keyboard: X takes the top row.
+    moves = [(1, 1), (2, 1), (1, 2), (2, 2), (1, 3)]
+    for number, (row, column) in enumerate(moves):
+        mark = "X" if number % 2 == 0 else "O"
+        app.press(f"Row {row}, column {column}, empty")
+        wait_for(lambda: app.cells().get((row, column)) == mark,
+                 f"Row {row}, column {column} becomes {mark}")
+    wait_for(lambda: app.title() == "Winner! Congrats Ann!", "the title says Ann won")
+    ok("a whole game: Winner! Congrats Ann!")
+    toast = wait_for(lambda: first(app.all("label", "X wins with a1, b1, c1.")),
+                     "a toast says X wins with a1, b1, c1.")
+    ancestors = []
+    node = toast.parent
+    while node is not None and len(ancestors) < 4:
+        ancestors.append(node.name)
+        node = node.parent
+    check("AdwToastWidget" in ancestors, "the result shows as a toast: X wins with a1, b1, c1.")
+    check(all(not is_enabled(button) for button in app.cell_buttons()),
+          "no cell takes a move after the game")
+
+    app.press("Quit")
+    app.one("push button", "Let's play!")
+    ok("after the game, the back button returns to New game without a question")
+    choose("Statistics")
+    recent = wait_for(lambda: first([node.name for node in app.root.findChildren(
+        lambda node: node.name.startswith("Ann vs Bob: "))]),
+        "Statistics opens Stats, listing the game just played")
+    check(recent == "Ann vs Bob: Ann won in 5 moves", f"Stats lists the game: {recent!r}")
+
+    choose("Preferences")
+    preferences = window("Preferences")
+    check(first(preferences.findChildren(lambda node: node.name == "Appearance")) is not None,
+          "Preferences offers the appearance")
+    preferences.doActionNamed("window.close")
+    gone("Preferences")
+    ok("Preferences closes")
+    app.stop()
+
+
 def main(arguments):
     scenarios = {
         "guest": guest, "board": board, "keys": keys, "signin": signin, "responsive": responsive,
+        "chrome": chrome,
     }
     if not arguments or arguments[0] not in scenarios:
         print(__doc__, file=sys.stderr)

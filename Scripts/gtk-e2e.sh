@@ -6,7 +6,8 @@
 #
 # Plays as a guest against Unbeatable by cell names, checks 3×3 and 7×7 boards, plays from the
 # keyboard (as assistive technologies synthesise it), signs in with an account and two-factor
-# made by the command line, and measures responsiveness on 15×15.
+# made by the command line, measures responsiveness on 15×15, and goes round the window: the
+# primary menu, About, the keyboard shortcuts, Preferences, a whole game with its toast, Stats.
 # Uses a temporary database. Exits non-zero with a sentence on the first failed check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -80,4 +81,5 @@ echo "ok - $user has two-factor on"
 
 check signin "$gtk" "$database" "$user" "$password" "$secret"
 check responsive "$gtk" "$work/responsive.sqlite" "${RESPONSIVE_SECONDS:-8}"
+check chrome "$gtk" "$work/chrome.sqlite"
 echo "gtk-e2e.sh: all checks passed"

@@ -5,6 +5,7 @@ public import GameCore
 import GameRules
 public import LoginCore
 public import NewGameCore
+import StatsCore
 public import TwoFactorCore
 
 /// The whole app: Sign in (with Two-factor), then New game (with Game and Stats), and back.
@@ -22,6 +23,8 @@ public struct TicTacToe: Reducer {
     public var isConfirmingExit = false
     /// Set when the app is done: the front end ends, with the status this names.
     public var termination: Termination?
+    /// The window opened from the menu over the app's, if any.
+    public var panel: Panel?
 
     /// The app as it starts: a fresh Sign in.
     public init() {
@@ -91,6 +94,12 @@ public struct TicTacToe: Reducer {
       case exitCancelled
       /// A line typed in plain mode, for whatever the screen asks.
       case lineTyped(String)
+      /// The button that leaves the screen (``Heading/back``).
+      case backTapped
+      /// An entry of the primary menu.
+      case menuItemChosen(MenuItem)
+      /// The window opened from the menu was closed.
+      case panelClosed
     }
   }
 
@@ -220,6 +229,17 @@ public struct TicTacToe: Reducer {
       state.isConfirmingExit = false
       return .none
 
+    case .backTapped:
+      return back(from: state)
+
+    case .menuItemChosen(let item):
+      guard state.isEnabled(item) else { return .none }
+      return choose(item, in: &state)
+
+    case .panelClosed:
+      state.panel = nil
+      return .none
+
     case .lineTyped(let line):
       if state.isConfirmingExit {
         switch line.trimmingWhitespace().lowercased() {
@@ -232,6 +252,44 @@ public struct TicTacToe: Reducer {
       if newGame.game != nil { return .send(.newGame(.game(.view(.lineTyped(line))))) }
       return .send(.newGame(.view(.lineTyped(line))))
     }
+  }
+}
+
+extension TicTacToe {
+  /// What the back button does on each screen: the action of the screen's own way out.
+  private func back(from state: State) -> Effect<Action> {
+    switch state.screen {
+    case .signIn: .none
+    case .twoFactor: .send(.login(.twoFactor(.view(.cancelTapped))))
+    case .newGame: .send(.newGame(.view(.signOutTapped)))
+    case .game: .send(.newGame(.game(.view(.quitTapped))))
+    case .stats: .send(.newGame(.stats(.view(.closeTapped))))
+    case .recoveryCodes: .send(.recoveryCodes(.view(.closeTapped)))
+    }
+  }
+
+  /// What a menu entry does on the screen shown.
+  private func choose(_ item: MenuItem, in state: inout State) -> Effect<Action> {
+    switch item {
+    case .newGame:
+      switch state.screen {
+      // A finished game goes back to the form; one in progress asks first, then goes there.
+      case .game where state.game?.isGameOver == true:
+        return .send(.newGame(.game(.view(.quitTapped))))
+      case .game: return .send(.newGame(.game(.view(.newGameTapped))))
+      case .stats: return .send(.newGame(.stats(.view(.closeTapped))))
+      default: return .send(.newGame(.view(.letsPlayTapped)))
+      }
+    case .statistics:
+      return .send(.newGame(.view(.statsTapped)))
+    case .preferences:
+      state.panel = .preferences
+    case .keyboardShortcuts:
+      state.panel = .keyboardShortcuts
+    case .about:
+      state.panel = .about
+    }
+    return .none
   }
 }
 

@@ -1,5 +1,6 @@
 public import AppCore
 public import Architecture
+import CAdw
 import CGTK
 import Foundation
 import GameCore
@@ -33,7 +34,8 @@ public enum GTKApplication {
   ///   standard error.
   public static func run(store: Store<TicTacToe>) -> Int32 {
     self.store = store
-    let application = gtk_application_new(id, G_APPLICATION_NON_UNIQUE)
+    // libadwaita's application loads its style sheet and follows the system's colour scheme.
+    let application = cadw_gtk_application(adw_application_new(id, G_APPLICATION_NON_UNIQUE))
     self.application = application
     g_signal_connect_data(
       UnsafeMutableRawPointer(application), "activate",

@@ -1,19 +1,27 @@
+import AppCore
+import GameCore
+import GameRules
 public import LoginCore
 
-/// The Sign in screen: user name, password, Sign in, Create account and Play as guest.
+/// The Sign in screen: a boxed list with the user name and password, Sign in, Create account
+/// and Play as guest.
+///
+/// The title is the window's.
 public final class LoginView {
   /// The screen's top widget.
   public let root: Element
-  package let userNameEntry = Entry(placeholder: "User name")
+  package let userNameEntry = Entry(rowTitle: Login.State.fieldTitles.userName)
   package let passwordEntry = Entry(isPassword: true)
   package let repeatedPasswordEntry = Entry(isPassword: true)
-  package let signInButton = Button(mnemonic: "_Sign in").classes("suggested-action")
-  package let createAccountButton = Button(mnemonic: "_Create account")
-  package let guestButton = Button(mnemonic: "Play as _guest")
-  package let errorLabel = Label().classes("error")
+  package let signInButton = Button(mnemonic: "_Sign in").classes("suggested-action", "pill")
+  package let createAccountButton = Button(mnemonic: "_Create account").classes("pill")
+  package let guestButton = Button(mnemonic: "Play as _guest").classes("flat")
+  package let errorLabel = Label().classes("error").centeredText()
 
-  private let titleLabel = Label().classes("title")
-  private let repeatedPasswordLabel = Label("_Repeat the password")
+  private let promptLabel = Label().centeredText().classes("dim-label")
+  /// A won game drawn small above the form, skipped by assistive technologies.
+  private let logo = Canvas().size(width: 112, height: 112).centered()
+  private let repeatedPasswordRow: FieldRow
   private let spinner = Spinner()
 
   /// Creates the screen; `send` receives the player's actions.
@@ -24,28 +32,38 @@ public final class LoginView {
     Entry.send(
       [repeatedPasswordEntry: Login.Action.View.repeatedPasswordChanged],
       submit: .createAccountTapped, to: send)
-    repeatedPasswordLabel.mnemonic(for: repeatedPasswordEntry)
     Button.send(
       [
         signInButton: .signInTapped, createAccountButton: .createAccountTapped,
         guestButton: .playAsGuestTapped,
       ], to: send)
+    let titles = Login.State.fieldTitles
+    repeatedPasswordRow = FieldRow(caption: titles.repeatedPassword, field: repeatedPasswordEntry)
+    repeatedPasswordRow.isVisible = false
     errorLabel.isVisible = false
-    root = formColumn(
-      titleLabel, Label("_User name").mnemonic(for: userNameEntry), userNameEntry,
-      Label("_Password").mnemonic(for: passwordEntry), passwordEntry, repeatedPasswordLabel,
-      repeatedPasswordEntry, Box.row(signInButton, createAccountButton, spinner), errorLabel,
-      guestButton)
+    let fields = BoxedList([
+      userNameEntry, FieldRow(caption: titles.password, field: passwordEntry), repeatedPasswordRow,
+    ])
+    logo.onDraw { [logo] context, width, height in
+      BoardPainter.paint(
+        BoardPicture(rows: Self.logoCells), palette: logo.themePalette(), on: context,
+        width: width, height: height)
+    }
+    let name = Label(AppInfo.name, wraps: false).classes("title-1").centeredText()
+    root = Scrolled(
+      formColumn(
+        logo, name, promptLabel, fields, errorLabel,
+        Box.row(spacing: 12, signInButton, createAccountButton, spinner).centered(),
+        guestButton.centered(), width: 420, spacing: 18))
   }
 
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: Login.State) {
-    titleLabel.text = state.title
+    promptLabel.text = state.prompt
     userNameEntry.text = state.userName
     passwordEntry.text = state.password
-    let wasRepeating = repeatedPasswordEntry.isVisible
-    repeatedPasswordLabel.isVisible = state.isRepeatingPassword
-    repeatedPasswordEntry.isVisible = state.isRepeatingPassword
+    let wasRepeating = repeatedPasswordRow.isVisible
+    repeatedPasswordRow.isVisible = state.isRepeatingPassword
     repeatedPasswordEntry.text = state.repeatedPassword ?? ""
     if state.isRepeatingPassword && !wasRepeating { repeatedPasswordEntry.grabFocus() }
     for field in [userNameEntry, passwordEntry, repeatedPasswordEntry] as [Element] + [guestButton]
@@ -57,6 +75,18 @@ public final class LoginView {
     errorLabel.message = state.errorMessage ?? state.repeatPasswordPrompt
     errorLabel.setClass("error", state.errorMessage != nil)
   }
+
+  /// The logo's game: X wins along a diagonal.
+  private static let logoCells: [[CellPresentation]] = {
+    let moves = ["a1", "b1", "b2", "c1", "c3"].compactMap { Cell(name: $0) }
+    guard let game = try? Game(start: .classic, moves: moves) else { return [] }
+    let shown = GameFeature.State(
+      settings: GameSettings(xName: "", oName: ""), game: game, startedAt: 0)
+    return shown.rows
+  }()
+
+  /// Whether the field asking for the password again shows.
+  package var isAskingForThePasswordAgain: Bool { repeatedPasswordRow.isVisible }
 
   /// Puts the keyboard focus in the user name field.
   public func focus() {

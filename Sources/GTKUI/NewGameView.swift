@@ -2,37 +2,37 @@ import GameCore
 import GameRules
 public import NewGameCore
 
-/// The New game screen: players, mode, the computer's side and strength, board, who starts.
+/// The New game screen: boxed lists of the players, the opponent and the board.
+///
+/// Below them: Let's play, Stats and the recovery codes. The title, who is playing and the way
+/// back (Sign out) are the header bar's.
 public final class NewGameView {
   /// The screen's top widget.
   public let root: Element
-  package let xNameEntry = Entry(placeholder: "Name")
-  package let oNameEntry = Entry(placeholder: "Name")
-  package let letsPlayButton = Button(mnemonic: "_Let's play!").classes("suggested-action")
-  package let statsButton = Button(mnemonic: "S_tats")
-  package let signOutButton = Button(mnemonic: "Sign _out")
-  package let recoveryCodesButton = Button(mnemonic: "Re_covery codes")
-  package let resumeButton = Button(mnemonic: "_Resume")
+  package let xNameEntry = Entry(rowTitle: "")
+  package let oNameEntry = Entry(rowTitle: "")
+  package let letsPlayButton = Button(mnemonic: "_Let's play!").classes("suggested-action", "pill")
+  package let statsButton = Button(mnemonic: "S_tats").classes("pill")
+  package let recoveryCodesButton = Button(mnemonic: "Re_covery codes").classes("pill")
+  package let resumeButton = Button(mnemonic: "_Resume").classes("suggested-action")
   package let discardButton = Button(mnemonic: "_Discard")
-  package let sizeField = NumberField(range: Board.minimumSide...Board.maximumSide)
+  package let sizeRow = ComboRow(title: NewGame.Choice.size.title)
   package let kField = NumberField(range: Board.kRange(rows: 3, columns: 3))
 
-  private let titleLabel = Label().classes("title")
-  private let accountLabel = Label().classes("dim-label")
-  private let resumeLabel = Label()
-  private let resumeBar: Box
-  private let validationLabel = Label().classes("dim-label")
-  private let difficultyNoteLabel = Label().classes("dim-label")
-  private let errorLabel = Label().classes("error")
+  private let resumeRow = ActionRow(title: "")
+  private let resumeList: BoxedList
+  private let validationLabel = Label().classes("dim-label").centeredText()
+  private let errorLabel = Label().classes("error").centeredText()
+  private let difficultyNoteLabel = Label().classes("dim-label").centeredText()
   private let modeChoice = Choice(GameMode.allCases.map { ($0, $0.title, $0.title) })
   private let computerChoice = Choice(
-    Mark.allCases.map { ($0, $0.symbol, "Computer plays \($0.symbol)") })
+    Mark.allCases.map { ($0, $0.symbol, NewGame.State.computerMarkName($0)) })
   private let difficultyChoice = Choice(
     Difficulty.named.map { ($0.difficulty, $0.difficulty.displayName, $0.difficulty.displayName) }
   )
   private let startChoice = Choice(StartingRule.allCases.map { ($0, $0.title, $0.title) })
-  private var computerRow: [Element] = []
-  private var difficultyRow: [Element] = []
+  private let computerRow: ActionRow
+  private let difficultyRow: ActionRow
 
   /// Creates the screen; `send` receives the player's actions.
   public init(send: @escaping (NewGame.Action.View) -> Void) {
@@ -43,58 +43,58 @@ public final class NewGameView {
     computerChoice.onSelect = { send(.computerMarkChanged($0)) }
     difficultyChoice.onSelect = { send(.difficultyChanged($0)) }
     startChoice.onSelect = { send(.startingRuleChanged($0)) }
-    sizeField.onChange = { send(.sizeChanged($0)) }
+    sizeRow.choices = NewGame.State.sizeChoices.map(\.title)
+    sizeRow.onSelect = { send(.sizeChanged(NewGame.State.sizeChoices[$0].side)) }
     kField.onChange = { send(.kChanged($0)) }
     Button.send(
       [
         letsPlayButton: .letsPlayTapped, statsButton: .statsTapped,
-        signOutButton: .signOutTapped, recoveryCodesButton: .recoveryCodesTapped,
-        resumeButton: .resumeTapped, discardButton: .discardResumeTapped,
+        recoveryCodesButton: .recoveryCodesTapped, resumeButton: .resumeTapped,
+        discardButton: .discardResumeTapped,
       ], to: send)
-    resumeBar = Box.row(resumeLabel, resumeButton, discardButton).classes("resume")
-    resumeBar.isVisible = false
+    resumeRow.addSuffix(Box.row(resumeButton, discardButton))
+    resumeList = BoxedList([resumeRow])
+    resumeList.isVisible = false
     errorLabel.isVisible = false
 
-    let form = Grid(rowSpacing: 8, columnSpacing: 12)
-    var row = 0
-    func addRow(_ title: String, _ control: Element, mnemonic: Bool = false) -> [Element] {
-      let label = Label(title, wraps: false)
-      if mnemonic { label.mnemonic(for: control) }
-      form.attach(label, row: row, column: 0)
-      form.attach(control, row: row, column: 1)
-      row += 1
-      return [label, control]
-    }
-    _ = addRow("_X player", xNameEntry, mnemonic: true)
-    _ = addRow("_O player", oNameEntry, mnemonic: true)
-    _ = addRow("Mode", modeChoice)
-    computerRow = addRow("Computer plays", computerChoice)
-    difficultyRow = addRow("Difficulty", difficultyChoice)
-    _ = addRow("_Board size", sizeField, mnemonic: true)
-    _ = addRow("_In a row to win", kField, mnemonic: true)
-    _ = addRow("Who starts", startChoice)
-
-    root = Scrolled(
-      formColumn(
-        titleLabel, accountLabel, resumeBar, form, difficultyNoteLabel, validationLabel,
-        Box.row(letsPlayButton, statsButton, recoveryCodesButton, signOutButton), errorLabel,
-        width: 480,
-        spacing: 12))
+    let titles = NewGame.State.sectionTitles
+    computerRow = ActionRow(title: NewGame.Choice.computerMark.title).addSuffix(computerChoice)
+    difficultyRow = ActionRow(title: NewGame.Choice.difficulty.title).addSuffix(difficultyChoice)
+    let players = BoxedList(title: titles.players, [xNameEntry, oNameEntry])
+    let opponent = BoxedList(
+      title: titles.opponent, [WidgetRow(modeChoice.centered()), computerRow, difficultyRow])
+    let board = BoxedList(
+      title: titles.board,
+      [
+        sizeRow, ActionRow(title: NewGame.Choice.k.title).addSuffix(kField),
+        ActionRow(title: NewGame.Choice.startingRule.title).addSuffix(startChoice),
+      ])
+    // Let's play! stays in sight below the form, however long the form is.
+    let footer = Box.column(
+      spacing: 8, difficultyNoteLabel, validationLabel, errorLabel,
+      Box.row(spacing: 12, letsPlayButton, statsButton, recoveryCodesButton).centered()
+    ).margin(12)
+    root = Box.column(
+      spacing: 0,
+      Scrolled(formColumn(resumeList, players, opponent, board, width: 560, spacing: 18)),
+      footer)
   }
 
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: NewGame.State) {
     let settings = state.settings
-    titleLabel.text = state.title
-    accountLabel.text = state.accountLine
-    resumeLabel.message = state.resumeMessage
-    resumeBar.isVisible = state.resumeMessage != nil
+    resumeRow.title = state.resumeMessage ?? ""
+    resumeList.isVisible = state.resumeMessage != nil
+    xNameEntry.title = state.nameTitle(of: .x)
+    oNameEntry.title = state.nameTitle(of: .o)
     (xNameEntry.text, oNameEntry.text) = (settings.xName, settings.oName)
     (modeChoice.selected, computerChoice.selected) = (settings.mode, settings.computerMark)
     (difficultyChoice.selected, startChoice.selected) = (settings.difficulty, settings.startingRule)
-    for element in computerRow { element.isSensitive = state.isComputerMarkEnabled }
-    for element in difficultyRow { element.isSensitive = state.isDifficultyEnabled }
-    sizeField.value = settings.rows
+    computerRow.isSensitive = state.isComputerMarkEnabled
+    difficultyRow.isSensitive = state.isDifficultyEnabled
+    sizeRow.selected = NewGame.State.sizeChoices.firstIndex {
+      $0.title == state.value(of: .size)
+    }
     (kField.range, kField.value) = (state.kRange, settings.k)
     (validationLabel.message, errorLabel.message) = (state.validationMessage, state.errorMessage)
     for option in state.difficultyOptions {
@@ -103,11 +103,10 @@ public final class NewGameView {
     difficultyNoteLabel.message = state.difficultyNote
     letsPlayButton.isSensitive = state.canStart
     recoveryCodesButton.isVisible = state.session != nil
-    signOutButton.setMnemonic(state.signOutTitle)
   }
 
   /// Puts the keyboard focus on Resume when a game waits, else on Let's play!.
   public func focus() {
-    if resumeBar.isVisible { resumeButton.grabFocus() } else { letsPlayButton.grabFocus() }
+    if resumeList.isVisible { resumeButton.grabFocus() } else { letsPlayButton.grabFocus() }
   }
 }

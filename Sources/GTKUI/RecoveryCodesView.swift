@@ -1,56 +1,73 @@
 public import TwoFactorCore
 
 /// The Recovery codes screen: how many one-time codes remain, and new ones on request.
+///
+/// New codes come after a question in a dialog. The header bar's back button closes it.
 public final class RecoveryCodesView {
   /// The screen's top widget.
   public let root: Element
-  package let remainingLabel = Label()
-  package let newCodesButton = Button(mnemonic: "_Make new codes")
-  package let confirmButton = Button(mnemonic: "Make _new codes").classes("destructive-action")
-  package let codesLabel = Label().classes("codes")
-  package let closeButton = Button(mnemonic: "_Done")
+  package let remainingLabel = Label().centeredText()
+  package let newCodesButton = Button(mnemonic: "_Make new codes").classes("pill")
+  package let codesLabel = Label().classes("codes", "card").centeredText()
+  /// The question asked before the old codes are replaced, while it is asked.
+  package private(set) var confirmation: MessageDialog?
 
-  private let titleLabel = Label().classes("title")
+  private let parent: Window?
+  private let send: (RecoveryCodes.Action.View) -> Void
   private let spinner = Spinner()
-  private let noteLabel = Label()
-  private let confirmBar: Box
-  private let confirmLabel = Label()
-  private let errorLabel = Label().classes("error")
+  private let noteLabel = Label().centeredText()
+  private let errorLabel = Label().classes("error").centeredText()
 
-  /// Creates the screen; `send` receives the player's actions.
-  public init(send: @escaping (RecoveryCodes.Action.View) -> Void) {
-    Button.send(
-      [
-        newCodesButton: .newCodesTapped, confirmButton: .newCodesConfirmed,
-        closeButton: .closeTapped,
-      ],
-      to: send)
-    confirmBar = Box.row(
-      confirmLabel, confirmButton,
-      Button(mnemonic: "_Keep the old ones") { send(.newCodesCancelled) })
-    for hidden in [confirmBar, noteLabel, codesLabel, errorLabel] as [Element] {
-      hidden.isVisible = false
-    }
+  /// Creates the screen over `parent`; `send` receives the player's actions.
+  public init(over parent: Window? = nil, send: @escaping (RecoveryCodes.Action.View) -> Void) {
+    self.parent = parent
+    self.send = send
+    Button.send([newCodesButton: .newCodesTapped], to: send)
+    for hidden in [noteLabel, codesLabel, errorLabel] as [Element] { hidden.isVisible = false }
     root = formColumn(
-      Box.row(spacing: 12, titleLabel, spinner), remainingLabel, noteLabel, codesLabel,
-      confirmBar, errorLabel, Box.row(newCodesButton, closeButton))
+      spinner.centered(), remainingLabel, noteLabel, codesLabel, errorLabel,
+      newCodesButton.centered(), width: 420, spacing: 18)
+  }
+
+  isolated deinit {
+    confirmation?.onResponse = { _ in }
+    confirmation?.close()
   }
 
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: RecoveryCodes.State) {
-    titleLabel.text = state.title
     spinner.isSpinning = state.isRequestInFlight
     remainingLabel.message = state.remainingText
     noteLabel.message = state.newCodesNote
     codesLabel.message = state.newCodes?.joined(separator: "\n")
-    confirmBar.isVisible = state.isConfirming
-    confirmLabel.text = state.confirmationMessage
     newCodesButton.isSensitive = state.canMakeNewCodes && !state.isConfirming
     errorLabel.message = state.errorMessage
+    renderQuestion(state)
   }
 
-  /// Puts the keyboard focus on Done.
+  private func renderQuestion(_ state: RecoveryCodes.State) {
+    guard state.isConfirming else {
+      confirmation?.onResponse = { _ in }
+      confirmation?.close()
+      confirmation = nil
+      return
+    }
+    guard confirmation == nil else { return }
+    let answers = state.confirmationAnswers
+    let dialog = MessageDialog(
+      over: parent, heading: state.confirmationHeading, body: state.confirmationDetail,
+      answers: [("keep", answers.keep, .plain), ("make", answers.confirm, .destructive)],
+      cancel: "keep", preferred: "keep")
+    dialog.onResponse = { [weak self, send] response in
+      self?.confirmation = nil
+      send(response == "make" ? .newCodesConfirmed : .newCodesCancelled)
+    }
+    confirmation = dialog
+    dialog.present()
+  }
+
+  /// Puts the keyboard focus on Make new codes.
   public func focus() {
-    closeButton.grabFocus()
+    newCodesButton.grabFocus()
   }
 }

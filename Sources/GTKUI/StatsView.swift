@@ -3,129 +3,240 @@ import GameCore
 import GameRules
 public import StatsCore
 
-/// The Stats screen: tallies, win rate, streaks, recent games with replay, and Reset stats.
+/// The Stats screen: the figures, a chart of the results and the recent games with a replay.
+///
+/// The replay steps through a game on the drawn board; Reset stats asks in a dialog first; a
+/// status page stands in while there is nothing to count. The header bar's back button closes
+/// it.
 public final class StatsView {
   /// The screen's top widget.
   public let root: Element
-  package let closeButton = Button(mnemonic: "_Done")
-  package let resetButton = Button(mnemonic: "Reset _stats")
+  package let resetButton = Button(mnemonic: "Reset _stats").classes("destructive-action", "pill")
+  package let backButton = Button(mnemonic: "_Back a move")
   package let forwardButton = Button(mnemonic: "_Forward a move")
+  package let closeReplayButton = Button(mnemonic: "Close _replay")
+  package let emptyPage = StatusPage(icon: "non-starred-symbolic")
   package private(set) var recentGameButtons: [Button] = []
   package private(set) var tallyLabels: [Label] = []
+  /// The replayed game's board.
+  package let replayBoard = BoardView { _ in }
+  /// The question asked before the stats are reset, while it is asked.
+  package private(set) var confirmation: MessageDialog?
 
   private let send: (StatsFeature.Action.View) -> Void
-  private let titleLabel = Label().classes("title")
+  private let parent: Window?
+  private let toasts: ToastOverlay?
   private let spinner = Spinner()
-  private let winRateLabel = Label()
-  private let streakLabel = Label()
-  private let talliesBox = Box.column(spacing: 4)
-  private let recentBox = Box.column(spacing: 4)
-  private let confirmBar: Box
-  private let confirmLabel = Label()
-  private let replayBox: Box
-  private let replayLabel = Label()
+  private let figures = Box.row(spacing: 12).centered()
+  private let results: BoxedList
+  private let resultsRows = Box.column(spacing: 14)
+  private let recent: BoxedList
+  private var recentRows: [ActionRow] = []
+  private let replay: BoxedList
+  private let scrolled: Scrolled
+  private let replayTitle = Label().classes("heading").centeredText()
+  private let replayProgress = Label().centeredText()
   private let replayFrame = AspectFrame().size(width: 240, height: 240)
-  private let errorLabel = Label().classes("error")
-  private let emptyLabel = Label("No finished games yet.").classes("dim-label")
-  private var shownTallies: [String]?
+  private let summary: Box
+  private var shownFigures: [String]?
+  private var shownBars: [StatsFeature.State.ResultsBar]?
   private var shownRecent: [String]?
-  private var replayCells: [[Label]] = []
+  private var shownError: String?
 
-  /// Creates the screen; `send` receives the player's actions.
-  public init(send: @escaping (StatsFeature.Action.View) -> Void) {
+  /// Creates the screen over `parent`, with its problems shown on `toasts`; `send` receives the
+  /// player's actions.
+  package init(
+    over parent: Window? = nil, toasts: ToastOverlay? = nil,
+    send: @escaping (StatsFeature.Action.View) -> Void
+  ) {
     self.send = send
+    self.parent = parent
+    self.toasts = toasts
     Button.send(
-      [closeButton: .closeTapped, resetButton: .resetTapped, forwardButton: .replayForwardTapped],
-      to: send)
-    confirmBar = Box.row(
-      confirmLabel,
-      Button(mnemonic: "_Reset") { send(.resetConfirmed) }.classes("destructive-action"),
-      Button(mnemonic: "_Keep them") { send(.resetCancelled) })
-    replayBox = Box.column(
-      replayLabel, replayFrame,
-      Box.row(
-        Button(mnemonic: "_Back a move") { send(.replayBackTapped) }, forwardButton,
-        Button(mnemonic: "Close _replay") { send(.replayClosed) }))
-    for hidden in [confirmBar, replayBox, errorLabel, emptyLabel] as [Element] {
-      hidden.isVisible = false
+      [
+        resetButton: .resetTapped, backButton: .replayBackTapped,
+        forwardButton: .replayForwardTapped, closeReplayButton: .replayClosed,
+      ], to: send)
+    let titles = StatsFeature.State.sectionTitles
+    let legend = Box.row(spacing: 16).centered()
+    for (kind, title) in zip(ResultKind.allCases, StatsFeature.State.resultTitles) {
+      let swatch = Canvas().size(width: 12, height: 12).verticallyCentered()
+      swatch.onDraw { [swatch] context, width, _ in
+        ChartPainter.paintSwatch(kind, palette: swatch.themePalette(), on: context, side: width)
+      }
+      legend.append(Box.row(spacing: 6, swatch, Label(title, wraps: false)))
     }
-    root = Scrolled(
-      formColumn(
-        Box.row(spacing: 12, titleLabel, spinner), emptyLabel, winRateLabel, streakLabel,
-        talliesBox, recentBox, replayBox, confirmBar, errorLabel,
-        Box.row(closeButton, resetButton), width: 480, spacing: 12))
+    results = BoxedList(
+      title: titles.results, [WidgetRow(Box.column(spacing: 14, resultsRows, legend).margin(6))])
+    recent = BoxedList(title: titles.recent)
+    replayFrame.show(replayBoard.root, columns: 3, rows: 3)
+    replay = BoxedList(
+      title: titles.replay,
+      [
+        WidgetRow(
+          Box.column(
+            spacing: 12, replayTitle, replayFrame.centered(), replayProgress,
+            Box.row(spacing: 0, backButton, forwardButton).classes("linked").centered(),
+            closeReplayButton.centered()))
+      ])
+    replay.isVisible = false
+    summary = Box.column(spacing: 24, figures, results, replay, recent, resetButton.centered())
+    scrolled = Scrolled(formColumn(summary, width: 560, spacing: 24))
+    emptyPage.isVisible = false
+    emptyPage.expanding()
+    root = Box.column(
+      spacing: 0, spinner.centered(), emptyPage,
+      scrolled)
+  }
+
+  isolated deinit {
+    confirmation?.onResponse = { _ in }
+    confirmation?.close()
   }
 
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: StatsFeature.State) {
-    titleLabel.text = state.title
     spinner.isSpinning = state.isLoading
-    winRateLabel.text = "Win rate: \(state.winRateText)"
-    streakLabel.text = state.streakText
-    emptyLabel.isVisible = state.isEmpty && !state.isLoading && state.errorMessage == nil
-    if shownTallies != state.tallyLines {
-      shownTallies = state.tallyLines
-      talliesBox.removeAll()
-      tallyLabels = state.tallyLines.map { Label($0) }
-      for label in tallyLabels { talliesBox.append(label) }
-    }
-    if shownRecent != state.recentGameLines {
-      shownRecent = state.recentGameLines
-      recentBox.removeAll()
-      recentGameButtons = state.recentGameLines.enumerated().map { index, line in
-        let button = Button(label: line) { [send] in send(.recentGameTapped(index)) }
-        button.accessibleName = line
-        button.accessibleDescription = "Replay this game"
-        recentBox.append(button)
-        return button
-      }
-    }
-    confirmBar.isVisible = state.isConfirmingReset
-    confirmLabel.text = state.resetConfirmationMessage
+    let empty = state.emptyMessage
+    emptyPage.isVisible = empty != nil
+    emptyPage.title = empty?.title ?? ""
+    emptyPage.detail = empty?.detail ?? ""
+    summary.isVisible = empty == nil && state.stats != nil
+    renderFigures(state.highlights)
+    renderBars(state.resultsBars)
+    renderRecent(state.recentGameLines)
     resetButton.isSensitive = !state.isLoading && !state.isEmpty
     renderReplay(state)
-    errorLabel.message = state.errorMessage
+    renderQuestion(state)
+    if state.errorMessage != shownError {
+      shownError = state.errorMessage
+      if let error = state.errorMessage { toasts?.show(error, isProblem: true) }
+    }
   }
 
   /// The replayed board's cells, row by row, while a game is replayed.
   package var replayCellNames: [[String]] {
-    replayBox.isVisible ? replayCells.map { $0.map { $0.accessibleName ?? "" } } : []
+    replay.isVisible ? replayBoard.cells.map { $0.map { $0.accessibleName ?? "" } } : []
   }
 
-  /// Puts the keyboard focus on Done.
+  /// How far down the screen is scrolled, in pixels.
+  package var scrollOffset: Double { scrolled.offset }
+
+  /// Whether the replay shows.
+  package var isReplaying: Bool { replay.isVisible }
+
+  /// Puts the keyboard focus on the first recent game, else on Reset stats.
   public func focus() {
-    closeButton.grabFocus()
+    if let first = recentGameButtons.first { first.grabFocus() } else { resetButton.grabFocus() }
+  }
+
+  private func renderFigures(_ highlights: [(title: String, value: String)]) {
+    let lines = highlights.map { "\($0.title) \($0.value)" }
+    guard lines != shownFigures else { return }
+    shownFigures = lines
+    figures.removeAll()
+    for highlight in highlights {
+      let value = Label(highlight.value, wraps: false).classes("figure").centeredText()
+      let title = Label(highlight.title, wraps: false).classes("caption", "dim-label")
+        .centeredText()
+      figures.append(
+        Box.column(spacing: 2, value, title).classes("card").size(width: 118).margin(0))
+    }
+  }
+
+  private func renderBars(_ bars: [StatsFeature.State.ResultsBar]) {
+    guard bars != shownBars else { return }
+    shownBars = bars
+    resultsRows.removeAll()
+    let scale = bars.map(\.games).max() ?? 0
+    tallyLabels = bars.map { bar in
+      let label = Label(bar.summary)
+      let picture = ResultsBarPicture(
+        wins: bar.wins, draws: bar.draws, losses: bar.losses, scale: scale)
+      let canvas = Canvas().size(height: 22)
+      canvas.onDraw { [canvas] context, width, height in
+        ChartPainter.paint(
+          picture, palette: canvas.themePalette(), on: context, width: width, height: height)
+      }
+      resultsRows.append(Box.column(spacing: 6, label, canvas))
+      return label
+    }
+  }
+
+  private func renderRecent(_ lines: [String]) {
+    guard lines != shownRecent else { return }
+    shownRecent = lines
+    for row in recentRows { recent.remove(row) }
+    recent.isVisible = !lines.isEmpty
+    var buttons: [Button] = []
+    recentRows = lines.enumerated().map { index, line in
+      let button = Button(icon: "media-playback-start-symbolic", name: line) { [send] in
+        send(.recentGameTapped(index))
+      }.classes("flat")
+      button.accessibleDescription = StatsFeature.State.replayHint
+      buttons.append(button)
+      let row = ActionRow(title: line).addSuffix(button)
+      row.activates(button)
+      recent.add(row)
+      return row
+    }
+    recentGameButtons = buttons
   }
 
   private func renderReplay(_ state: StatsFeature.State) {
     guard let board = state.replayBoard, let record = state.replay?.record else {
-      replayBox.isVisible = false
+      replay.isVisible = false
       return
     }
-    replayBox.isVisible = true
-    replayLabel.text = state.replayProgressText ?? ""
-    // The game screen's presentation names the replayed cells as the live board does.
+    let wasReplaying = replay.isVisible
+    replay.isVisible = true
+    replayTitle.text = state.replayTitle ?? ""
+    replayProgress.text = state.replayProgressText ?? ""
+    (backButton.isSensitive, forwardButton.isSensitive) = state.replaySteps
+    // The game screen's presentation names and draws the replayed cells as the live board does.
     let shown = GameFeature.State(
       settings: GameSettings(resuming: record, accountID: nil), game: Game(start: board),
       startedAt: record.startedAt)
-    if replayCells.count != board.rows || replayCells.first?.count != board.columns {
-      let grid = Grid(isHomogeneous: true).classes("board", "replay")
-      replayCells = (0..<board.rows).map { row in
-        (0..<board.columns).map { column in
-          let label = Label().classes("cell").centeredText()
-          grid.attach(label, row: row, column: column)
-          return label
-        }
-      }
-      replayFrame.show(grid, columns: board.columns, rows: board.rows)
+    if replayBoard.cells.count != board.rows || replayBoard.cells.first?.count != board.columns {
+      replayFrame.show(replayBoard.root, columns: board.columns, rows: board.rows)
     }
-    for (row, cells) in shown.rows.enumerated() {
-      for (column, cell) in cells.enumerated() {
-        let label = replayCells[row][column]
-        label.text = cell.label
-        label.accessibleName = cell.accessibleName
-        label.setClass("winning", cell.isWinning)
+    // Nothing is played on a replay: every cell says so. The move just stepped to is tinted, as
+    // the last move is in a game.
+    let step = state.replay?.step ?? 0
+    let last = step > 0 && step <= record.moves.count ? record.moves[step - 1] : nil
+    let cells = shown.rows.enumerated().map { row, cells in
+      cells.enumerated().map { column, cell in
+        var cell = cell
+        cell.isEnabled = false
+        cell.isLastMove = last == Cell(row: row, column: column)
+        return cell
       }
     }
+    replayBoard.render(cells, mover: nil, isThinking: false)
+    if !wasReplaying {
+      forwardButton.grabFocus()
+      scrolled.reveal(replay)
+    }
+  }
+
+  private func renderQuestion(_ state: StatsFeature.State) {
+    guard state.isConfirmingReset else {
+      confirmation?.onResponse = { _ in }
+      confirmation?.close()
+      confirmation = nil
+      return
+    }
+    guard confirmation == nil else { return }
+    let answers = state.resetConfirmationAnswers
+    let dialog = MessageDialog(
+      over: parent, heading: state.resetConfirmationHeading, body: state.resetConfirmationDetail,
+      answers: [("keep", answers.keep, .plain), ("reset", answers.reset, .destructive)],
+      cancel: "keep", preferred: "keep")
+    dialog.onResponse = { [weak self, send] response in
+      self?.confirmation = nil
+      send(response == "reset" ? .resetConfirmed : .resetCancelled)
+    }
+    confirmation = dialog
+    dialog.present()
   }
 }

@@ -1,7 +1,8 @@
+import CAdw
 public import CGTK
 
 /// A GTK widget, as the C API hands it out.
-public typealias Widget = UnsafeMutablePointer<GtkWidget>
+public typealias Widget = UnsafeMutablePointer<CGTK.GtkWidget>
 
 // The views build their screens from these wrappers only. Each wraps one GTK widget and holds a
 // reference to it, connects its signals once to closures it owns, and sets properties only when
@@ -195,9 +196,9 @@ public final class Label: Element {
   }
 }
 
-/// A one-line text field, or a password field that hides what is typed.
+/// A one-line text field, a password field that hides what is typed, or a field row of a boxed
+/// list (libadwaita's entry row, whose title names it).
 public final class Entry: Element {
-  private let isPassword: Bool
   /// Called with the text after each edit by the player.
   var onChange: (String) -> Void = { _ in }
   /// Called when the player presses Enter in the field.
@@ -205,20 +206,41 @@ public final class Entry: Element {
   private var isSetting = false
 
   /// Creates a field; one without a visible mnemonic label gets `accessibleName`.
-  init(placeholder: String = "", isPassword: Bool = false, accessibleName: String? = nil) {
-    self.isPassword = isPassword
-    super.init(isPassword ? gtk_password_entry_new() : gtk_entry_new())
+  convenience init(
+    placeholder: String = "", isPassword: Bool = false, accessibleName: String? = nil
+  ) {
+    self.init(isPassword ? gtk_password_entry_new() : gtk_entry_new(), enter: "activate")
     if let accessibleName { self.accessibleName = accessibleName }
     if isPassword {
       gtk_password_entry_set_show_peek_icon(OpaquePointer(widget), 1)
     } else {
       gtk_entry_set_placeholder_text(cgtk_entry(widget), placeholder)
     }
+  }
+
+  /// A field row of a boxed list, titled (and named) `title`.
+  convenience init(rowTitle title: String) {
+    self.init(adw_entry_row_new(), enter: "entry-activated")
+    adw_preferences_row_set_title(cadw_preferences_row(widget), title)
+  }
+
+  /// A field row's title, which also names it.
+  var title: String {
+    get {
+      adw_preferences_row_get_title(cadw_preferences_row(widget)).map { String(cString: $0) } ?? ""
+    }
+    set {
+      if title != newValue { adw_preferences_row_set_title(cadw_preferences_row(widget), newValue) }
+    }
+  }
+
+  private init(_ widget: Widget, enter: String) {
+    super.init(widget)
     connect(widget, "changed") { [weak self] in
       guard let self, !self.isSetting else { return }
       self.onChange(self.text)
     }
-    connect(widget, "activate") { [weak self] in self?.onActivate() }
+    connect(widget, enter) { [weak self] in self?.onActivate() }
   }
 
   /// The text; setting it to what it is keeps the cursor, and does not call ``onChange``.
@@ -483,12 +505,40 @@ package final class AspectFrame: Element {
 
 /// A scrolled area for a form taller than the window, scrolling vertically only.
 package final class Scrolled: Element {
+  private let child: Element
+
   init(_ child: Element) {
+    self.child = child
     super.init(gtk_scrolled_window_new())
     gtk_scrolled_window_set_child(cgtk_scrolled_window(widget), child.widget)
     gtk_scrolled_window_set_policy(
       cgtk_scrolled_window(widget), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
     gtk_widget_set_vexpand(widget, 1)
+  }
+
+  /// How far down the content is scrolled, in pixels.
+  package var offset: Double {
+    gtk_adjustment_get_value(gtk_scrolled_window_get_vadjustment(cgtk_scrolled_window(widget)))
+  }
+
+  /// Scrolls down (or up) to `element`, a widget inside, once GTK has laid it out.
+  func reveal(_ element: Element) {
+    var frames = 0
+    onEveryFrame { [weak self, weak element] in
+      guard let self, let element else { return false }
+      frames += 1
+      // A widget just shown has its place from the frame after next: its first frame lays it out.
+      // On a busy machine the scrolled length can settle a few frames later still, so the value
+      // is set again on each of the next ten frames (about a sixth of a second).
+      guard frames >= 2 else { return true }
+      var origin = graphene_point_t(x: 0, y: 0)
+      var point = graphene_point_t()
+      if gtk_widget_compute_point(element.widget, self.child.widget, &origin, &point) != 0 {
+        let adjustment = gtk_scrolled_window_get_vadjustment(cgtk_scrolled_window(self.widget))
+        gtk_adjustment_set_value(adjustment, Double(point.y) - 12)  // GTK clamps it
+      }
+      return frames < 12
+    }
   }
 }
 
@@ -500,23 +550,54 @@ func formColumn(_ children: Element..., width: Int32 = 360, spacing: Int32 = 8) 
   return form
 }
 
-/// A window: the app's, or a small dialog over it.
+/// A window: the app's (libadwaita's application window, whose content includes its header
+/// bar), or another window over it.
 public final class Window: Element {
-  /// The app's window for a GTK application, or a bare window without one.
+  /// The app's window for a GTK application, or one without an application, for tests.
   init(application: UnsafeMutablePointer<GtkApplication>?, title: String) {
-    super.init(application.map { gtk_application_window_new($0) } ?? gtk_window_new())
+    super.init(adw_application_window_new(application))
     gtk_window_set_title(cgtk_window(widget), title)
   }
 
-  /// A bare window showing `child`, presented at once, for tests.
+  /// Wraps a window made elsewhere, such as one of libadwaita's.
+  init(wrapping window: Widget) {
+    super.init(window)
+  }
+
+  /// A window showing `child`, presented at once, for tests.
   package convenience init(showing child: Element) {
     self.init(application: nil, title: "")
     setChild(child)
     present()
   }
 
-  /// Shows `child` as the window's content.
-  func setChild(_ child: Element) { gtk_window_set_child(cgtk_window(widget), child.widget) }
+  /// Shows `child` as the window's whole content.
+  func setChild(_ child: Element) {
+    if cadw_is_application_window(widget) != 0 {
+      adw_application_window_set_content(cadw_application_window(widget), child.widget)
+    } else {
+      gtk_window_set_child(cgtk_window(widget), child.widget)
+    }
+  }
+
+  /// The window's title.
+  package var title: String {
+    get { gtk_window_get_title(cgtk_window(widget)).map { String(cString: $0) } ?? "" }
+    set { gtk_window_set_title(cgtk_window(widget), newValue) }
+  }
+
+  /// Calls `handler` when the player closes the window (Escape, its close button), not when
+  /// the app destroys it.
+  func onClose(_ handler: @escaping () -> Void) {
+    let box = Unmanaged.passRetained(SignalBox(handler)).toOpaque()
+    g_signal_connect_data(
+      UnsafeMutableRawPointer(widget), "close-request",
+      unsafeBitCast(closeTrampoline, to: GCallback.self), box, releaseSignalBox,
+      GConnectFlags(rawValue: 0))
+  }
+
+  /// Closes the window as the player would, for tests.
+  package func close() { gtk_window_close(cgtk_window(widget)) }
 
   /// Sets the icon by its installed name.
   func setIcon(_ name: String) { gtk_window_set_icon_name(cgtk_window(widget), name) }
@@ -597,6 +678,15 @@ private nonisolated let shortcutTrampoline:
     return 1
   }
 
+// `close-request` returns whether to keep the window open: never.
+private nonisolated let closeTrampoline: @convention(c) (gpointer?, gpointer?) -> gboolean = {
+  _, data in
+  guard let data else { return 0 }
+  let box = Unmanaged<SignalBox>.fromOpaque(data).takeUnretainedValue()
+  MainActor.assumeIsolated { box.handler() }
+  return 0
+}
+
 private nonisolated let releaseSignalBox:
   @convention(c) (gpointer?, UnsafeMutablePointer<GClosure>?) -> Void = { data, _ in
     if let data { Unmanaged<SignalBox>.fromOpaque(data).release() }
@@ -613,7 +703,7 @@ private nonisolated let releaseShortcutBox: @convention(c) (gpointer?) -> Void =
 
 /// Connects a closure to a signal whose handler takes only the instance and `user_data`; the
 /// closure lives as long as the connection.
-private func connect(
+func connect(
   _ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: @escaping () -> Void
 ) {
   let box = Unmanaged.passRetained(SignalBox(handler)).toOpaque()

@@ -218,10 +218,51 @@ extension GameFeature.State {
 
   /// The question asked before abandoning a game in progress.
   public var quitConfirmationMessage: String {
-    if case .confirming(.newGame) = phase {
-      return "Start a new game? This one will not be saved."
+    "\(quitConfirmationHeading) \(quitConfirmationDetail)"
+  }
+
+  /// The question alone, as a dialog's heading, such as `Quit this game?`.
+  public var quitConfirmationHeading: String {
+    if case .confirming(.newGame) = phase { return "Start a new game?" }
+    return "Quit this game?"
+  }
+
+  /// What follows from yes, under the heading.
+  public var quitConfirmationDetail: String {
+    if case .confirming(.newGame) = phase { return "This one will not be saved." }
+    return "It will not be saved."
+  }
+
+  /// The label of the answer that abandons the game: `Quit game` or `New game`.
+  public var quitConfirmationAnswer: String {
+    if case .confirming(.newGame) = phase { return "New game" }
+    return "Quit game"
+  }
+
+  /// Who plays whom, as a window's title: `Ann vs Computer`.
+  public var matchTitle: String { "\(shownName(of: .x)) vs \(shownName(of: .o))" }
+
+  /// The board, the line to win and the computer's strength, in one line: `3×3, 3 in a row,
+  /// Hard`.
+  public var matchDescription: String {
+    let board = "\(self.board.rows)×\(self.board.columns), \(self.board.k) in a row"
+    guard settings.mode != .hotSeat else { return board }
+    return "\(board), \(settings.difficulty.displayName)"
+  }
+
+  /// What a front end shows briefly over the game, if anything.
+  ///
+  /// The latest notice (the analysis has a line of its own), or the result once the game is
+  /// over. The `key` changes with every new message, so one said twice shows twice.
+  public var toast: (key: Int, text: String, isProblem: Bool)? {
+    if let notice, notice.kind != .analysis, !isConfirmingQuit, failure == nil {
+      return (notice.number, line(for: notice.kind), notice.kind.isProblem)
     }
-    return "Quit this game? It will not be saved."
+    if let resultSentence, case .finished(let recordID) = phase {
+      // Negative, so it never meets a notice's number.
+      return (-Int(truncatingIfNeeded: recordID) - 1, resultSentence, false)
+    }
+    return nil
   }
 
   /// The line under the board: the question, why the game stopped, the notice, or the last

@@ -204,6 +204,16 @@ extension Login.State {
   /// The screen's title.
   public var title: String { "Sign in" }
 
+  /// What the screen offers, in one sentence under the title.
+  public var prompt: String {
+    "Sign in to keep your games and stats, create an account, or play as a guest."
+  }
+
+  /// The labels of the fields: the user name, the password, and the password again.
+  public static let fieldTitles = (
+    userName: "User name", password: "Password", repeatedPassword: "Repeat the password"
+  )
+
   /// Whether both fields are filled in.
   public var isFormValid: Bool { missingField == nil }
 

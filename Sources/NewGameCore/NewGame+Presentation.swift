@@ -110,6 +110,35 @@ extension NewGame.State {
   }
 }
 
+extension NewGame.State {
+  /// The label of a player's name field: `X player`.
+  public func nameTitle(of mark: Mark) -> String { "\(mark.symbol) player" }
+
+  /// The headings of the form's parts.
+  public static let sectionTitles = (players: "Players", opponent: "Opponent", board: "Board")
+
+  /// The square boards the form offers, smallest first, with their labels (`3×3`).
+  public static let sizeChoices: [(side: Int, title: String)] =
+    (Board.minimumSide...Board.maximumSide).map { ($0, "\($0)×\($0)") }
+
+  /// How a side the computer may take is named, for a control that picks it: `Computer plays X`.
+  public static func computerMarkName(_ mark: Mark) -> String { "Computer plays \(mark.symbol)" }
+}
+
+extension NewGame.Choice {
+  /// The choice's label.
+  public var title: String {
+    switch self {
+    case .mode: "Mode"
+    case .computerMark: "Computer plays"
+    case .difficulty: "Difficulty"
+    case .size: "Board size"
+    case .k: "In a row to win"
+    case .startingRule: "Who starts"
+    }
+  }
+}
+
 extension GameMode {
   /// The mode's label.
   public var title: String {

@@ -45,7 +45,77 @@ extension StatsFeature.State {
 
   /// The question asked before resetting.
   public var resetConfirmationMessage: String {
-    "Reset your stats? Every finished game will be deleted."
+    "\(resetConfirmationHeading) \(resetConfirmationDetail)"
+  }
+
+  /// The question alone, as a dialog's heading.
+  public var resetConfirmationHeading: String { "Reset your stats?" }
+
+  /// What follows from yes, under the heading.
+  public var resetConfirmationDetail: String { "Every finished game will be deleted." }
+
+  /// The answers to the question: delete, or keep.
+  public var resetConfirmationAnswers: (reset: String, keep: String) { ("Reset", "Keep them") }
+
+  /// What the screen says while there is nothing to count, as a heading and a sentence.
+  public var emptyMessage: (title: String, detail: String)? {
+    guard isEmpty, !isLoading, errorMessage == nil else { return nil }
+    return ("No finished games yet", "Finish a game and its result is counted here.")
+  }
+
+  /// The headings of the screen's parts.
+  public static let sectionTitles = (
+    results: "Results by opponent", recent: "Recent games", replay: "Replay"
+  )
+
+  /// What choosing a recent game does, for assistive technologies.
+  public static let replayHint = "Replay this game"
+
+  /// The kinds of result, in the order a chart stacks them.
+  public static let resultTitles = ["Wins", "Draws", "Losses"]
+
+  /// One bar of a chart of the results: a kind of opponent and what became of the games.
+  public struct ResultsBar: Equatable, Sendable {
+    /// Who the games were against: `People`, `Computer (Hard)`.
+    public var opponent: String
+    /// Games won, drawn and lost.
+    public var wins: Int, draws: Int, losses: Int
+    /// The bar in one sentence, as ``tallyLines`` says it.
+    public var summary: String
+
+    /// All the games of the bar.
+    public var games: Int { wins + draws + losses }
+  }
+
+  /// The results per kind of opponent and difficulty, for a chart.
+  public var resultsBars: [ResultsBar] {
+    zip(stats?.tallies ?? [], tallyLines).map { tally, line in
+      ResultsBar(
+        opponent: Self.name(of: tally.opponent), wins: tally.wins, draws: tally.draws,
+        losses: tally.losses, summary: line)
+    }
+  }
+
+  /// The figures worth a glance, each with its caption: the win rate, the streaks, the games.
+  public var highlights: [(title: String, value: String)] {
+    [
+      ("Win rate", winRateText), ("Current streak", String(stats?.currentStreak ?? 0)),
+      ("Best streak", String(stats?.bestStreak ?? 0)), ("Games", String(stats?.games ?? 0)),
+    ]
+  }
+
+  /// The replayed game in one line, as the list of recent games says it.
+  public var replayTitle: String? {
+    guard let replay, let index = stats?.recentGames.firstIndex(of: replay.record) else {
+      return nil
+    }
+    return recentGameLines[index]
+  }
+
+  /// Whether the replay can step back, and forward.
+  public var replaySteps: (back: Bool, forward: Bool) {
+    guard let replay else { return (false, false) }
+    return (replay.step > 0, replay.step < replay.record.moves.count)
   }
 
   /// The replayed board at its current step, if a game is being replayed.

@@ -34,6 +34,9 @@ public enum CLI {
     case .version:
       print(Help.version)
       return ExitCode.success
+    case .completions(let shell):
+      print(Completions.script(for: shell), terminator: "")
+      return ExitCode.success
     case .account(let options):
       return await account(options, common: parsed.common)
     case .login(let options):

@@ -91,18 +91,13 @@ public struct StatsOptions: Equatable, Sendable {
 extension Command {
   /// Parses `account`, `login`, `stats`, `history` and `replay`.
   static func parseRecords(
-    _ name: String, _ arguments: [String], valued: Set<String>, flags: Set<String>
+    _ name: String, _ arguments: [String]
   ) throws(UsageError) -> (Command, Arguments) {
+    let parsed = try Arguments(arguments, syntax: Syntax.command(name))
     switch name {
     case "account":
-      let parsed = try Arguments(
-        arguments, command: name, valued: valued.union(["code"]),
-        flags: flags.union(["password-stdin", "json"]))
       return (.account(try accountOptions(parsed)), parsed)
     case "login":
-      let parsed = try Arguments(
-        arguments, command: name, valued: valued.union(["code"]),
-        flags: flags.union(["password-stdin"]))
       try parsed.requirePositionals(atMost: 1, command: name)
       guard let user = parsed.positionals.first else {
         throw UsageError("The login command needs a user name, as in tictactoe login alice.")
@@ -115,9 +110,6 @@ extension Command {
         parsed
       )
     case "stats":
-      let parsed = try Arguments(
-        arguments, command: name, valued: valued.union(["code"]),
-        flags: flags.union(["json", "reset", "yes", "password-stdin"]))
       try parsed.requirePositionals(atMost: 1, command: name)
       guard parsed.has("reset") || !parsed.has("yes") else {
         throw UsageError("The option --yes confirms --reset and means nothing without it.")
@@ -140,15 +132,12 @@ extension Command {
         parsed
       )
     case "history":
-      let parsed = try Arguments(
-        arguments, command: name, valued: valued, flags: flags.union(["json"]))
       try parsed.requirePositionals(atMost: 1, command: name)
       return (
         .history(user: try parsed.positionals.first.map(userName), json: parsed.has("json")),
         parsed
       )
     default:
-      let parsed = try Arguments(arguments, command: name, valued: valued, flags: flags)
       try parsed.requirePositionals(atMost: 1, command: name)
       guard let text = parsed.positionals.first else {
         throw UsageError(

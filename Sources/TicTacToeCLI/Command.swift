@@ -62,6 +62,8 @@ public enum Command: Equatable, Sendable {
   case replay(gameID: Int64)
   case help(String?)
   case version
+  /// The hidden `tictactoe completions SHELL`, for packagers.
+  case completions(Completions.Shell)
 }
 
 /// Options every subcommand accepts.
@@ -72,10 +74,7 @@ struct CommonOptions: Equatable, Sendable {
 
 extension Command {
   /// The subcommands, in the order help lists them.
-  static let names = [
-    "play", "analyze", "bestmove", "solve", "count", "gtp", "pbrain", "account", "login",
-    "stats", "history", "replay",
-  ]
+  static let names = Syntax.commands.map(\.name)
 
   /// Parses the arguments after the program's name.
   ///
@@ -87,6 +86,9 @@ extension Command {
   static func parseWithCommon(
     _ arguments: [String]
   ) throws(UsageError) -> (command: Command, common: CommonOptions) {
+    if arguments.first == "completions" {
+      return (.completions(try Completions.shell(Array(arguments.dropFirst()))), CommonOptions())
+    }
     var rest = arguments
     var name = "play"
     if let first = rest.first, !first.hasPrefix("-") {
@@ -102,58 +104,43 @@ extension Command {
     }
     if rest.contains("--version") { return (.version, CommonOptions()) }
 
-    let common: Set<String> = ["database"]
-    let commonFlags: Set<String> = ["no-color"]
-    let shapeOptions: Set<String> = ["size", "rows", "columns", "k"]
     let command: Command
     let parsed: Arguments
     switch name {
     case "analyze":
-      parsed = try Arguments(
-        rest, command: name, valued: common.union(["k"]), flags: commonFlags.union(["json"]))
+      parsed = try Arguments(rest, syntax: Syntax.command(name))
       command = .analyze(
         position: try position(parsed, command: name), k: try lineLength(parsed),
         json: parsed.has("json"))
     case "bestmove":
-      parsed = try Arguments(
-        rest, command: name, valued: common.union(["k", "difficulty", "seed", "time"]),
-        flags: commonFlags.union(["json"]))
+      parsed = try Arguments(rest, syntax: Syntax.command(name))
       command = .bestMove(
         position: try position(parsed, command: name), k: try lineLength(parsed),
         difficulty: try difficulty(parsed), seed: try seed(parsed), seconds: try seconds(parsed),
         json: parsed.has("json"))
     case "solve", "count":
-      parsed = try Arguments(
-        rest, command: name, valued: common.union(shapeOptions), flags: commonFlags.union(["json"]))
+      parsed = try Arguments(rest, syntax: Syntax.command(name))
       try parsed.requirePositionals(atMost: 0, command: name)
       let shape = try shape(parsed)
       command =
         name == "solve"
         ? .solve(shape, json: parsed.has("json")) : .count(shape, json: parsed.has("json"))
     case "gtp":
-      parsed = try Arguments(
-        rest, command: name, valued: common.union(["k", "difficulty", "time"]), flags: commonFlags)
+      parsed = try Arguments(rest, syntax: Syntax.command(name))
       try parsed.requirePositionals(atMost: 0, command: name)
       command = .gtp(
         k: try lineLength(parsed), difficulty: try difficulty(parsed),
         seconds: try seconds(parsed))
     case "pbrain":
-      parsed = try Arguments(
-        rest, command: name, valued: common.union(["k", "difficulty", "time"]), flags: commonFlags)
+      parsed = try Arguments(rest, syntax: Syntax.command(name))
       try parsed.requirePositionals(atMost: 0, command: name)
       command = .pbrain(
         k: try parsed.integer("k", in: 3...15) ?? 5, difficulty: try difficulty(parsed),
         seconds: try seconds(parsed))
     case "account", "login", "stats", "history", "replay":
-      (command, parsed) = try parseRecords(
-        name, rest, valued: common, flags: commonFlags)
+      (command, parsed) = try parseRecords(name, rest)
     default:
-      parsed = try Arguments(
-        rest, command: name,
-        valued: common.union(shapeOptions).union([
-          "x", "o", "computer", "difficulty", "first", "time", "user", "code",
-        ]),
-        flags: commonFlags.union(["plain", "password-stdin"]))
+      parsed = try Arguments(rest, syntax: Syntax.play)
       try parsed.requirePositionals(atMost: 0, command: name)
       command = .play(try playOptions(parsed))
     }
@@ -229,15 +216,16 @@ extension Command {
     return BoardShape(rows: dimensions.rows, columns: dimensions.columns, k: k)
   }
 
-  /// The sides the computer plays, by the word `--computer` takes.
-  private static let computerSides: [String: (mode: GameMode, mark: Mark?)] = [
-    "x": (.versusComputer, .x), "o": (.versusComputer, .o),
-    "both": (.computerVersusComputer, nil), "none": (.hotSeat, nil),
+  /// The sides the computer plays, by the word `--computer` takes, in the order help and the
+  /// completions list them.
+  static let computerSides: [(word: String, mode: GameMode, mark: Mark?)] = [
+    ("x", .versusComputer, .x), ("o", .versusComputer, .o),
+    ("both", .computerVersusComputer, nil), ("none", .hotSeat, nil),
   ]
 
-  /// The starting rules, by the word `--first` takes.
-  private static let startingRules: [String: StartingRule] = [
-    "x": .x, "o": .o, "alternate": .alternate, "random": .random,
+  /// The starting rules, by the word `--first` takes, in the order help lists them.
+  static let startingRules: [(word: String, rule: StartingRule)] = [
+    ("x", .x), ("o", .o), ("alternate", .alternate), ("random", .random),
   ]
 
   private static func playOptions(_ parsed: Arguments) throws(UsageError) -> PlayOptions {
@@ -250,7 +238,7 @@ extension Command {
     options.request.xName = try name(parsed, "x")
     options.request.oName = try name(parsed, "o")
     if let text = parsed.value("computer") {
-      guard let side = computerSides[text.lowercased()] else {
+      guard let side = computerSides.first(where: { $0.word == text.lowercased() }) else {
         throw UsageError("The computer plays x, o, both or none, not \"\(text.quotable)\".")
       }
       options.request.mode = side.mode
@@ -258,7 +246,7 @@ extension Command {
     }
     options.request.difficulty = try difficulty(parsed)
     if let text = parsed.value("first") {
-      guard let rule = startingRules[text.lowercased()] else {
+      guard let rule = startingRules.first(where: { $0.word == text.lowercased() })?.rule else {
         throw UsageError(
           "The first player is x, o, alternate or random, not \"\(text.quotable)\".")
       }

@@ -168,7 +168,18 @@ extension RecoveryCodes.State {
 
   /// The question asked before the old codes are replaced.
   public var confirmationMessage: String {
-    "Make new recovery codes? The old ones stop working."
+    "\(confirmationHeading) \(confirmationDetail)"
+  }
+
+  /// The question alone, as a dialog's heading.
+  public var confirmationHeading: String { "Make new recovery codes?" }
+
+  /// What follows from yes, under the heading.
+  public var confirmationDetail: String { "The old ones stop working." }
+
+  /// The answers to the question: make new codes, or keep the old ones.
+  public var confirmationAnswers: (confirm: String, keep: String) {
+    ("Make new codes", "Keep the old ones")
   }
 
   /// What to do with new codes, shown above them.

@@ -116,6 +116,9 @@ extension TwoFactor.State {
     "Enter the 6-digit code from your authenticator app, or a recovery code."
   }
 
+  /// The label of the code field.
+  public var codeTitle: String { "Code" }
+
   /// Whether something that could be a code was typed.
   public var isFormValid: Bool { !code.trimmingWhitespace().isEmpty }
 

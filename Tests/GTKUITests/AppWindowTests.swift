@@ -38,9 +38,9 @@ final class AppWindowTests: XCTestCase {
       XCTAssertEqual(board.cells[0][0].accessibleName, "Row 1, column 1, O")
       XCTAssertEqual(board.titleLabel.text, "Blob, place your X")
 
-      board.quitButton.click()
-      XCTAssertTrue(board.confirmBar.isVisible)
-      board.confirmQuitButton.click()
+      XCTAssertEqual(app.backButton.accessibleName, "Quit")
+      app.backButton.click()
+      try XCTUnwrap(board.confirmation, "quitting a game in progress asks").respond("quit")
       pump { app.screen == .newGame }
       XCTAssertEqual(app.screen, .newGame)
     }
@@ -129,11 +129,11 @@ extension AppWindowTests {
       let app = AppWindow(application: nil, store: makeStore())
       defer { app.window.destroy() }
       let login = try XCTUnwrap(app.loginView)
-      XCTAssertFalse(login.repeatedPasswordEntry.isVisible)
+      XCTAssertFalse(login.isAskingForThePasswordAgain)
       login.userNameEntry.type("new@example.com")
       login.passwordEntry.type("correct horse")
       login.createAccountButton.click()
-      XCTAssertTrue(login.repeatedPasswordEntry.isVisible, "the password is asked again")
+      XCTAssertTrue(login.isAskingForThePasswordAgain, "the password is asked again")
       XCTAssertEqual(app.screen, .signIn)
       login.repeatedPasswordEntry.type("correct hrose")
       login.createAccountButton.click()

@@ -1,3 +1,4 @@
+import CAdw
 import CGTK
 import GTKUI
 import GameAI
@@ -24,13 +25,15 @@ final class GameViewTests: XCTestCase {
         for (column, cell) in presentations.enumerated() {
           let button = view.cells[row][column]
           XCTAssertEqual(button.accessibleName, cell.accessibleName)
-          XCTAssertEqual(button.label, cell.label)
+          XCTAssertEqual(button.label, "", "marks are drawn, not button labels")
           XCTAssertEqual(button.isAccessibleDisabled, !cell.isEnabled)
         }
       }
       XCTAssertEqual(view.cells[1][1].accessibleName, "Row 2, column 2, X")
       XCTAssertEqual(view.cells[0][0].accessibleName, "Row 1, column 1, O")
       XCTAssertEqual(view.cells[0][1].accessibleName, "Row 1, column 2, empty")
+      XCTAssertEqual(view.board.picture().rows, state.rows, "the board draws the core's cells")
+      XCTAssertEqual(view.board.picture().mover, .o, "O's mark shows under the pointer")
       XCTAssertEqual(view.titleLabel.text, "Blob Jr, place your O")
       XCTAssertEqual(view.titleLabel.accessibleName, "Blob Jr, place your O")
     }
@@ -128,16 +131,20 @@ final class GameViewTests: XCTestCase {
       view.render(state)
 
       let presented = try XCTUnwrap(state.rows[0][1].analysisText)
-      XCTAssertEqual(view.cells[0][1].label, presented)
+      XCTAssertNotNil(state.rows[0][1].analysisCode)
+      XCTAssertEqual(
+        view.board.picture().rows[0][1].analysisCode, state.rows[0][1].analysisCode,
+        "the value is drawn")
       XCTAssertEqual(view.cells[0][1].accessibleDescription, presented)
       XCTAssertEqual(view.cells[0][1].accessibleName, "Row 1, column 2, empty")
-      XCTAssertEqual(view.cells[0][0].label, "X", "marks stay as they are")
+      XCTAssertEqual(view.board.picture().rows[0][0].label, "X", "marks stay as they are")
       XCTAssertTrue(view.analysisLabel.isVisible)
       XCTAssertEqual(view.analysisLabel.text, state.analysisSummary)
 
       state.analysis = nil
       view.render(state)
-      XCTAssertEqual(view.cells[0][1].label, "", "hiding the analysis empties cells")
+      XCTAssertNil(
+        view.board.picture().rows[0][1].analysisCode, "hiding the analysis empties cells")
       XCTAssertFalse(view.analysisLabel.isVisible)
     }
   }
@@ -162,22 +169,58 @@ final class GameViewTests: XCTestCase {
     }
   }
 
-  func testRefusalsAndUndoAreSaidUnderTheBoard() throws {
+  func testOnlyAFailedSaveIsSaidUnderTheBoard() throws {
     try MainActor.assumeIsolated {
       try requireDisplay()
       let view = GameView { _ in }
       var state = try game(.hotSeat, moves: ["b2"])
-      view.render(state)
-      XCTAssertFalse(view.statusLabel.isVisible, "a move is shown on the board, not said")
       state.post(.refused(.occupied(Cell(row: 1, column: 1))))
       view.render(state)
-      XCTAssertTrue(view.statusLabel.isVisible)
-      XCTAssertEqual(view.statusLabel.text, "b2 is taken.")
-      XCTAssertTrue(view.statusLabel.hasClass("error"))
-      state.post(.undone(1))
+      XCTAssertFalse(view.statusLabel.isVisible, "a refusal is a toast of the window's")
+      let failure = GameFeature.SaveFailure(
+        reason: "The disk is full.", stored: Game(start: .classic), unstored: state.game,
+        write: .progress)
+      state.phase = .stopped(failure)
       view.render(state)
-      XCTAssertEqual(view.statusLabel.text, "One move taken back.")
-      XCTAssertFalse(view.statusLabel.hasClass("error"))
+      XCTAssertTrue(view.statusLabel.isVisible)
+      XCTAssertEqual(view.statusLabel.text, failure.sentence)
+      XCTAssertTrue(view.statusLabel.hasClass("error"))
+    }
+  }
+
+  func testTheQuestionIsADialogWhoseAnswersReachTheCore() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      var sent: [GameFeature.Action.View] = []
+      let view = GameView { sent.append($0) }
+      var asking = try game(.hotSeat, moves: ["b2"])
+      view.render(asking)
+      XCTAssertNil(view.confirmation)
+      asking.phase = .confirming(.quit)
+      view.render(asking)
+      let dialog = try XCTUnwrap(view.confirmation, "the core asks: a dialog shows")
+      XCTAssertEqual(dialog.heading, "Quit this game?")
+      XCTAssertEqual(dialog.body, "It will not be saved.")
+      view.render(asking)
+      XCTAssertTrue(view.confirmation === dialog, "one dialog per question")
+      dialog.respond("keep")
+      XCTAssertEqual(sent, [.quitCancelled])
+      XCTAssertNil(view.confirmation)
+
+      view.render(asking)
+      try XCTUnwrap(view.confirmation).respond("quit")
+      XCTAssertEqual(sent, [.quitCancelled, .quitConfirmed])
+
+      view.render(asking)
+      XCTAssertNotNil(view.confirmation)
+      asking.phase = .playing
+      view.render(asking)
+      XCTAssertNil(view.confirmation, "the question went away: so does the dialog")
+      XCTAssertEqual(sent.count, 2, "closing it answers nothing")
+
+      asking.phase = .confirming(.newGame)
+      view.render(asking)
+      XCTAssertEqual(view.confirmation?.heading, "Start a new game?")
     }
   }
 
@@ -202,7 +245,11 @@ final class GameViewTests: XCTestCase {
 /// Whether GTK could be initialised, asked once: after a failed first call, GTK 4 answers yes to
 /// a second one without a display, and the next widget crashes the run.
 @MainActor
-private let hasDisplay = gtk_init_check() != 0
+private let hasDisplay: Bool = {
+  guard gtk_init_check() != 0 else { return false }
+  adw_init()
+  return true
+}()
 
 /// Skips the test when there is no display to initialise GTK on.
 @MainActor

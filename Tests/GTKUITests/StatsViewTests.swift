@@ -22,7 +22,8 @@ final class StatsViewTests: XCTestCase {
       view.render(state)
 
       XCTAssertEqual(view.tallyLabels.map(\.text), state.tallyLines)
-      XCTAssertEqual(view.recentGameButtons.map(\.label), state.recentGameLines)
+      XCTAssertEqual(view.recentGameButtons.map(\.accessibleName), state.recentGameLines)
+      XCTAssertFalse(view.emptyPage.isVisible)
       XCTAssertTrue(view.resetButton.isSensitive)
       XCTAssertEqual(view.replayCellNames, [])
 
@@ -38,6 +39,88 @@ final class StatsViewTests: XCTestCase {
           ["Row 2, column 1, empty", "Row 2, column 2, O", "Row 2, column 3, empty"],
           ["Row 3, column 1, empty", "Row 3, column 2, empty", "Row 3, column 3, empty"],
         ])
+      XCTAssertTrue(
+        view.replayBoard.cells.joined().allSatisfy(\.isAccessibleDisabled),
+        "nothing is played on a replay")
+      XCTAssertEqual(
+        view.replayBoard.cells.joined().map { $0.hasClass("last-move") },
+        [false, false, false, false, true, false, false, false, false],
+        "the move stepped to, b2, is the last move")
+      XCTAssertTrue(view.backButton.isSensitive)
+      XCTAssertTrue(view.forwardButton.isSensitive)
+      view.forwardButton.click()
+      view.closeReplayButton.click()
+      XCTAssertEqual(sent, [.recentGameTapped(0), .replayForwardTapped, .replayClosed])
+      state.replay = StatsFeature.Replay(record: record, step: 3)
+      view.render(state)
+      XCTAssertFalse(view.forwardButton.isSensitive, "the last move is shown")
+    }
+  }
+
+  func testAReplayOpenedBelowTheFoldScrollsIntoView() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = StatsView { _ in }
+      let window = gtk_window_new()
+      gtk_window_set_default_size(cgtk_window(window), 480, 360)
+      gtk_window_set_child(cgtk_window(window), view.root.widget)
+      defer { gtk_window_destroy(cgtk_window(window)) }
+      gtk_window_present(cgtk_window(window))
+      var state = StatsFeature.State(owner: .guest)
+      let record = GameRecord(
+        x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Computer", computer: .hard),
+        rows: 3, columns: 3, k: 3, firstMover: .x,
+        moves: ["a1", "b2", "b1"].compactMap { Cell(name: $0) }, result: nil, startedAt: 0)
+      state.stats = Stats(
+        tallies: [Tally(opponent: .computer(.hard), wins: 2, losses: 1)],
+        currentStreak: 1, bestStreak: 2, recentGames: Array(repeating: record, count: 10))
+      view.render(state)
+      pump { false }
+      XCTAssertEqual(view.scrollOffset, 0, "the screen opens at its top")
+
+      state.replay = StatsFeature.Replay(record: record, step: 0)
+      view.render(state)
+      pump { view.scrollOffset > 0 }
+      XCTAssertGreaterThan(view.scrollOffset, 100, "the replay, below the chart, is brought up")
+    }
+  }
+
+  func testNothingToCountShowsTheStatusPage() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = StatsView { _ in }
+      var state = StatsFeature.State(owner: .guest)
+      state.isLoading = true
+      view.render(state)
+      XCTAssertFalse(view.emptyPage.isVisible, "not while reading")
+      state.isLoading = false
+      state.stats = Stats()
+      view.render(state)
+      XCTAssertTrue(view.emptyPage.isVisible)
+      XCTAssertEqual(view.emptyPage.title, "No finished games yet")
+      XCTAssertFalse(view.resetButton.isSensitive)
+    }
+  }
+
+  func testResetAsksInADialogAndProblemsAreToasts() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      var sent: [StatsFeature.Action.View] = []
+      let toasts = ToastOverlay()
+      let view = StatsView(toasts: toasts) { sent.append($0) }
+      var state = StatsFeature.State(owner: .guest)
+      state.stats = Stats(tallies: [Tally(opponent: .person, wins: 1)])
+      state.isConfirmingReset = true
+      view.render(state)
+      let dialog = try XCTUnwrap(view.confirmation)
+      XCTAssertEqual(dialog.heading, "Reset your stats?")
+      dialog.respond("reset")
+      XCTAssertEqual(sent, [.resetConfirmed])
+      state.isConfirmingReset = false
+      state.errorMessage = "The database is locked."
+      view.render(state)
+      view.render(state)
+      XCTAssertEqual(toasts.shown, ["The database is locked."], "once, not at every render")
     }
   }
 }

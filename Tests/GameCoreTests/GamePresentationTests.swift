@@ -118,4 +118,55 @@ struct GamePresentationTests {
     saving.phase = .saving(GameFeature.Save(game: saving.game, write: .progress))
     #expect(saving.endOfInputSentence == nil)
   }
+
+  @Test
+  func theWindowTitleNamesTheMatchAndItsBoard() throws {
+    #expect(try state([]).matchTitle == "Blob vs Blob Jr")
+    #expect(try state([]).matchDescription == "3×3, 3 in a row")
+    var settings = GameSettings.versusComputer
+    settings.difficulty = .easy
+    #expect(try state([], settings: settings).matchDescription == "3×3, 3 in a row, Easy")
+    var hostile = GameSettings.hotSeat
+    hostile.xName = "A\u{1b}[2J"
+    #expect(try !state([], settings: hostile).matchTitle.contains("\u{1b}"))
+  }
+
+  @Test
+  func theQuestionSplitsIntoHeadingDetailAndAnswer() throws {
+    var quitting = try state([.a1])
+    quitting.phase = .confirming(.quit)
+    #expect(quitting.quitConfirmationHeading == "Quit this game?")
+    #expect(quitting.quitConfirmationAnswer == "Quit game")
+    #expect(quitting.quitConfirmationMessage == "Quit this game? It will not be saved.")
+    quitting.phase = .confirming(.newGame)
+    #expect(quitting.quitConfirmationMessage == "Start a new game? This one will not be saved.")
+    #expect(quitting.quitConfirmationAnswer == "New game")
+  }
+
+  @Test
+  func aToastSaysTheLatestNoticeThenTheResult() throws {
+    var playing = try state([.a1])
+    #expect(playing.toast == nil)
+    playing.post(.refused(.occupied(.a1)))
+    let refused = try #require(playing.toast)
+    #expect(refused.text == MoveError.occupied(.a1).description)
+    #expect(refused.isProblem)
+    playing.post(.refused(.occupied(.a1)))
+    #expect(playing.toast?.key != refused.key, "said twice, shown twice")
+    playing.post(.analysis)
+    #expect(playing.toast == nil, "the analysis has its own line")
+    playing.post(.undone(1))
+    #expect(playing.toast?.text == "One move taken back.")
+    #expect(playing.toast?.isProblem == false)
+    playing.phase = .confirming(.quit)
+    #expect(playing.toast == nil, "the question is asked instead")
+
+    var won = try state([.a1, .b1, .b2, .c1, .c3])
+    #expect(won.toast == nil, "not before the game is saved")
+    won.phase = .finished(recordID: 4)
+    #expect(won.toast?.text == "X wins with a1, b2, c3.")
+    var next = won
+    next.phase = .finished(recordID: 5)
+    #expect(next.toast?.key != won.toast?.key, "each game's result shows")
+  }
 }

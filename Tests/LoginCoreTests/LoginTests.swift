@@ -219,3 +219,17 @@ struct LoginTests {
     await store.finish()
   }
 }
+
+/// The words of the Sign in screen.
+struct LoginLabelTests {
+  @Test func theScreenSaysWhatItOffersAndNamesItsFields() {
+    let state = Login.State()
+    #expect(state.title == "Sign in")
+    #expect(state.prompt.contains("guest"))
+    let titles = Login.State.fieldTitles
+    #expect(
+      [titles.userName, titles.password, titles.repeatedPassword] == [
+        "User name", "Password", "Repeat the password",
+      ])
+  }
+}

@@ -357,3 +357,29 @@ struct NewGameDifficultyNameTests {
     #expect(state.difficultyNote == nil)
   }
 }
+
+/// The form's labels, as the desktop's boxed lists show them.
+struct NewGameLabelTests {
+  @Test func everyChoiceAndFieldHasItsLabel() {
+    #expect(
+      NewGame.Choice.allCases.map(\.title) == [
+        "Mode", "Computer plays", "Difficulty", "Board size", "In a row to win", "Who starts",
+      ])
+    let form = NewGame.State()
+    #expect(Mark.allCases.map(form.nameTitle) == ["X player", "O player"])
+    #expect(NewGame.State.computerMarkName(.o) == "Computer plays O")
+  }
+
+  @Test func theSizesOfferedAreEveryBoardTheRulesAllow() {
+    let sides = NewGame.State.sizeChoices.map(\.side)
+    #expect(sides == Array(Board.minimumSide...Board.maximumSide))
+    #expect(NewGame.State.sizeChoices.first?.title == "3×3")
+    #expect(NewGame.State.sizeChoices.last?.title == "15×15")
+    for (side, title) in NewGame.State.sizeChoices {
+      var form = NewGame.State()
+      form.settings.rows = side
+      form.settings.columns = side
+      #expect(form.value(of: .size) == title, "the form names its board as the list does")
+    }
+  }
+}

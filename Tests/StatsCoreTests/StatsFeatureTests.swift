@@ -100,3 +100,71 @@ struct StatsFeatureTests {
     await store.finish()
   }
 }
+
+/// What the desktop draws of the stats: the chart's bars, the figures, the empty state, the
+/// replay's title and steps.
+struct StatsPresentationTests {
+  private let record = GameRecord(
+    id: 3, x: PlayerRecord(name: "Ann", accountID: 1),
+    o: PlayerRecord(name: "Computer", computer: .easy), moves: [.b2, .a1, .c1],
+    result: .xWins, startedAt: TestClock.epoch, endedAt: TestClock.epoch + 1_000)
+
+  private func state(_ stats: Stats?) -> StatsFeature.State {
+    var state = StatsFeature.State(owner: .account(1))
+    state.stats = stats
+    return state
+  }
+
+  @Test func theChartHasABarPerOpponentWithTheTallysSentence() {
+    let stats = Stats(
+      tallies: [
+        Tally(opponent: .person, wins: 1, losses: 0, draws: 2),
+        Tally(opponent: .computer(.unbeatable), wins: 0, losses: 3, draws: 4),
+      ], currentStreak: 1, bestStreak: 4, recentGames: [record])
+    let bars = state(stats).resultsBars
+    #expect(bars.map(\.opponent) == ["People", "Computer (Unbeatable)"])
+    #expect(bars.map { [$0.wins, $0.draws, $0.losses] } == [[1, 2, 0], [0, 4, 3]])
+    #expect(bars.map(\.games) == [3, 7])
+    #expect(bars.map(\.summary) == state(stats).tallyLines)
+    #expect(
+      state(stats).highlights.map { "\($0.title) \($0.value)" } == [
+        "Win rate 10%", "Current streak 1", "Best streak 4", "Games 10",
+      ])
+    #expect(StatsFeature.State.resultTitles == ["Wins", "Draws", "Losses"])
+  }
+
+  @Test func nothingToCountShowsTheEmptyStateOnlyOnceLoaded() {
+    #expect(state(Stats()).emptyMessage?.title == "No finished games yet")
+    #expect(state(nil).emptyMessage != nil, "no games were read")
+    var loading = state(nil)
+    loading.isLoading = true
+    #expect(loading.emptyMessage == nil, "not while reading")
+    var failed = state(nil)
+    failed.errorMessage = "The database is locked."
+    #expect(failed.emptyMessage == nil, "the error says it instead")
+    #expect(state(Stats(tallies: [Tally(opponent: .person, wins: 1)])).emptyMessage == nil)
+    #expect(state(Stats()).resultsBars.isEmpty)
+    #expect(state(nil).highlights.map(\.value) == ["–", "0", "0", "0"])
+  }
+
+  @Test func theReplayIsTitledByItsGameAndStepsWithinIt() {
+    var replaying = state(Stats(recentGames: [record]))
+    #expect(replaying.replayTitle == nil)
+    #expect(replaying.replaySteps == (false, false))
+    replaying.replay = StatsFeature.Replay(record: record)
+    #expect(replaying.replayTitle == "Ann vs Computer: Ann won in 3 moves")
+    #expect(replaying.replaySteps == (false, true))
+    replaying.replay?.step = 2
+    #expect(replaying.replaySteps == (true, true))
+    replaying.replay?.step = 3
+    #expect(replaying.replaySteps == (true, false))
+  }
+
+  @Test func theResetQuestionSplitsIntoHeadingAndDetail() {
+    let shown = state(Stats())
+    #expect(
+      shown.resetConfirmationMessage
+        == "\(shown.resetConfirmationHeading) \(shown.resetConfirmationDetail)")
+    #expect(shown.resetConfirmationAnswers == ("Reset", "Keep them"))
+  }
+}

@@ -78,3 +78,15 @@ struct RecoveryCodesTests {
     await store.finish()
   }
 }
+
+/// The words of the two-factor and recovery-code screens, as the desktop's dialogs split them.
+struct TwoFactorLabelTests {
+  @Test func theQuestionSplitsIntoHeadingDetailAndAnswers() {
+    let state = RecoveryCodes.State(session: Session(accountID: 1, userName: "ada", token: "t"))
+    #expect(
+      state.confirmationMessage == "\(state.confirmationHeading) \(state.confirmationDetail)")
+    #expect(state.confirmationAnswers == ("Make new codes", "Keep the old ones"))
+    let twoFactor = TwoFactor.State(challenge: TwoFactorChallenge(userName: "ada", token: "x"))
+    #expect(twoFactor.codeTitle == "Code")
+  }
+}

@@ -1,0 +1,592 @@
+import AppCore
+import CAdw
+import CGTK
+
+// libadwaita's widgets, wrapped as Widgets.swift wraps GTK's: each owns its widget and the
+// closures connected to it. Only what libadwaita 1.2 (Debian 12) has is used.
+
+// MARK: - Header bar
+
+/// The bar at the top of a window: the title, buttons at the start and at the end.
+package final class HeaderBar: Element {
+  /// The title in the middle, with a line under it.
+  package let title = WindowTitle()
+
+  init() {
+    super.init(adw_header_bar_new())
+    adw_header_bar_set_title_widget(cadw_header_bar(widget), title.widget)
+  }
+
+  /// Adds a button at the start (the left, in left-to-right languages).
+  func packStart(_ child: Element) {
+    adw_header_bar_pack_start(cadw_header_bar(widget), child.widget)
+  }
+
+  /// Adds a button at the end.
+  func packEnd(_ child: Element) { adw_header_bar_pack_end(cadw_header_bar(widget), child.widget) }
+}
+
+/// A window's title and subtitle, centred in its header bar.
+package final class WindowTitle: Element {
+  init() {
+    super.init(adw_window_title_new("", ""))
+  }
+
+  /// The title.
+  package var title: String {
+    get { String(cString: adw_window_title_get_title(cadw_window_title(widget))) }
+    set { if title != newValue { adw_window_title_set_title(cadw_window_title(widget), newValue) } }
+  }
+
+  /// The line under the title; empty hides it.
+  package var subtitle: String {
+    get { String(cString: adw_window_title_get_subtitle(cadw_window_title(widget))) }
+    set {
+      if subtitle != newValue { adw_window_title_set_subtitle(cadw_window_title(widget), newValue) }
+    }
+  }
+}
+
+extension Element {
+  /// The text shown when the pointer rests on the widget.
+  package var tooltip: String? {
+    get { gtk_widget_get_tooltip_text(widget).map { String(cString: $0) } }
+    set { if tooltip != newValue { gtk_widget_set_tooltip_text(widget, newValue) } }
+  }
+
+  /// Sets the vertical alignment: centred, as a row's suffix wants.
+  @discardableResult
+  func verticallyCentered() -> Self {
+    gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
+    return self
+  }
+}
+
+extension Button {
+  /// A button showing an icon, named for assistive technologies and in its tooltip.
+  convenience init(icon: String, name: String, action: @escaping () -> Void = {}) {
+    self.init(label: "", action: action)
+    gtk_button_set_icon_name(cgtk_button(widget), icon)
+    accessibleName = name
+    tooltip = name
+  }
+}
+
+// MARK: - The primary menu
+
+/// A menu: labels bound to actions of the window (`win.name`).
+package final class Menu {
+  let model: OpaquePointer
+
+  init() {
+    guard let menu = g_menu_new() else { preconditionFailure("GLib made no menu") }
+    model = menu
+  }
+
+  isolated deinit {
+    g_object_unref(UnsafeMutableRawPointer(model))
+  }
+
+  /// Adds an entry that activates the window's action `name`.
+  func append(_ label: String, action name: String) {
+    g_menu_append(model, label, "win.\(name)")
+  }
+
+  /// Adds a section: entries set apart by a line.
+  func appendSection(_ section: Menu) {
+    g_menu_append_section(model, nil, cadw_menu_model(UnsafeMutableRawPointer(section.model)))
+  }
+}
+
+/// The button that opens the primary menu.
+package final class MenuButton: Element {
+  private let menu: Menu
+
+  init(icon: String, name: String, menu: Menu) {
+    self.menu = menu
+    super.init(gtk_menu_button_new())
+    let button = cadw_menu_button(widget)
+    gtk_menu_button_set_icon_name(button, icon)
+    gtk_menu_button_set_menu_model(button, cadw_menu_model(UnsafeMutableRawPointer(menu.model)))
+    // F10 opens it, as in every GNOME application.
+    gtk_menu_button_set_primary(button, 1)
+    accessibleName = name
+    tooltip = name
+  }
+
+  /// Opens the menu.
+  func popup() { gtk_menu_button_popup(cadw_menu_button(widget)) }
+}
+
+/// A window's actions, by name: what menu entries and shortcuts trigger (`win.name`).
+package final class Actions {
+  private let map: UnsafeMutableRawPointer
+  private var actions: [String: OpaquePointer] = [:]
+
+  /// The actions of `window`, an application window (which keeps them as `win.name`).
+  init(of window: Window) {
+    map = UnsafeMutableRawPointer(window.widget)
+  }
+
+  isolated deinit {
+    for action in actions.values { g_object_unref(UnsafeMutableRawPointer(action)) }
+  }
+
+  /// Adds the action `name`, which calls `handler`.
+  func add(_ name: String, _ handler: @escaping () -> Void) {
+    guard let action = g_simple_action_new(name, nil) else {
+      preconditionFailure("GLib made no action \(name)")
+    }
+    connectWithArgument(UnsafeMutableRawPointer(action), "activate") { _ in handler() }
+    g_action_map_add_action(cadw_action_map(map), cadw_action(UnsafeMutableRawPointer(action)))
+    actions[name] = action
+  }
+
+  /// Whether the action `name` (and so its menu entry) does something now.
+  package func isEnabled(_ name: String) -> Bool {
+    actions[name].map { g_action_get_enabled(cadw_action(UnsafeMutableRawPointer($0))) != 0 }
+      ?? false
+  }
+
+  /// Enables or disables the action `name`.
+  func setEnabled(_ name: String, _ isEnabled: Bool) {
+    guard let action = actions[name], self.isEnabled(name) != isEnabled else { return }
+    g_simple_action_set_enabled(action, isEnabled ? 1 : 0)
+  }
+
+  /// Triggers the action `name` as its menu entry would, for tests.
+  package func activate(_ name: String) {
+    guard let action = actions[name] else { return }
+    g_action_activate(cadw_action(UnsafeMutableRawPointer(action)), nil)
+  }
+}
+
+// MARK: - Toasts
+
+/// Shows short messages over its child, one after another.
+package final class ToastOverlay: Element {
+  /// Every message shown so far, oldest first, for tests.
+  package private(set) var shown: [String] = []
+
+  init(_ child: Element) {
+    super.init(adw_toast_overlay_new())
+    adw_toast_overlay_set_child(cadw_toast_overlay(widget), child.widget)
+  }
+
+  /// An overlay over nothing, for tests.
+  package convenience init() {
+    self.init(Box.column())
+  }
+
+  /// Shows `text` for a few seconds; a problem shows before what was waiting.
+  func show(_ text: String, isProblem: Bool = false) {
+    guard let toast = adw_toast_new(text) else { return }
+    if isProblem { adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH) }
+    adw_toast_overlay_add_toast(cadw_toast_overlay(widget), toast)
+    shown.append(text)
+  }
+}
+
+// MARK: - Pages and boxed lists
+
+/// A page for an empty or a finished state: an icon, a title and a sentence, centred.
+package final class StatusPage: Element {
+  init(icon: String) {
+    super.init(adw_status_page_new())
+    adw_status_page_set_icon_name(cadw_status_page(widget), icon)
+  }
+
+  /// The title under the icon.
+  package var title: String {
+    get { adw_status_page_get_title(cadw_status_page(widget)).map { String(cString: $0) } ?? "" }
+    set { if title != newValue { adw_status_page_set_title(cadw_status_page(widget), newValue) } }
+  }
+
+  /// The sentence under the title.
+  package var detail: String {
+    get {
+      adw_status_page_get_description(cadw_status_page(widget)).map { String(cString: $0) } ?? ""
+    }
+    set {
+      if detail != newValue { adw_status_page_set_description(cadw_status_page(widget), newValue) }
+    }
+  }
+}
+
+/// A titled group of rows, drawn as one rounded card (a boxed list).
+package final class BoxedList: Element {
+  init(title: String = "", _ rows: [Element] = []) {
+    super.init(adw_preferences_group_new())
+    if !title.isEmpty { adw_preferences_group_set_title(cadw_preferences_group(widget), title) }
+    for row in rows { add(row) }
+  }
+
+  /// Adds a row.
+  func add(_ row: Element) { adw_preferences_group_add(cadw_preferences_group(widget), row.widget) }
+
+  /// Removes a row added before.
+  func remove(_ row: Element) {
+    adw_preferences_group_remove(cadw_preferences_group(widget), row.widget)
+  }
+
+  /// Shows a widget at the end of the group's title, such as a button.
+  func setHeaderSuffix(_ suffix: Element) {
+    adw_preferences_group_set_header_suffix(cadw_preferences_group(widget), suffix.widget)
+  }
+}
+
+/// A row with a title, an optional line under it, and widgets at its end.
+package final class ActionRow: Element {
+  init(title: String, subtitle: String = "") {
+    super.init(adw_action_row_new())
+    self.title = title
+    self.subtitle = subtitle
+  }
+
+  /// The row's title.
+  package var title: String {
+    get {
+      adw_preferences_row_get_title(cadw_preferences_row(widget)).map { String(cString: $0) } ?? ""
+    }
+    set {
+      if title != newValue { adw_preferences_row_set_title(cadw_preferences_row(widget), newValue) }
+    }
+  }
+
+  /// The line under the title; empty hides it.
+  package var subtitle: String {
+    get { adw_action_row_get_subtitle(cadw_action_row(widget)).map { String(cString: $0) } ?? "" }
+    set {
+      if subtitle != newValue { adw_action_row_set_subtitle(cadw_action_row(widget), newValue) }
+    }
+  }
+
+  /// Adds a widget at the row's end.
+  @discardableResult
+  func addSuffix(_ suffix: Element) -> Self {
+    adw_action_row_add_suffix(cadw_action_row(widget), suffix.verticallyCentered().widget)
+    return self
+  }
+
+  /// Makes a click anywhere on the row press `target`.
+  func activates(_ target: Element) {
+    adw_action_row_set_activatable_widget(cadw_action_row(widget), target.widget)
+  }
+}
+
+/// A row offering one of several texts in a drop-down list.
+package final class ComboRow: Element {
+  /// Called with the index the player chose.
+  var onSelect: (Int) -> Void = { _ in }
+  private var isSetting = false
+  private var items: [String] = []
+
+  init(title: String) {
+    super.init(adw_combo_row_new())
+    adw_preferences_row_set_title(cadw_preferences_row(widget), title)
+    connectWithArgument(widget, "notify::selected") { [weak self] _ in
+      guard let self, !self.isSetting, let index = self.selected else { return }
+      self.onSelect(index)
+    }
+  }
+
+  /// The texts offered, in order.
+  package var choices: [String] {
+    get { items }
+    set {
+      guard items != newValue else { return }
+      items = newValue
+      isSetting = true
+      let list = gtk_string_list_new(nil)
+      for item in newValue { gtk_string_list_append(list, item) }
+      adw_combo_row_set_model(
+        cadw_combo_row(widget), cadw_list_model(UnsafeMutableRawPointer(list)))
+      g_object_unref(UnsafeMutableRawPointer(list))
+      isSetting = false
+    }
+  }
+
+  /// The line under the title.
+  package var subtitle: String {
+    get { adw_action_row_get_subtitle(cadw_action_row(widget)).map { String(cString: $0) } ?? "" }
+    set { adw_action_row_set_subtitle(cadw_action_row(widget), newValue) }
+  }
+
+  /// The index chosen, or `nil` when none is; setting it does not call ``onSelect``.
+  package var selected: Int? {
+    get {
+      let index = adw_combo_row_get_selected(cadw_combo_row(widget))
+      return index == UInt32(GTK_INVALID_LIST_POSITION) ? nil : Int(index)
+    }
+    set {
+      guard selected != newValue else { return }
+      isSetting = true
+      adw_combo_row_set_selected(
+        cadw_combo_row(widget), newValue.map { UInt32($0) } ?? UInt32(GTK_INVALID_LIST_POSITION))
+      isSetting = false
+    }
+  }
+
+  /// Chooses `index` as a player would, for tests: ``onSelect`` hears it.
+  package func choose(_ index: Int) {
+    adw_combo_row_set_selected(cadw_combo_row(widget), UInt32(index))
+  }
+}
+
+/// A row of a boxed list holding any widget, for controls that have no row of their own.
+package final class WidgetRow: Element {
+  init(_ child: Element) {
+    super.init(adw_preferences_row_new())
+    gtk_list_box_row_set_child(cadw_list_box_row(widget), child.margin(6).widget)
+    gtk_list_box_row_set_activatable(cadw_list_box_row(widget), 0)
+  }
+}
+
+/// A row holding a captioned text field, for fields an entry row cannot be (a password field
+/// that assistive technologies know as one).
+package final class FieldRow: Element {
+  /// The field.
+  package let field: Entry
+
+  init(caption: String, field: Entry) {
+    self.field = field
+    let label = Label(caption, wraps: false).classes("caption", "dim-label")
+    field.accessibleName = caption
+    field.classes("flat")
+    let column = Box.column(spacing: 0, label, field)
+    gtk_widget_set_margin_start(label.widget, 6)
+    super.init(adw_preferences_row_new())
+    gtk_list_box_row_set_child(cadw_list_box_row(widget), column.margin(6).widget)
+    gtk_list_box_row_set_activatable(cadw_list_box_row(widget), 0)
+  }
+}
+
+// MARK: - Dialogs
+
+/// A question in a small window over another: a heading, a sentence and answers.
+package final class MessageDialog: Element {
+  /// How an answer looks: the usual, the one suggested, or one that destroys something.
+  enum Style {
+    case plain
+    case suggested
+    case destructive
+  }
+
+  /// Called with the id of the answer chosen; closing the dialog answers `cancel`.
+  var onResponse: (String) -> Void = { _ in }
+
+  /// Creates the dialog; `cancel` is the answer Escape gives, `preferred` the one Enter gives.
+  init(
+    over parent: Window?, heading: String, body: String,
+    answers: [(id: String, label: String, style: Style)], cancel: String, preferred: String
+  ) {
+    super.init(
+      adw_message_dialog_new(parent.map { cgtk_window($0.widget) }, heading, body))
+    let dialog = cadw_message_dialog(widget)
+    for answer in answers {
+      adw_message_dialog_add_response(dialog, answer.id, answer.label)
+      switch answer.style {
+      case .plain: break
+      case .suggested:
+        adw_message_dialog_set_response_appearance(dialog, answer.id, ADW_RESPONSE_SUGGESTED)
+      case .destructive:
+        adw_message_dialog_set_response_appearance(dialog, answer.id, ADW_RESPONSE_DESTRUCTIVE)
+      }
+    }
+    adw_message_dialog_set_close_response(dialog, cancel)
+    adw_message_dialog_set_default_response(dialog, preferred)
+    connectWithArgument(widget, "response") { [weak self] response in
+      guard let response else { return }
+      self?.onResponse(String(cString: response.assumingMemoryBound(to: CChar.self)))
+    }
+    // GTK 4.8 names a button with a mnemonic by its raw text and its label's again; name each
+    // answer once, as it reads.
+    nameButtons(under: widget)
+  }
+
+  /// The question.
+  package var heading: String {
+    adw_message_dialog_get_heading(cadw_message_dialog(widget)).map { String(cString: $0) } ?? ""
+  }
+
+  /// The sentence under the question.
+  package var body: String {
+    adw_message_dialog_get_body(cadw_message_dialog(widget)).map { String(cString: $0) } ?? ""
+  }
+
+  /// Shows the dialog.
+  func present() { gtk_window_present(cgtk_window(widget)) }
+
+  /// Closes the dialog without answering.
+  func close() { gtk_window_destroy(cgtk_window(widget)) }
+
+  /// Answers `id` as a click would, for tests.
+  package func respond(_ id: String) {
+    adw_message_dialog_response(cadw_message_dialog(widget), id)
+  }
+
+  private func nameButtons(under parent: Widget) {
+    var child = gtk_widget_get_first_child(parent)
+    while let current = child {
+      if cadw_is_button(current) != 0, let label = gtk_button_get_label(cgtk_button(current)) {
+        cgtk_name_mnemonic_button(current, String(cString: label).replacing("_", with: ""))
+      }
+      nameButtons(under: current)
+      child = gtk_widget_get_next_sibling(current)
+    }
+  }
+}
+
+/// The About window: the program's name, version, what it is and who makes it.
+package enum AboutWindow {
+  /// Opens the window over `parent`.
+  static func present(over parent: Window, icon: String) -> Window {
+    let window = Window(wrapping: adw_about_window_new())
+    let about = cadw_about_window(window.widget)
+    adw_about_window_set_application_name(about, AppInfo.name)
+    adw_about_window_set_application_icon(about, icon)
+    adw_about_window_set_version(about, AppInfo.version)
+    adw_about_window_set_comments(about, AppInfo.summary)
+    adw_about_window_set_developer_name(about, AppInfo.developers)
+    adw_about_window_set_copyright(about, AppInfo.copyright)
+    window.makeModal(over: parent)
+    window.present()
+    return window
+  }
+}
+
+/// The Preferences window: groups of rows.
+package final class PreferencesWindow {
+  /// The window.
+  let window: Window
+  private let page: Widget
+
+  init(over parent: Window, title: String) {
+    window = Window(wrapping: adw_preferences_window_new())
+    window.title = title
+    page = adw_preferences_page_new()
+    adw_preferences_window_add(
+      cadw_preferences_window(window.widget), cadw_preferences_page(page))
+    window.makeModal(over: parent)
+  }
+
+  /// Shows a short message over the window.
+  func show(_ text: String) {
+    guard let toast = adw_toast_new(text) else { return }
+    adw_preferences_window_add_toast(cadw_preferences_window(window.widget), toast)
+  }
+
+  /// Adds a group of rows.
+  func add(_ group: BoxedList) {
+    adw_preferences_page_add(cadw_preferences_page(page), cadw_preferences_group(group.widget))
+  }
+}
+
+/// A window listing keyboard shortcuts in groups, as GNOME applications show them.
+package enum ShortcutsWindow {
+  /// Opens the window over `parent`.
+  ///
+  /// - Parameters:
+  ///   - parent: The app's window, which the new one stays over.
+  ///   - title: The window's title.
+  ///   - groups: Each group's title and its shortcuts: what the keys do, and the keys in GTK's
+  ///     accelerator syntax (`<Control>z`, several separated by spaces).
+  /// - Returns: The window, shown.
+  static func present(
+    over parent: Window, title: String, groups: [(title: String, shortcuts: [(String, String)])]
+  ) -> Window {
+    var xml = """
+      <interface><object class="GtkShortcutsWindow" id="shortcuts">\
+      <property name="modal">1</property><property name="title">\(escaped(title))</property>\
+      <child><object class="GtkShortcutsSection"><property name="section-name">main</property>
+      """
+    for group in groups {
+      xml += "<child><object class=\"GtkShortcutsGroup\">"
+      xml += "<property name=\"title\">\(escaped(group.title))</property>"
+      for (what, keys) in group.shortcuts {
+        xml += "<child><object class=\"GtkShortcutsShortcut\">"
+        xml += "<property name=\"title\">\(escaped(what))</property>"
+        xml += "<property name=\"accelerator\">\(escaped(keys))</property></object></child>"
+      }
+      xml += "</object></child>"
+    }
+    xml += "</object></child></object></interface>"
+    let builder = gtk_builder_new_from_string(xml, -1)
+    defer { g_object_unref(UnsafeMutableRawPointer(builder)) }
+    guard let built = cadw_builder_widget(builder, "shortcuts") else {
+      preconditionFailure("the shortcuts window's description is GTK's own format")
+    }
+    let window = Window(wrapping: built)
+    window.makeModal(over: parent)
+    window.present()
+    return window
+  }
+
+  private static func escaped(_ text: String) -> String {
+    var result = ""
+    for character in text {
+      switch character {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      default: result.append(character)
+      }
+    }
+    return result
+  }
+}
+
+// MARK: - Style
+
+/// Light or dark for every window, as libadwaita's style manager applies it.
+package enum StyleManager {
+  /// Applies `appearance` at once.
+  static func apply(_ appearance: Appearance) {
+    let scheme: AdwColorScheme =
+      switch appearance {
+      case .system: ADW_COLOR_SCHEME_DEFAULT
+      case .light: ADW_COLOR_SCHEME_FORCE_LIGHT
+      case .dark: ADW_COLOR_SCHEME_FORCE_DARK
+      }
+    adw_style_manager_set_color_scheme(adw_style_manager_get_default(), scheme)
+  }
+
+  /// Whether windows are dark now.
+  package static var isDark: Bool {
+    adw_style_manager_get_dark(adw_style_manager_get_default()) != 0
+  }
+}
+
+// MARK: - Signals with an argument
+
+/// Carries a closure that takes a signal's one pointer argument.
+private final class ArgumentBox {
+  let handler: (UnsafeMutableRawPointer?) -> Void
+  init(_ handler: @escaping (UnsafeMutableRawPointer?) -> Void) { self.handler = handler }
+}
+
+private nonisolated let argumentTrampoline:
+  @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
+    guard let data else { return }
+    nonisolated(unsafe) let value = argument
+    let box = Unmanaged<ArgumentBox>.fromOpaque(data).takeUnretainedValue()
+    MainActor.assumeIsolated { box.handler(value) }
+  }
+
+private nonisolated let releaseArgumentBox:
+  @convention(c) (gpointer?, UnsafeMutablePointer<GClosure>?) -> Void = { data, _ in
+    if let data { Unmanaged<ArgumentBox>.fromOpaque(data).release() }
+  }
+
+/// Connects a closure to a signal whose handler takes the instance, one pointer (a response's
+/// id, an action's parameter, a property's description) and `user_data`.
+func connectWithArgument(
+  _ instance: UnsafeMutableRawPointer, _ signal: String,
+  _ handler: @escaping (UnsafeMutableRawPointer?) -> Void
+) {
+  let box = Unmanaged.passRetained(ArgumentBox(handler)).toOpaque()
+  g_signal_connect_data(
+    instance, signal, unsafeBitCast(argumentTrampoline, to: GCallback.self), box,
+    releaseArgumentBox, GConnectFlags(rawValue: 0))
+}

@@ -1,0 +1,197 @@
+import AppCore
+import Architecture
+import CAdw
+import CGTK
+import Foundation
+import GTKUI
+import GameCore
+import GameRules
+import NewGameCore
+import StatsCore
+import TestSupport
+import XCTest
+
+/// What the window adds around the screens: the header bar, the primary menu and its windows,
+/// toasts, and the appearance kept between runs.
+final class DesktopTests: XCTestCase {
+  private var folder = ""
+
+  override func setUp() {
+    folder = NSTemporaryDirectory() + "tictactoe-gtk-\(UUID().uuidString)"
+  }
+
+  override func tearDown() {
+    try? FileManager.default.removeItem(atPath: folder)
+  }
+
+  private var preferences: PreferencesFile { PreferencesFile(path: folder + "/tictactoe-gtk.ini") }
+
+  func testTheHeaderNamesEachScreenAndItsWayBack() throws {
+    let preferences = preferences
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let app = AppWindow(application: nil, store: makeStore(), preferences: preferences)
+      defer { app.window.destroy() }
+      XCTAssertEqual(app.header.title.title, "Sign in")
+      XCTAssertFalse(app.backButton.isVisible, "Sign in is the first screen")
+
+      try XCTUnwrap(app.loginView?.guestButton).click()
+      XCTAssertEqual(app.header.title.title, "New game")
+      XCTAssertEqual(app.header.title.subtitle, "Playing as a guest")
+      XCTAssertTrue(app.backButton.isVisible)
+      XCTAssertEqual(app.backButton.accessibleName, "Back to Sign in")
+      XCTAssertEqual(app.backButton.tooltip, "Back to Sign in")
+
+      try XCTUnwrap(app.newGameView).xNameEntry.type("Ann")
+      try XCTUnwrap(app.newGameView).letsPlayButton.click()
+      XCTAssertEqual(app.header.title.title, "Ann vs Computer")
+      XCTAssertEqual(app.header.title.subtitle, "3×3, 3 in a row, Unbeatable")
+      XCTAssertEqual(app.backButton.accessibleName, "Quit")
+
+      app.backButton.click()
+      pump { app.screen == .newGame }
+      XCTAssertEqual(app.screen, .newGame, "no move yet: quitting does not ask")
+      app.backButton.click()
+      XCTAssertEqual(app.screen, .signIn)
+      XCTAssertFalse(app.backButton.isVisible)
+    }
+  }
+
+  func testTheMenuOffersWhatTheScreenAllows() throws {
+    let preferences = preferences
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let app = AppWindow(application: nil, store: makeStore(), preferences: preferences)
+      defer { app.window.destroy() }
+      @MainActor func enabled() -> [MenuItem] {
+        MenuItem.allCases.filter { app.actions.isEnabled(AppWindow.actionName(of: $0)) }
+      }
+      XCTAssertEqual(enabled(), [.preferences, .keyboardShortcuts, .about])
+      app.actions.activate(AppWindow.actionName(of: .statistics))
+      XCTAssertEqual(app.screen, .signIn, "a disabled entry does nothing")
+
+      try XCTUnwrap(app.loginView?.guestButton).click()
+      XCTAssertEqual(enabled(), MenuItem.allCases)
+      app.actions.activate(AppWindow.actionName(of: .statistics))
+      XCTAssertEqual(app.screen, .stats)
+      XCTAssertEqual(app.header.title.title, "Stats")
+      XCTAssertEqual(enabled(), [.newGame, .preferences, .keyboardShortcuts, .about])
+      app.actions.activate(AppWindow.actionName(of: .newGame))
+      XCTAssertEqual(app.screen, .newGame, "New Game leaves Stats for the form")
+    }
+  }
+
+  func testTheMenuOpensAboutTheKeyboardHelpAndPreferences() throws {
+    let preferences = preferences
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let store = makeStore()
+      let app = AppWindow(application: nil, store: store, preferences: preferences)
+      defer { app.window.destroy() }
+
+      app.actions.activate(AppWindow.actionName(of: .about))
+      XCTAssertEqual(store.state.panel, .about)
+      let about = try XCTUnwrap(app.panelWindow)
+      XCTAssertEqual(about.title, "About")
+      about.close()
+      XCTAssertNil(store.state.panel, "closing the window tells the core")
+      XCTAssertNil(app.panelWindow)
+
+      app.actions.activate(AppWindow.actionName(of: .keyboardShortcuts))
+      XCTAssertEqual(try XCTUnwrap(app.panelWindow).title, "Keyboard help")
+      // Another entry replaces the open window, and the core hears of no closing.
+      app.actions.activate(AppWindow.actionName(of: .preferences))
+      XCTAssertEqual(store.state.panel, .preferences)
+      XCTAssertEqual(try XCTUnwrap(app.panelWindow).title, "Preferences")
+
+      let row = try XCTUnwrap(app.appearanceRow)
+      XCTAssertEqual(row.choices, ["Follow the system", "Light", "Dark"])
+      XCTAssertEqual(row.selected, 0)
+      row.choose(2)
+      XCTAssertTrue(StyleManager.isDark, "the choice applies at once")
+      XCTAssertEqual(preferences.appearance, .dark, "and is kept for the next start")
+      row.choose(1)
+      XCTAssertFalse(StyleManager.isDark)
+      XCTAssertEqual(preferences.appearance, .light)
+      row.choose(0)
+      XCTAssertEqual(preferences.appearance, .system)
+    }
+  }
+
+  func testTheKeyboardHelpListsEveryCommandWithItsKeys() {
+    for command in DesktopCommand.allCases {
+      let keys = MainActor.assumeIsolated { AppWindow.keys(of: command) }
+      XCTAssertFalse(keys.isEmpty, "\(command)")
+      for accelerator in keys.split(separator: " ") {
+        var key: guint = 0
+        var modifiers = GdkModifierType(rawValue: 0)
+        XCTAssertNotEqual(
+          gtk_accelerator_parse(String(accelerator), &key, &modifiers), 0,
+          "\(accelerator) is an accelerator GTK reads")
+      }
+    }
+  }
+
+  func testNoticesAndResultsShowAsToasts() throws {
+    let preferences = preferences
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      var form = NewGame.State()
+      form.settings = GameSettings(xName: "Ann", oName: "Bob")
+      var state = TicTacToe.State()
+      state.destination = .newGame(form)
+      let store = Store(initialState: state) {
+        TicTacToe(
+          authentication: .demo, database: InMemoryDatabase().client, engine: .firstEmptyCell,
+          clock: .immediate, random: .lowest, thinkingPause: .zero)
+      }
+      store.send(.newGame(.view(.letsPlayTapped)))
+      let app = AppWindow(application: nil, store: store, preferences: preferences)
+      defer { app.window.destroy() }
+      let board = try XCTUnwrap(app.gameView)
+      board.cells[1][1].click()
+      pump { board.cells[1][1].accessibleName == "Row 2, column 2, X" }
+      board.cells[1][1].click()
+      XCTAssertEqual(app.toasts.shown, ["b2 is taken."])
+      board.cells[1][1].click()
+      XCTAssertEqual(app.toasts.shown, ["b2 is taken.", "b2 is taken."], "said twice, shown twice")
+      for (row, column) in [(0, 0), (0, 2), (0, 1), (2, 0)] {
+        board.cells[row][column].click()
+        pump { board.cells[row][column].accessibleName?.hasSuffix("empty") == false }
+      }
+      pump { app.toasts.shown.count == 3 }
+      XCTAssertEqual(app.toasts.shown.last, "X wins with c1, b2, a3.")
+      XCTAssertEqual(board.titleLabel.text, "Winner! Congrats Ann!")
+    }
+  }
+
+  func testTheAppearanceSurvivesADamagedFileAndAFolderThatCannotBeWritten() throws {
+    XCTAssertEqual(preferences.appearance, .system, "no file yet")
+    try preferences.save(.dark)
+    XCTAssertEqual(preferences.appearance, .dark)
+    let attributes = try FileManager.default.attributesOfItem(atPath: folder)
+    XCTAssertEqual((attributes[.posixPermissions] as? Int) ?? 0, 0o700, "a folder of its own")
+
+    for damage in [
+      "\u{0}\u{1b}[2J garbage", "[Desktop]\nappearance=sepia\n",
+      String(repeating: "x", count: 100_000),
+    ] {
+      try Data(damage.utf8).write(to: URL(fileURLWithPath: preferences.path))
+      XCTAssertEqual(preferences.appearance, .system, "a damaged file follows the system")
+    }
+    try preferences.save(.light)
+    XCTAssertEqual(preferences.appearance, .light, "a damaged file is replaced whole")
+
+    try Data("# mine\n[Desktop]\nappearance=dark\n[Other]\nkey=kept\n".utf8).write(
+      to: URL(fileURLWithPath: preferences.path))
+    try preferences.save(.light)
+    let text = try String(contentsOfFile: preferences.path, encoding: .utf8)
+    XCTAssertTrue(text.contains("key=kept"), "what else the file holds is kept")
+
+    let locked = PreferencesFile(path: "/proc/tictactoe/tictactoe-gtk.ini")
+    XCTAssertThrowsError(try locked.save(.dark)) { error in
+      XCTAssertFalse((error as? PreferencesError)?.message.isEmpty ?? true)
+    }
+    XCTAssertEqual(locked.appearance, .system)
+  }
+}
