@@ -14,6 +14,8 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CLinux"),
     .target(name: "CFuzz"),
 
     // MARK: - Pure core
@@ -21,10 +23,13 @@ let package = Package(
     // The engine rounds with libm (sqrt), which executables without Foundation do not link.
     .target(name: "GameAI", dependencies: ["GameRules"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "Architecture"),
+    .target(name: "GameProtocol", dependencies: ["GameRules"]),
 
     // MARK: - Wrappers of C libraries
     .target(name: "SQLite", dependencies: ["CSQLite"]),
     .target(name: "Crypto", dependencies: ["CCrypto"]),
+    .target(name: "TLS", dependencies: ["CSSL"]),
+    .target(name: "NetworkIO", dependencies: ["CLinux", "GameProtocol", "TLS"]),
 
     // MARK: - Clients
     .target(name: "AuthenticationClient"),
@@ -87,6 +92,9 @@ let package = Package(
       name: "fuzz-notation", dependencies: ["CFuzz", "GameRules"], path: "Fuzz/Notation"),
     .executableTarget(
       name: "fuzz-arguments", dependencies: ["CFuzz", "TicTacToeCLI"], path: "Fuzz/Arguments"),
+    .executableTarget(
+      name: "fuzz-protocol", dependencies: ["CFuzz", "GameProtocol", "GameRules"],
+      path: "Fuzz/Protocol"),
 
     // MARK: - Test support
     .target(name: "ArchitectureTesting", dependencies: ["Architecture"]),
@@ -101,10 +109,13 @@ let package = Package(
     // MARK: - Tests
     .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
     .testTarget(name: "GameAITests", dependencies: ["GameAI", "GameRules"]),
+    .testTarget(name: "GameProtocolTests", dependencies: ["GameProtocol", "GameRules"]),
     .testTarget(
       name: "ArchitectureTests", dependencies: ["Architecture", "ArchitectureTesting"]),
     .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+    .testTarget(name: "TLSTests", dependencies: ["TLS"]),
+    .testTarget(name: "NetworkIOTests", dependencies: ["GameProtocol", "NetworkIO", "TLS"]),
     .testTarget(
       name: "DatabaseClientLiveTests",
       dependencies: [
