@@ -57,6 +57,10 @@ let package = Package(
     ),
     .target(name: "StatsCore", dependencies: ["Architecture", "DatabaseClient", "GameRules"]),
     .target(
+      name: "ServerCore",
+      dependencies: ["Architecture", "AuthenticationClient", "GameProtocol", "GameRules"]
+    ),
+    .target(
       name: "AppCore",
       dependencies: [
         "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "LoginCore",
@@ -135,6 +139,13 @@ let package = Package(
     .testTarget(name: "TwoFactorCoreTests", dependencies: ["TwoFactorCore", "TestSupport"]),
     .testTarget(name: "StatsCoreTests", dependencies: ["StatsCore", "TestSupport"]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),
+    .testTarget(
+      name: "ServerCoreTests",
+      dependencies: [
+        "Architecture", "ArchitectureTesting", "AuthenticationClient", "GameProtocol", "GameRules",
+        "ServerCore", "TestSupport",
+      ]
+    ),
     .testTarget(
       name: "TerminalUITests",
       dependencies: [

@@ -102,10 +102,12 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
   case noSuchUser = 30
   /// The request is not allowed while the previous one is still being answered.
   case busy = 31
+  /// The connection is already signed in.
+  case alreadySignedIn = 32
 }
 
 /// A refusal: what went wrong, which request it answers, and a number some codes carry.
-public struct Refusal: Equatable, Sendable {
+public struct Refusal: Error, Equatable, Sendable {
   /// Why.
   public var code: ErrorCode
   /// The message type of the refused request, or 0 when the refusal answers no request.
