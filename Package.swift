@@ -57,6 +57,8 @@ let package = Package(
     ),
     .target(name: "StatsCore", dependencies: ["Architecture", "DatabaseClient", "GameRules"]),
     .target(
+      name: "OnlineCore", dependencies: ["Architecture", "GameCore", "GameProtocol", "GameRules"]),
+    .target(
       name: "ServerCore",
       dependencies: ["Architecture", "AuthenticationClient", "GameProtocol", "GameRules"]
     ),
@@ -69,6 +71,21 @@ let package = Package(
     ),
 
     // MARK: - Live world and front ends
+    .target(
+      name: "OnlineClientLive",
+      dependencies: [
+        "AuthenticationClient", "DatabaseClient", "DatabaseClientLive", "GameProtocol",
+        "NetworkIO", "OnlineCore", "SQLite", "TLS",
+      ]
+    ),
+    .target(
+      name: "ServerLive",
+      dependencies: [
+        "Architecture", "AuthenticationClient", "AuthenticationClientLive", "Crypto",
+        "DatabaseClient", "DatabaseClientLive", "GameProtocol", "GameRules", "NetworkIO",
+        "ServerCore", "SQLite", "TLS",
+      ]
+    ),
     .target(
       name: "AppLive",
       dependencies: [
@@ -85,8 +102,9 @@ let package = Package(
     .target(
       name: "TicTacToeCLI",
       dependencies: [
-        "AppLive", "AuthenticationClient", "AuthenticationClientLive", "Crypto", "DatabaseClient",
-        "DatabaseClientLive", "GameAI", "GameRules", "TerminalUI",
+        "AppLive", "Architecture", "AuthenticationClient", "AuthenticationClientLive", "Crypto",
+        "DatabaseClient", "DatabaseClientLive", "GameAI", "GameProtocol", "GameRules", "NetworkIO",
+        "OnlineClientLive", "OnlineCore", "ServerLive", "TerminalUI", "TLS",
       ]
     ),
     .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),
@@ -139,6 +157,12 @@ let package = Package(
     .testTarget(name: "TwoFactorCoreTests", dependencies: ["TwoFactorCore", "TestSupport"]),
     .testTarget(name: "StatsCoreTests", dependencies: ["StatsCore", "TestSupport"]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),
+    .testTarget(
+      name: "OnlineCoreTests",
+      dependencies: [
+        "ArchitectureTesting", "GameCore", "GameProtocol", "GameRules", "OnlineCore", "TestSupport",
+      ]
+    ),
     .testTarget(
       name: "ServerCoreTests",
       dependencies: [

@@ -3,7 +3,7 @@ public import AuthenticationClient
 import AuthenticationClientLive
 public import Crypto
 public import DatabaseClient
-import DatabaseClientLive
+public import DatabaseClientLive
 import Foundation
 import GameAI
 public import GameCore
@@ -20,6 +20,9 @@ public struct LiveClients: Sendable {
   public var clock: ClockClient
   /// The system's random numbers.
   public var random: RandomClient
+  /// The database every client above uses, for what has no client of its own (such as the
+  /// fingerprints of trusted servers).
+  public var localDatabase: LocalDatabase
 
   /// Opens the database where PRODUCT.md §5 says and builds every live client over it.
   ///
@@ -36,6 +39,7 @@ public struct LiveClients: Sendable {
   ) throws(DatabaseError) {
     let local = try LocalDatabase.open(
       explicitPath: databasePath, environment: environment ?? ProcessInfo.processInfo.environment)
+    localDatabase = local
     authentication = .live(database: local, passwordAlgorithm: passwordAlgorithm)
     database = .live(database: local)
     engine = .engine(Engine(timeBudget: timeBudget), seed: UInt64.random(in: .min ... .max))

@@ -26,7 +26,7 @@ public final class EventLoop: @unchecked Sendable {
   private var handlers: [Int32: any Selectable] = [:]
   private var interests: [Int32: UInt32] = [:]
   private var timers: [Timer] = []
-  private var nextTimerID = 0
+  private let nextTimerID = Atomic<Int>(0)
   private var events: UnsafeMutableBufferPointer<epoll_event>
   /// A buffer every connection of this loop reads into, as they read one at a time.
   let readBuffer: UnsafeMutableRawBufferPointer
@@ -133,8 +133,7 @@ public final class EventLoop: @unchecked Sendable {
     afterMilliseconds milliseconds: Int64, every interval: Int64? = nil,
     _ body: @escaping () -> Void
   ) -> Int {
-    let id = nextTimerID
-    nextTimerID += 1
+    let id = nextTimerID.add(1, ordering: .relaxed).oldValue
     timers.append(
       Timer(
         id: id, deadline: System.monotonicMilliseconds() + milliseconds, interval: interval,
@@ -151,12 +150,37 @@ public final class EventLoop: @unchecked Sendable {
   /// - Parameters:
   ///   - milliseconds: The period.
   ///   - body: The work, run on the loop.
+  /// - Returns: An id for ``cancel(timer:)``.
+  @discardableResult
   public func repeating(
     everyMilliseconds milliseconds: Int64, _ body: @escaping @Sendable () -> Void
-  ) {
+  ) -> Int {
+    later(milliseconds: milliseconds, every: milliseconds, body)
+  }
+
+  /// Runs `body` on the loop once after `milliseconds`, from any thread.
+  ///
+  /// - Returns: An id for ``cancel(timer:)``.
+  @discardableResult
+  public func after(milliseconds: Int64, _ body: @escaping @Sendable () -> Void) -> Int {
+    later(milliseconds: milliseconds, every: nil, body)
+  }
+
+  /// Cancels a task scheduled with ``after(milliseconds:_:)`` or
+  /// ``repeating(everyMilliseconds:_:)``, from any thread.
+  public func cancel(timer id: Int) {
+    execute { [self] in cancelTimer(id) }
+  }
+
+  private func later(
+    milliseconds: Int64, every interval: Int64?, _ body: @escaping @Sendable () -> Void
+  ) -> Int {
+    let id = nextTimerID.add(1, ordering: .relaxed).oldValue
+    let deadline = System.monotonicMilliseconds() + milliseconds
     execute { [self] in
-      schedule(afterMilliseconds: milliseconds, every: milliseconds, body)
+      timers.append(Timer(id: id, deadline: deadline, interval: interval, body: body))
     }
+    return id
   }
 
   // MARK: - The loop

@@ -107,7 +107,7 @@ extension CLI {
   static func account(_ options: AccountOptions, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
       let clients = try LiveClients(common)
-      let client = clients.authentication
+      let client = try accounts(common, clients)
       let input = PasswordInput(fromStandardInput: options.passwordFromStandardInput)
       let user = options.user ?? ""
       switch options.action {
@@ -189,7 +189,7 @@ extension CLI {
 
   static func login(_ options: LoginOptions, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let client = try LiveClients(common).authentication
+      let client = try accounts(common, LiveClients(common))
       let session = try await signIn(options, client: client)
       writeLine("Signed in as \(session.userName).")
     }

@@ -1,4 +1,6 @@
+import GameProtocol
 public import GameRules
+public import ServerLive
 
 /// A board's shape from `--size` or `--rows`/`--columns`, and `--k`.
 public struct BoardShape: Equatable, Sendable {
@@ -67,6 +69,8 @@ public struct PlayOptions: Equatable, Sendable {
   public var passwordFromStandardInput = false
   /// The two-factor or recovery code for `--user`, if given.
   public var code: String?
+  /// Online play with `--server`: create, join or watch a game.
+  public var online: OnlinePlay?
 }
 
 /// A parsed command line.
@@ -83,6 +87,8 @@ public enum Command: Equatable, Sendable {
   case stats(StatsOptions)
   case history(user: String?, json: Bool)
   case replay(gameID: Int64)
+  case serve(ServeOptions)
+  case games(json: Bool)
   case help(String?)
   case version
 }
@@ -91,13 +97,17 @@ public enum Command: Equatable, Sendable {
 struct CommonOptions: Equatable, Sendable {
   var database: String?
   var noColor = false
+  /// The game server of `--server`, for online accounts, stats and play.
+  var server: ServerAddress?
+  /// The fingerprint of `--server-fingerprint`, pinned up front.
+  var serverFingerprint: [UInt8]?
 }
 
 extension Command {
   /// The subcommands, in the order help lists them.
   static let names = [
     "play", "analyze", "bestmove", "solve", "count", "gtp", "account", "login", "stats",
-    "history", "replay",
+    "history", "replay", "serve", "games",
   ]
 
   /// Parses the arguments after the program's name.
@@ -159,21 +169,32 @@ extension Command {
       command = .gtp(
         k: try parsed.integer("k", in: 3...15), difficulty: try difficulty(parsed),
         seconds: try seconds(parsed))
-    case "account", "login", "stats", "history", "replay":
+    case "account", "login", "stats":
+      (command, parsed) = try parseRecords(
+        name, rest, valued: common.union(serverOptions), flags: commonFlags)
+    case "history", "replay":
       (command, parsed) = try parseRecords(
         name, rest, valued: common, flags: commonFlags)
+    case "serve", "games":
+      (command, parsed) = try parseOnline(
+        name, rest, valued: common.union(serverOptions), flags: commonFlags)
     default:
       parsed = try Arguments(
         rest, command: name,
-        valued: common.union(shapeOptions).union([
-          "x", "o", "computer", "difficulty", "first", "time", "user", "code",
+        valued: common.union(shapeOptions).union(serverOptions).union([
+          "x", "o", "computer", "difficulty", "first", "time", "user", "code", "join", "watch",
         ]),
-        flags: commonFlags.union(["plain", "password-stdin"]))
+        flags: commonFlags.union(["plain", "password-stdin", "new"]))
       try parsed.requirePositionals(atMost: 0, command: name)
-      command = .play(try playOptions(parsed))
+      var options = try playOptions(parsed)
+      options.online = try onlinePlay(parsed, options: options)
+      command = .play(options)
     }
     return (
-      command, CommonOptions(database: parsed.value("database"), noColor: parsed.has("no-color"))
+      command,
+      CommonOptions(
+        database: parsed.value("database"), noColor: parsed.has("no-color"),
+        server: try server(parsed, for: command), serverFingerprint: try serverFingerprint(parsed))
     )
   }
 

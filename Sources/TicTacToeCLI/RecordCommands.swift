@@ -11,7 +11,8 @@ extension CLI {
   // MARK: - stats
 
   static func stats(_ options: StatsOptions, common: CommonOptions) async -> Int32 {
-    await outcome { () async throws(CommandFailure) in
+    if common.server != nil { return await onlineStats(options, common: common) }
+    return await outcome { () async throws(CommandFailure) in
       let clients = try LiveClients(common)
       let (owner, name) = try await owner(options.user, clients.authentication)
       let records = clients.database

@@ -1,0 +1,123 @@
+public import AuthenticationClient
+public import DatabaseClient
+import DatabaseClientLive
+import Dispatch
+import GameProtocol
+public import ServerCore
+
+/// Runs blocking work on a dispatch queue of its own, so SQLite and scrypt never hold the
+/// threads Swift's concurrency runs on.
+public struct BlockingQueue: Sendable {
+  private let queue: DispatchQueue
+
+  /// Creates a serial queue named `label`.
+  public init(label: String) { queue = DispatchQueue(label: label) }
+
+  /// Runs `work` on the queue and returns its result.
+  public func run<Value: Sendable>(
+    _ work: @escaping @Sendable () throws -> Value
+  ) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+      queue.async { continuation.resume(with: Swift.Result { try work() }) }
+    }
+  }
+}
+
+extension ServerStorageClient {
+  /// The server's records in its SQLite database, written on `queue`.
+  ///
+  /// - Parameters:
+  ///   - records: The server's tables.
+  ///   - database: The game records, for stats.
+  ///   - queue: Where the blocking SQLite calls run.
+  /// - Returns: The client.
+  public static func live(
+    records: ServerRecords, database: DatabaseClient, queue: BlockingQueue
+  ) -> ServerStorageClient {
+    ServerStorageClient(
+      openSession: { session in try await queue.run { try records.openSession(session) } },
+      resumeSession: { token in try await queue.run { try records.resumeSession(token) } },
+      endSessions: { userName in try await queue.run { try records.endSessions(userName) } },
+      createGame: { game in try await queue.run { try records.createGame(game) } },
+      seatOpponent: { code, seat in try await queue.run { try records.seatOpponent(code, seat) } },
+      commitMove: { code, ply, cell, ending in
+        try await queue.run { try records.commitMove(code, ply: ply, cell: cell, ending: ending) }
+      },
+      finishGame: { code, ending in try await queue.run { try records.finishGame(code, ending) } },
+      cancelGame: { code in try await queue.run { try records.cancelGame(code) } },
+      stats: { userName in
+        guard let account = try await queue.run({ try records.account(named: userName) }) else {
+          return nil
+        }
+        let stats = try await database.stats(.account(account.id))
+        return PlayerStats(
+          userName: account.userName, rating: account.rating, wins: stats.wins,
+          losses: stats.losses, draws: stats.draws, currentStreak: stats.currentStreak,
+          bestStreak: stats.bestStreak)
+      }
+    )
+  }
+}
+
+extension AuthenticationClient {
+  /// This client with its endpoints run one at a time: scrypt takes a lot of memory and blocks
+  /// the thread it runs on, so sign-ins wait their turn and hold at most one of Swift's
+  /// concurrency threads, leaving the others to the games.
+  ///
+  /// - Returns: The client.
+  public func oneAtATime() -> AuthenticationClient {
+    let client = self
+    let gate = Gate()
+    return AuthenticationClient(
+      login: { userName, password in
+        try await gate.run { try await client.login(userName, password) }
+      },
+      verifyTwoFactor: { challenge, code in
+        try await gate.run { try await client.verifyTwoFactor(challenge, code) }
+      },
+      createAccount: { userName, password in
+        try await gate.run { try await client.createAccount(userName, password) }
+      },
+      changePassword: { userName, old, new in
+        try await gate.run { try await client.changePassword(userName, old, new) }
+      },
+      deleteAccount: { userName, password in
+        try await gate.run { try await client.deleteAccount(userName, password) }
+      },
+      listAccounts: { try await gate.run { try await client.listAccounts() } },
+      beginTwoFactor: { userName, password in
+        try await gate.run { try await client.beginTwoFactor(userName, password) }
+      },
+      confirmTwoFactor: { userName, code in
+        try await gate.run { try await client.confirmTwoFactor(userName, code) }
+      },
+      disableTwoFactor: { userName, password in
+        try await gate.run { try await client.disableTwoFactor(userName, password) }
+      }
+    )
+  }
+}
+
+/// Lets one operation run at a time, the others waiting in order.
+actor Gate {
+  private var isBusy = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  func run<Result: Sendable>(
+    _ operation: @Sendable () async throws -> Result
+  ) async throws -> Result {
+    if isBusy {
+      await withCheckedContinuation { waiters.append($0) }
+    } else {
+      isBusy = true
+    }
+    defer {
+      if waiters.isEmpty {
+        isBusy = false
+      } else {
+        waiters.removeFirst().resume()
+      }
+    }
+    return try await operation()
+  }
+}

@@ -1,0 +1,187 @@
+import AppLive
+import AuthenticationClient
+import DatabaseClientLive
+import Foundation
+import GameCore
+import GameProtocol
+import GameRules
+import NetworkIO
+import OnlineClientLive
+import OnlineCore
+import ServerLive
+
+extension CLI {
+  // MARK: - serve
+
+  static func serve(_ options: ServeOptions) async -> Int32 {
+    let environment = ProcessInfo.processInfo.environment
+    do {
+      let algorithm = try PasswordCost.algorithm(environment[PasswordCost.variable])
+      return await GameServerProcess.run(
+        options, environment: environment, passwordAlgorithm: algorithm)
+    } catch {
+      printError(error.message)
+      return error.status
+    }
+  }
+
+  // MARK: - Reaching a server
+
+  /// The accounts `--server` names, or this computer's.
+  static func accounts(_ common: CommonOptions, _ clients: LiveClients) throws(CommandFailure)
+    -> AuthenticationClient
+  {
+    guard common.server != nil else { return clients.authentication }
+    return .remote(try remoteSession(common, clients))
+  }
+
+  /// A session with the server of `--server`, pinning its fingerprint in this computer's
+  /// database.
+  static func remoteSession(
+    _ common: CommonOptions, _ clients: LiveClients,
+    announce: @escaping @Sendable (String) -> Void =
+      { writeStandardError($0 + "\n") }
+  ) throws(CommandFailure) -> RemoteSession {
+    guard let server = common.server else { preconditionFailure("no --server was given") }
+    let loop: EventLoop
+    do throws(OnlineFailure) {
+      loop = try ClientLoop.shared()
+    } catch {
+      throw .failure(error.message)
+    }
+    return RemoteSession(
+      address: server, trust: trustStore(common, clients, announce: announce), loop: loop)
+  }
+
+  static func trustStore(
+    _ common: CommonOptions, _ clients: LiveClients,
+    announce: @escaping @Sendable (String) -> Void
+  ) -> TrustStore {
+    TrustStore(
+      database: clients.localDatabase, explicitFingerprint: common.serverFingerprint,
+      announce: announce, now: { clients.clock.now() })
+  }
+
+  /// The answer to a request, with a refusal or a lost connection as a ``CommandFailure``.
+  static func ask(_ session: RemoteSession, _ message: ClientMessage) async throws(CommandFailure)
+    -> ServerMessage
+  {
+    let answer: ServerMessage
+    do throws(OnlineFailure) {
+      answer = try await session.request(message)
+    } catch {
+      throw .failure(error.message)
+    }
+    if case .refused(let refusal) = answer {
+      throw .failure(OnlineGame.sentence(for: refusal, code: nil))
+    }
+    return answer
+  }
+
+  // MARK: - games
+
+  static func games(json: Bool, common: CommonOptions) async -> Int32 {
+    await outcome { () async throws(CommandFailure) in
+      let clients = try LiveClients(common)
+      let session = try remoteSession(common, clients)
+      guard case .games(let listings) = try await ask(session, .listGames) else {
+        throw .failure("The server answered with something else than a list of games.")
+      }
+      await session.close()
+      if json {
+        writeLine(OnlineFormatting.gamesJSON(listings))
+      } else if listings.isEmpty {
+        writeLine(
+          "No games on \(session.address); start one with tictactoe play --server "
+            + "\(session.address) --user NAME --new.")
+      } else {
+        for listing in listings { writeLine(OnlineFormatting.listingText(listing)) }
+      }
+    }
+  }
+
+  // MARK: - stats --server
+
+  static func onlineStats(_ options: StatsOptions, common: CommonOptions) async -> Int32 {
+    await outcome { () async throws(CommandFailure) in
+      guard let user = options.user else {
+        throw .usage("Online stats belong to an account: tictactoe stats NAME --server HOST.")
+      }
+      guard !options.reset else {
+        throw .usage("Online records cannot be reset; --reset works on this computer's stats.")
+      }
+      let clients = try LiveClients(common)
+      let session = try remoteSession(common, clients)
+      let answer: ServerMessage
+      do throws(OnlineFailure) {
+        answer = try await session.request(.requestStats(userName: user))
+      } catch {
+        throw .failure(error.message)
+      }
+      await session.close()
+      switch answer {
+      case .stats(let stats):
+        writeLine(
+          options.json
+            ? OnlineFormatting.statsJSON(stats, server: session.address)
+            : OnlineFormatting.statsText(stats, server: session.address))
+      case .refused(let refusal) where refusal.code == .noSuchUser:
+        throw .failure(
+          "There is no account named \(user.escapingControlCharacters) on "
+            + "\(session.address).")
+      case .refused(let refusal):
+        throw .failure(OnlineGame.sentence(for: refusal, code: nil))
+      default:
+        throw .failure("The server answered with something else than stats.")
+      }
+    }
+  }
+}
+
+/// Text and JSON for what servers answer.
+enum OnlineFormatting {
+  static func listingText(_ listing: GameListing) -> String {
+    let x = listing.xName.map { "\($0.escapingControlCharacters) (X)" } ?? "(X free)"
+    let o = listing.oName.map { "\($0.escapingControlCharacters) (O)" } ?? "(O free)"
+    let status = listing.isOpen ? "open   " : "playing"
+    return "\(listing.code)  \(status)  \(x) vs \(o)  \(listing.rows)×\(listing.columns), "
+      + "\(listing.k) in a row, \(RecordFormatting.count(listing.moveCount, "move"))"
+  }
+
+  static func gamesJSON(_ listings: [GameListing]) -> String {
+    let items = listings.map { listing in
+      "{\"code\":\(Formatting.json(string: listing.code)),"
+        + "\"status\":\"\(listing.isOpen ? "open" : "playing")\","
+        + "\"x\":\(listing.xName.map(Formatting.json(string:)) ?? "null"),"
+        + "\"o\":\(listing.oName.map(Formatting.json(string:)) ?? "null"),"
+        + "\"rows\":\(listing.rows),\"columns\":\(listing.columns),\"k\":\(listing.k),"
+        + "\"moves\":\(listing.moveCount)}"
+    }
+    return "{\"games\":[\(items.joined(separator: ","))]}"
+  }
+
+  static func statsText(_ stats: PlayerStats, server: ServerAddress) -> String {
+    let name = stats.userName.escapingControlCharacters
+    guard stats.games > 0 else {
+      return "No finished online games yet for \(name) on \(server); rating \(stats.rating)."
+    }
+    let rate = Int((Double(stats.wins) / Double(stats.games) * 100).rounded())
+    return [
+      "Stats for \(name) on \(server): \(RecordFormatting.count(stats.games, "game")): "
+        + "\(RecordFormatting.count(stats.wins, "win")), \(stats.losses) "
+        + "loss\(stats.losses == 1 ? "" : "es"), \(RecordFormatting.count(stats.draws, "draw")) "
+        + "(win rate \(rate)%).",
+      "Rating: \(stats.rating).",
+      "Current streak: \(RecordFormatting.count(stats.currentStreak, "win")); best streak: "
+        + "\(RecordFormatting.count(stats.bestStreak, "win")).",
+    ].joined(separator: "\n")
+  }
+
+  static func statsJSON(_ stats: PlayerStats, server: ServerAddress) -> String {
+    "{\"user\":\(Formatting.json(string: stats.userName)),"
+      + "\"server\":\(Formatting.json(string: server.description)),\"rating\":\(stats.rating),"
+      + "\"games\":\(stats.games),\"wins\":\(stats.wins),\"losses\":\(stats.losses),"
+      + "\"draws\":\(stats.draws),\"currentStreak\":\(stats.currentStreak),"
+      + "\"bestStreak\":\(stats.bestStreak)}"
+  }
+}
