@@ -32,11 +32,13 @@ let package = Package(
     .target(name: "NetworkIO", dependencies: ["CLinux", "GameProtocol", "TLS"]),
 
     // MARK: - Clients
-    .target(name: "AuthenticationClient"),
+    .target(name: "AuthenticationClient", dependencies: ["GameRules"]),
     .target(name: "DatabaseClient", dependencies: ["GameRules"]),
     .target(
       name: "AuthenticationClientLive",
-      dependencies: ["AuthenticationClient", "Crypto", "SQLite", "DatabaseClientLive"]
+      dependencies: [
+        "AuthenticationClient", "Crypto", "DatabaseClientLive", "GameRules", "SQLite",
+      ]
     ),
     .target(name: "DatabaseClientLive", dependencies: ["DatabaseClient", "GameRules", "SQLite"]),
 
@@ -179,7 +181,7 @@ let package = Package(
     .testTarget(
       name: "TicTacToeCLITests",
       dependencies: [
-        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "TestSupport",
+        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "SQLite", "TestSupport",
         "TicTacToeCLI", "tictactoe",
       ]
     ),

@@ -29,16 +29,22 @@ public struct LiveClients: Sendable {
   /// - Parameters:
   ///   - databasePath: A `--database` path, which wins over `TICTACTOE_DATABASE` and the default.
   ///   - environment: The environment to read; the process's own when `nil`.
+  ///   - access: `.reading` when the caller only reads, so that a database that cannot be
+  ///     written still opens (read-only); `.writing` refuses it.
   ///   - timeBudget: The engine's thinking time per move on boards it cannot solve at once.
   ///   - passwordAlgorithm: How new passwords are hashed: production scrypt unless a test
   ///     suite asks for cheap hashes.
-  /// - Throws: ``DatabaseError`` with one sentence when the database cannot be used.
+  /// - Throws: ``DatabaseError`` with one sentence when the database cannot be used: missing
+  ///   and impossible to create, damaged (checked before anything writes to it, and left
+  ///   unchanged), newer than this program, locked, or read-only when writing was asked for.
   public init(
     databasePath: String?, environment: [String: String]? = nil,
-    timeBudget: Duration = .seconds(1), passwordAlgorithm: PasswordHash.Algorithm = .production
+    access: LocalDatabase.Access = .writing, timeBudget: Duration = .seconds(1),
+    passwordAlgorithm: PasswordHash.Algorithm = .production
   ) throws(DatabaseError) {
     let local = try LocalDatabase.open(
-      explicitPath: databasePath, environment: environment ?? ProcessInfo.processInfo.environment)
+      explicitPath: databasePath, environment: environment ?? ProcessInfo.processInfo.environment,
+      access: access)
     localDatabase = local
     authentication = .live(database: local, passwordAlgorithm: passwordAlgorithm)
     database = .live(database: local)

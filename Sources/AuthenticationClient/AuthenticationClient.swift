@@ -1,14 +1,93 @@
+import GameRules
+
 /// A signed-in player.
 public struct Session: Equatable, Sendable {
   /// The account's id in the records.
   public var accountID: Int64
   /// The account's user name.
   public var userName: String
+  /// The proof of this sign-in that endpoints for signed-in players check; empty for a
+  /// session the client did not issue (such as a test's).
+  public var token: String
 
   /// Creates a session.
-  public init(accountID: Int64, userName: String) {
+  public init(accountID: Int64, userName: String, token: String = "") {
     self.accountID = accountID
     self.userName = userName
+    self.token = token
+  }
+}
+
+/// What proves who is asking for a change to an account: its user name and password, and a
+/// current two-factor code or a recovery code when the account has two-factor on.
+public struct Credentials: Equatable, Sendable {
+  /// The user name.
+  public var userName: String
+  /// The password.
+  public var password: String
+  /// The code from the authenticator app, or a recovery code; `nil` when none was given.
+  public var code: String?
+
+  /// Creates credentials.
+  public init(userName: String, password: String, code: String? = nil) {
+    self.userName = userName
+    self.password = password
+    self.code = code
+  }
+}
+
+/// The rule for user names: the one name rule for every name (``Name/validated(_:)``).
+///
+/// New accounts follow it. Names that earlier versions allowed (1 to 32 ASCII letters, digits
+/// and `. _ @ -`) still sign in, so no existing account is locked out.
+public enum UserName {
+  /// The user name trimmed of surrounding whitespace, if it can name an account that signs in.
+  ///
+  /// - Parameter text: The name as typed.
+  /// - Returns: The trimmed name.
+  /// - Throws: ``AuthenticationError/invalidUserName``.
+  public static func validated(_ text: String) throws(AuthenticationError) -> String {
+    if let name = try? Name.validated(text) { return name }
+    guard isEarlier(text) else { throw .invalidUserName }
+    return text
+  }
+
+  /// Whether a name follows the rule for user names before the name rule: 1 to 32 ASCII
+  /// letters, digits or `. _ @ -`.
+  public static func isEarlier(_ text: String) -> Bool {
+    (1...32).contains(text.unicodeScalars.count)
+      && text.unicodeScalars.allSatisfy { scalar in
+        scalar.isASCII
+          && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+            || ".@_-".unicodeScalars.contains(scalar))
+      }
+  }
+
+  /// A user name as stored, with anything the rules do not allow escaped, and cut to the
+  /// longest name allowed, for printing.
+  public static func displayed(_ stored: String) -> String {
+    if isEarlier(stored) { return stored }
+    if let name = try? Name.validated(stored) { return name }
+    let escaped = stored.trimmingWhitespace().escapingControlCharacters
+    guard escaped.count > Name.maximumLength else { return escaped }
+    return String(escaped.prefix(Name.maximumLength - 1)) + "…"
+  }
+}
+
+/// The rule for passwords, checked by the client when one is set.
+public enum PasswordRule {
+  /// The fewest characters a new password has.
+  public static let minimumLength = 8
+  /// The most characters a new password has.
+  public static let maximumLength = 256
+
+  /// Whether a password is text a person can type: no NUL or other control character (a tab
+  /// aside) and no U+FFFD, the mark that bytes which were not UTF-8 were replaced.
+  public static func isText(_ password: String) -> Bool {
+    password.unicodeScalars.allSatisfy { scalar in
+      scalar == "\t"
+        || !(scalar.properties.generalCategory == .control || scalar == "\u{FFFD}")
+    }
   }
 }
 
@@ -78,10 +157,18 @@ public enum AuthenticationError: Error, Equatable, Sendable, CustomStringConvert
   case lockedOut(retryAfterSeconds: Int)
   /// The user name is already taken.
   case userNameTaken
-  /// The user name is empty, too long or has characters we do not allow.
+  /// The user name breaks the name rule: 1 to 24 printable characters.
   case invalidUserName
-  /// The password is shorter than eight characters.
+  /// The new password is shorter than ``PasswordRule/minimumLength`` characters.
   case passwordTooShort
+  /// The new password is longer than ``PasswordRule/maximumLength`` characters.
+  case passwordTooLong
+  /// The password holds a NUL or other control character, or bytes that were not UTF-8 text.
+  case passwordNotText
+  /// The password was right, and the account has two-factor on: a code is needed as well.
+  case codeRequired
+  /// The request needs a signed-in player and the session is not one this client issued.
+  case notSignedIn
   /// Two-factor is already on, or not on, for this request.
   case twoFactorState(String)
   /// The records could not be read or written.
@@ -96,8 +183,16 @@ public enum AuthenticationError: Error, Equatable, Sendable, CustomStringConvert
       "Too many failed attempts. Try again in \(seconds) second\(seconds == 1 ? "" : "s")."
     case .userNameTaken: "That user name is taken. Choose another."
     case .invalidUserName:
-      "A user name is 1 to 32 letters, digits or . _ @ - characters."
-    case .passwordTooShort: "A password needs at least 8 characters."
+      "A user name is 1 to 24 printable characters, without control characters."
+    case .passwordTooShort:
+      "A password needs at least \(PasswordRule.minimumLength) characters."
+    case .passwordTooLong:
+      "A password has at most \(PasswordRule.maximumLength) characters."
+    case .passwordNotText:
+      "A password may not hold NUL or other control characters, or bytes that are not UTF-8."
+    case .codeRequired:
+      "This account has two-factor on: give a current code or a recovery code as well."
+    case .notSignedIn: "That needs a signed-in player; sign in again."
     case .twoFactorState(let message): message
     case .storage(let message): message
     }
@@ -106,9 +201,11 @@ public enum AuthenticationError: Error, Equatable, Sendable, CustomStringConvert
   public var description: String { message }
 }
 
-/// Local accounts: sign in, two-factor, create, change password, delete, list.
+/// Local accounts: sign in, two-factor, create, change password, delete, list, recovery codes.
 ///
-/// Every endpoint throws ``AuthenticationError``.
+/// Every endpoint throws ``AuthenticationError``. Wherever a credential is checked, an unknown
+/// user name and a wrong password give the same error after the same work, so no answer
+/// reveals which user names exist.
 public struct AuthenticationClient: Sendable {
   /// Checks a user name and password.
   public var login:
@@ -122,14 +219,11 @@ public struct AuthenticationClient: Sendable {
   public var createAccount:
     @Sendable (_ userName: String, _ password: String) async throws
       -> Session
-  /// Changes a password after checking the old one.
+  /// Changes a password after checking the credentials (with a code on a two-factor account).
   public var changePassword:
-    @Sendable (_ userName: String, _ old: String, _ new: String)
-      async throws -> Void
-  /// Deletes an account after checking its password.
-  public var deleteAccount:
-    @Sendable (_ userName: String, _ password: String) async throws
-      -> Void
+    @Sendable (_ credentials: Credentials, _ newPassword: String) async throws -> Void
+  /// Deletes an account and its games after checking the credentials.
+  public var deleteAccount: @Sendable (_ credentials: Credentials) async throws -> Void
   /// Lists the accounts.
   public var listAccounts: @Sendable () async throws -> [AccountSummary]
   /// Starts enabling two-factor; it is on only after ``confirmTwoFactor``.
@@ -140,10 +234,13 @@ public struct AuthenticationClient: Sendable {
   public var confirmTwoFactor:
     @Sendable (_ userName: String, _ code: String) async throws
       -> [String]
-  /// Turns two-factor off after checking the password.
-  public var disableTwoFactor:
-    @Sendable (_ userName: String, _ password: String) async throws
-      -> Void
+  /// Turns two-factor off after checking the credentials, code included.
+  public var disableTwoFactor: @Sendable (_ credentials: Credentials) async throws -> Void
+  /// How many unused recovery codes a signed-in player has, or `nil` when two-factor is off.
+  public var remainingRecoveryCodes: @Sendable (_ session: Session) async throws -> Int?
+  /// Replaces a signed-in player's recovery codes with new ones and returns them; the old
+  /// ones stop working.
+  public var regenerateRecoveryCodes: @Sendable (_ session: Session) async throws -> [String]
 
   /// Creates a client from its endpoints.
   public init(
@@ -157,11 +254,9 @@ public struct AuthenticationClient: Sendable {
       @escaping @Sendable (_ userName: String, _ password: String) async throws
       -> Session,
     changePassword:
-      @escaping @Sendable (_ userName: String, _ old: String, _ new: String)
-      async throws -> Void,
-    deleteAccount:
-      @escaping @Sendable (_ userName: String, _ password: String) async throws
+      @escaping @Sendable (_ credentials: Credentials, _ newPassword: String) async throws
       -> Void,
+    deleteAccount: @escaping @Sendable (_ credentials: Credentials) async throws -> Void,
     listAccounts: @escaping @Sendable () async throws -> [AccountSummary],
     beginTwoFactor:
       @escaping @Sendable (_ userName: String, _ password: String) async throws
@@ -169,9 +264,9 @@ public struct AuthenticationClient: Sendable {
     confirmTwoFactor:
       @escaping @Sendable (_ userName: String, _ code: String) async throws
       -> [String],
-    disableTwoFactor:
-      @escaping @Sendable (_ userName: String, _ password: String) async throws
-      -> Void
+    disableTwoFactor: @escaping @Sendable (_ credentials: Credentials) async throws -> Void,
+    remainingRecoveryCodes: @escaping @Sendable (_ session: Session) async throws -> Int?,
+    regenerateRecoveryCodes: @escaping @Sendable (_ session: Session) async throws -> [String]
   ) {
     self.login = login
     self.verifyTwoFactor = verifyTwoFactor
@@ -182,5 +277,7 @@ public struct AuthenticationClient: Sendable {
     self.beginTwoFactor = beginTwoFactor
     self.confirmTwoFactor = confirmTwoFactor
     self.disableTwoFactor = disableTwoFactor
+    self.remainingRecoveryCodes = remainingRecoveryCodes
+    self.regenerateRecoveryCodes = regenerateRecoveryCodes
   }
 }

@@ -1,6 +1,8 @@
 import AuthenticationClient
 import Crypto
 import DatabaseClientLive
+import Foundation
+import GameRules
 import SQLite
 import Synchronization
 
@@ -30,6 +32,8 @@ final class Accounts: Sendable {
   private let now: @Sendable () -> Int64
   private let challenges = Mutex<[String: Challenge]>([:])
   private let enrolments = Mutex<[String: Enrolment]>([:])
+  /// The sessions this client issued: token to account id.
+  private let sessions = Mutex<[String: Int64]>([:])
   private let decoy = Mutex<PasswordHash?>(nil)
 
   init(
@@ -46,16 +50,15 @@ final class Accounts: Sendable {
   func login(_ userName: String, _ password: String) throws(AuthenticationError) -> LoginResponse {
     let (account, secretKey) = try authenticate(userName, password)
     guard let sealedSecret = account.sealedSecret else {
-      try clearFailures(Self.key(userName))
-      return .signedIn(Session(accountID: account.id, userName: account.userName))
+      try clearFailures(account.key)
+      return .signedIn(try issueSession(for: account))
     }
     let secret = try crypto { () throws(CryptoError) in
       try SecretBox.open(sealedSecret, key: secretKey)
     }
-    let token = hexString(
-      try crypto { () throws(CryptoError) in try SecureRandom.bytes(count: 16) })
+    let token = try Self.newToken()
     let challenge = Challenge(
-      accountID: account.id, userName: account.userName, secret: secret,
+      accountID: account.id, userName: account.userName, key: account.key, secret: secret,
       expiresAt: now() + Self.challengeLifetime)
     let time = now()
     challenges.withLock { challenges in
@@ -71,79 +74,304 @@ final class Accounts: Sendable {
       let challenge = challenges.withLock({ $0[request.token] }),
       challenge.expiresAt > time
     else { throw .invalidCode }
-    let key = Self.key(challenge.userName)
-    try checkLockout(key)
-    let code = Self.normalized(code)
-    let accepted: Bool
-    if Self.isTOTPCode(code) {
-      accepted = try storage { database throws(SQLiteError) in
-        try database.transaction { () throws(SQLiteError) in
-          guard
-            let row = try database.query(
-              "SELECT last_counter FROM two_factor WHERE account_id = ?",
-              SQLiteValue(challenge.accountID)
-            ).first,
-            let counter = acceptedCounter(
-              secret: challenge.secret, code: code, after: try row.get(0, as: Int64.self))
-          else { return false }
-          try database.run(
-            "UPDATE two_factor SET last_counter = ? WHERE account_id = ?",
-            .integer(Int(counter)), SQLiteValue(challenge.accountID))
-          return true
-        }
-      }
-    } else if code.count == Self.recoveryCodeLength {
-      accepted = try useRecoveryCode(code, accountID: challenge.accountID)
-    } else {
-      accepted = false
-    }
-    guard accepted else {
-      try recordFailure(key)
+    try checkLockout(challenge.key)
+    guard try accepts(code, secret: challenge.secret, accountID: challenge.accountID) else {
+      try recordFailure(challenge.key)
       throw .invalidCode
     }
-    try clearFailures(key)
+    try clearFailures(challenge.key)
     challenges.withLock { _ = $0.removeValue(forKey: request.token) }
-    return Session(accountID: challenge.accountID, userName: challenge.userName)
+    return try issueSession(accountID: challenge.accountID, userName: challenge.userName)
   }
 
   func create(_ userName: String, _ password: String) throws(AuthenticationError) -> Session {
-    guard Self.isValidUserName(userName) else { throw .invalidUserName }
-    guard password.count >= 8 else { throw .passwordTooShort }
-    let key = Self.key(userName)
+    let name: String
+    do {
+      name = try Name.validated(userName)
+    } catch {
+      throw .invalidUserName
+    }
+    let password = try Self.newPassword(password)
+    let key = Self.key(name)
     guard try account(key: key) == nil else { throw .userNameTaken }
     let (hash, _) = try crypto { () throws(CryptoError) in
       try PasswordHash.hashWithSecretKey(password, algorithm: passwordAlgorithm)
     }
     let time = now()
+    let id: Int64
     do {
-      let id = try database.withConnection { database throws(SQLiteError) in
+      id = try database.withConnection { database throws(SQLiteError) in
         try database.transaction { () throws(SQLiteError) in
           try database.run(
             """
             INSERT INTO accounts (user_name, user_key, password_hash, created_at)
             VALUES (?, ?, ?, ?)
-            """, .text(userName), .text(key), .text(hash.encoded), SQLiteValue(time))
+            """, .text(name), .text(key), .text(hash.encoded), SQLiteValue(time))
           try database.run("DELETE FROM sign_in_failures WHERE user_key = ?", .text(key))
           return Int64(database.lastInsertRowID)
         }
       }
-      return Session(accountID: id, userName: userName)
     } catch {
       // Another process may have taken the name between the check and the insert.
       if error.kind == .constraint { throw .userNameTaken }
       throw .storage(error.description)
     }
+    return try issueSession(accountID: id, userName: name)
   }
 
-  func changePassword(
-    _ userName: String, old: String, new: String
-  ) throws(AuthenticationError) {
-    guard new.count >= 8 else { throw .passwordTooShort }
-    let (account, oldKey) = try authenticate(userName, old)
+  func changePassword(_ credentials: Credentials, new: String) throws(AuthenticationError) {
+    let new = try Self.newPassword(new)
+    let (account, oldKey) = try authorize(credentials)
     let (hash, newKey) = try crypto { () throws(CryptoError) in
       try PasswordHash.hashWithSecretKey(new, algorithm: passwordAlgorithm)
     }
-    // The two-factor secret is sealed with a key from the password, so it is resealed.
+    try store(hash, resealing: account, from: oldKey, to: newKey)
+    enrolments.withLock { _ = $0.removeValue(forKey: account.key) }
+  }
+
+  func delete(_ credentials: Credentials) throws(AuthenticationError) {
+    let (account, _) = try authorize(credentials)
+    try storage { database throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in
+        // Games, the two-factor secret and recovery codes go with the account (ON DELETE
+        // CASCADE); the game in progress is keyed by id alone.
+        try database.run("DELETE FROM games WHERE saved_for = ?", SQLiteValue(account.id))
+        try database.run("DELETE FROM accounts WHERE id = ?", SQLiteValue(account.id))
+        try database.run("DELETE FROM sign_in_failures WHERE user_key = ?", .text(account.key))
+      }
+    }
+    enrolments.withLock { _ = $0.removeValue(forKey: account.key) }
+    challenges.withLock { challenges in
+      challenges = challenges.filter { $0.value.accountID != account.id }
+    }
+    sessions.withLock { sessions in
+      sessions = sessions.filter { $0.value != account.id }
+    }
+  }
+
+  func list() throws(AuthenticationError) -> [AccountSummary] {
+    try storage { database throws(SQLiteError) in
+      try database.query(
+        """
+        SELECT id, user_name, EXISTS (SELECT 1 FROM two_factor WHERE account_id = accounts.id)
+        FROM accounts ORDER BY user_key
+        """
+      ).map { row throws(SQLiteError) in
+        AccountSummary(
+          id: try row.get(0), userName: Self.displayed(try row.get(1)),
+          hasTwoFactor: try row.get(2))
+      }
+    }
+  }
+
+  func beginTwoFactor(
+    _ userName: String, _ password: String
+  ) throws(AuthenticationError) -> TwoFactorEnrolment {
+    let (account, secretKey) = try authenticate(userName, password)
+    guard account.sealedSecret == nil else {
+      throw .twoFactorState("Two-factor is already on for this account.")
+    }
+    try clearFailures(account.key)
+    // 160 bits, the length RFC 4226 recommends for HMAC-SHA1.
+    let secret = try crypto { () throws(CryptoError) in try SecureRandom.bytes(count: 20) }
+    let enrolment = Enrolment(
+      accountID: account.id, secret: secret, secretKey: secretKey,
+      expiresAt: now() + Self.enrolmentLifetime)
+    enrolments.withLock { $0[account.key] = enrolment }
+    return TwoFactorEnrolment(
+      secret: Base32.encode(secret),
+      uri: OneTimePassword.provisioningURI(
+        secret: secret, account: account.userName, issuer: Self.issuer))
+  }
+
+  func confirmTwoFactor(_ userName: String, _ code: String) throws(AuthenticationError) -> [String]
+  {
+    let key = try Self.lookupKey(userName)
+    try checkLockout(key)
+    let time = now()
+    guard let enrolment = enrolments.withLock({ $0[key] }), enrolment.expiresAt > time else {
+      throw .twoFactorState("No two-factor setup is waiting for this account; start again.")
+    }
+    let code = Self.normalized(code)
+    guard Self.isTOTPCode(code),
+      let counter = acceptedCounter(secret: enrolment.secret, code: code, after: nil)
+    else {
+      try recordFailure(key)
+      throw .invalidCode
+    }
+    let (codes, hashes) = try Self.newRecoveryCodes()
+    let sealed = try crypto { () throws(CryptoError) in
+      try SecretBox.seal(enrolment.secret, key: enrolment.secretKey)
+    }
+    let enabled = try storage { database throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in
+        let existing = try database.query(
+          "SELECT 1 FROM two_factor WHERE account_id = ?", SQLiteValue(enrolment.accountID))
+        guard existing.isEmpty else { return false }
+        try database.run(
+          """
+          INSERT INTO two_factor (account_id, sealed_secret, last_counter, enabled_at)
+          VALUES (?, ?, ?, ?)
+          """, SQLiteValue(enrolment.accountID), .blob(sealed), .integer(Int(counter)),
+          SQLiteValue(time))
+        try Self.replaceRecoveryCodes(of: enrolment.accountID, with: hashes, in: database)
+        return true
+      }
+    }
+    enrolments.withLock { _ = $0.removeValue(forKey: key) }
+    guard enabled else { throw .twoFactorState("Two-factor is already on for this account.") }
+    try clearFailures(key)
+    return codes
+  }
+
+  func disableTwoFactor(_ credentials: Credentials) throws(AuthenticationError) {
+    let (account, _) = try authorize(credentials)
+    guard account.sealedSecret != nil else {
+      throw .twoFactorState("Two-factor is not on for this account.")
+    }
+    try storage { database throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in
+        try database.run("DELETE FROM two_factor WHERE account_id = ?", SQLiteValue(account.id))
+        try database.run(
+          "DELETE FROM recovery_codes WHERE account_id = ?", SQLiteValue(account.id))
+      }
+    }
+  }
+
+  func remainingRecoveryCodes(_ session: Session) throws(AuthenticationError) -> Int? {
+    let accountID = try signedIn(session)
+    return try storage { database throws(SQLiteError) -> Int? in
+      try database.transaction(.deferred) { () throws(SQLiteError) -> Int? in
+        let enabled = try database.query(
+          "SELECT 1 FROM two_factor WHERE account_id = ?", SQLiteValue(accountID))
+        guard !enabled.isEmpty else { return nil }
+        return try database.query(
+          "SELECT count(*) FROM recovery_codes WHERE account_id = ? AND used_at IS NULL",
+          SQLiteValue(accountID)
+        ).first?.get(0) ?? 0
+      }
+    }
+  }
+
+  func regenerateRecoveryCodes(_ session: Session) throws(AuthenticationError) -> [String] {
+    let accountID = try signedIn(session)
+    let (codes, hashes) = try Self.newRecoveryCodes()
+    let enabled = try storage { database throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in
+        let enabled = try database.query(
+          "SELECT 1 FROM two_factor WHERE account_id = ?", SQLiteValue(accountID))
+        guard !enabled.isEmpty else { return false }
+        try Self.replaceRecoveryCodes(of: accountID, with: hashes, in: database)
+        return true
+      }
+    }
+    guard enabled else { throw .twoFactorState("Two-factor is not on for this account.") }
+    return codes
+  }
+
+  // MARK: - Sessions
+
+  private func issueSession(for account: Account) throws(AuthenticationError) -> Session {
+    try issueSession(accountID: account.id, userName: account.userName)
+  }
+
+  private func issueSession(
+    accountID: Int64, userName: String
+  ) throws(AuthenticationError) -> Session {
+    let token = try Self.newToken()
+    sessions.withLock { $0[token] = accountID }
+    return Session(accountID: accountID, userName: userName, token: token)
+  }
+
+  /// The account id of a session this client issued whose account still exists.
+  private func signedIn(_ session: Session) throws(AuthenticationError) -> Int64 {
+    guard let accountID = sessions.withLock({ $0[session.token] }),
+      accountID == session.accountID
+    else { throw .notSignedIn }
+    let exists = try storage { database throws(SQLiteError) in
+      try !database.query("SELECT 1 FROM accounts WHERE id = ?", SQLiteValue(accountID)).isEmpty
+    }
+    guard exists else { throw .notSignedIn }
+    return accountID
+  }
+
+  // MARK: - Passwords and failures
+
+  /// Checks a password, counting failures by user name whether or not the account exists.
+  ///
+  /// An unknown user name costs the same work as a known one: its password is checked against
+  /// a decoy hash with the parameters new accounts get, in the same steps.
+  private func authenticate(
+    _ userName: String, _ password: String
+  ) throws(AuthenticationError) -> (Account, secretKey: [UInt8]) {
+    let key = try Self.lookupKey(userName)
+    guard !password.unicodeScalars.contains("\0") else { throw .passwordNotText }
+    try checkLockout(key)
+    let account = try account(key: key)
+    let hash: PasswordHash
+    if let account { hash = account.hash } else { hash = try decoyHash() }
+    let match = try crypto { () throws(CryptoError) in try Self.check(password, against: hash) }
+    guard let account, let match else {
+      try recordFailure(key)
+      throw .invalidCredentials
+    }
+    if match.isLegacy {
+      // Stored before passwords were normalised: store the normalised form's hash instead.
+      // The old hash still works if this fails, so a failure here loses nothing.
+      try? upgrade(account, password: password, oldKey: match.secretKey)
+    }
+    return (account, match.secretKey)
+  }
+
+  /// Checks the credentials and, on a two-factor account, their code.
+  private func authorize(
+    _ credentials: Credentials
+  ) throws(AuthenticationError) -> (Account, secretKey: [UInt8]) {
+    let (account, secretKey) = try authenticate(credentials.userName, credentials.password)
+    guard let sealedSecret = account.sealedSecret else {
+      try clearFailures(account.key)
+      return (account, secretKey)
+    }
+    guard let code = credentials.code, !code.trimmingWhitespace().isEmpty else {
+      throw .codeRequired
+    }
+    let secret = try crypto { () throws(CryptoError) in
+      try SecretBox.open(sealedSecret, key: secretKey)
+    }
+    guard try accepts(code, secret: secret, accountID: account.id) else {
+      try recordFailure(account.key)
+      throw .invalidCode
+    }
+    try clearFailures(account.key)
+    return (account, secretKey)
+  }
+
+  /// The secret key when `password` matches `hash`: first in its normalised form (NFC), then,
+  /// for hashes stored before normalisation, as typed.
+  private static func check(
+    _ password: String, against hash: PasswordHash
+  ) throws(CryptoError) -> (secretKey: [UInt8], isLegacy: Bool)? {
+    let normalised = normalisedPassword(password)
+    if let key = try hash.secretKey(ifMatching: normalised) { return (key, false) }
+    guard Array(normalised.utf8) != Array(password.utf8) else { return nil }
+    return try hash.secretKey(ifMatching: password).map { ($0, true) }
+  }
+
+  private func upgrade(
+    _ account: Account, password: String, oldKey: [UInt8]
+  ) throws(AuthenticationError) {
+    let (hash, newKey) = try crypto { () throws(CryptoError) in
+      try PasswordHash.hashWithSecretKey(
+        Self.normalisedPassword(password), algorithm: account.hash.algorithm)
+    }
+    try store(hash, resealing: account, from: oldKey, to: newKey)
+  }
+
+  /// Stores a new password hash and reseals the two-factor secret, which is sealed with a key
+  /// from the password, in one transaction.
+  private func store(
+    _ hash: PasswordHash, resealing account: Account, from oldKey: [UInt8], to newKey: [UInt8]
+  ) throws(AuthenticationError) {
     let resealed = try account.sealedSecret.map { sealed throws(AuthenticationError) in
       try crypto { () throws(CryptoError) in
         try SecretBox.seal(SecretBox.open(sealed, key: oldKey), key: newKey)
@@ -161,149 +389,6 @@ final class Accounts: Sendable {
         }
       }
     }
-    enrolments.withLock { _ = $0.removeValue(forKey: Self.key(userName)) }
-    if account.sealedSecret == nil { try clearFailures(Self.key(userName)) }
-  }
-
-  func delete(_ userName: String, _ password: String) throws(AuthenticationError) {
-    let (account, _) = try authenticate(userName, password)
-    try storage { database throws(SQLiteError) in
-      try database.transaction { () throws(SQLiteError) in
-        // Games, the two-factor secret and recovery codes go with the account (ON DELETE
-        // CASCADE); the game in progress is keyed by id alone.
-        try database.run("DELETE FROM games WHERE saved_for = ?", SQLiteValue(account.id))
-        try database.run("DELETE FROM accounts WHERE id = ?", SQLiteValue(account.id))
-        try database.run(
-          "DELETE FROM sign_in_failures WHERE user_key = ?", .text(Self.key(userName)))
-      }
-    }
-    enrolments.withLock { _ = $0.removeValue(forKey: Self.key(userName)) }
-    challenges.withLock { challenges in
-      challenges = challenges.filter { $0.value.accountID != account.id }
-    }
-  }
-
-  func list() throws(AuthenticationError) -> [AccountSummary] {
-    try storage { database throws(SQLiteError) in
-      try database.query(
-        """
-        SELECT id, user_name, EXISTS (SELECT 1 FROM two_factor WHERE account_id = accounts.id)
-        FROM accounts ORDER BY user_key
-        """
-      ).map { row throws(SQLiteError) in
-        AccountSummary(id: try row.get(0), userName: try row.get(1), hasTwoFactor: try row.get(2))
-      }
-    }
-  }
-
-  func beginTwoFactor(
-    _ userName: String, _ password: String
-  ) throws(AuthenticationError) -> TwoFactorEnrolment {
-    let (account, secretKey) = try authenticate(userName, password)
-    guard account.sealedSecret == nil else {
-      throw .twoFactorState("Two-factor is already on for this account.")
-    }
-    // 160 bits, the length RFC 4226 recommends for HMAC-SHA1.
-    let secret = try crypto { () throws(CryptoError) in try SecureRandom.bytes(count: 20) }
-    let enrolment = Enrolment(
-      accountID: account.id, secret: secret, secretKey: secretKey,
-      expiresAt: now() + Self.enrolmentLifetime)
-    enrolments.withLock { $0[Self.key(userName)] = enrolment }
-    return TwoFactorEnrolment(
-      secret: Base32.encode(secret),
-      uri: OneTimePassword.provisioningURI(
-        secret: secret, account: account.userName, issuer: Self.issuer))
-  }
-
-  func confirmTwoFactor(_ userName: String, _ code: String) throws(AuthenticationError) -> [String]
-  {
-    let key = Self.key(userName)
-    try checkLockout(key)
-    let time = now()
-    guard let enrolment = enrolments.withLock({ $0[key] }), enrolment.expiresAt > time else {
-      throw .twoFactorState("No two-factor setup is waiting for this account; start again.")
-    }
-    let code = Self.normalized(code)
-    guard Self.isTOTPCode(code),
-      let counter = acceptedCounter(secret: enrolment.secret, code: code, after: nil)
-    else {
-      try recordFailure(key)
-      throw .invalidCode
-    }
-    let codes = try (0..<Self.recoveryCodeCount).map { _ throws(AuthenticationError) in
-      try Self.newRecoveryCode()
-    }
-    let (sealed, hashes) = try crypto { () throws(CryptoError) in
-      (
-        try SecretBox.seal(enrolment.secret, key: enrolment.secretKey),
-        try codes.map { code throws(CryptoError) in
-          try PasswordHash(hashing: code, algorithm: Self.recoveryCodeAlgorithm).encoded
-        }
-      )
-    }
-    let enabled = try storage { database throws(SQLiteError) in
-      try database.transaction { () throws(SQLiteError) in
-        let existing = try database.query(
-          "SELECT 1 FROM two_factor WHERE account_id = ?", SQLiteValue(enrolment.accountID))
-        guard existing.isEmpty else { return false }
-        try database.run(
-          """
-          INSERT INTO two_factor (account_id, sealed_secret, last_counter, enabled_at)
-          VALUES (?, ?, ?, ?)
-          """, SQLiteValue(enrolment.accountID), .blob(sealed), .integer(Int(counter)),
-          SQLiteValue(time))
-        try database.run(
-          "DELETE FROM recovery_codes WHERE account_id = ?", SQLiteValue(enrolment.accountID))
-        for hash in hashes {
-          try database.run(
-            "INSERT INTO recovery_codes (account_id, code_hash) VALUES (?, ?)",
-            SQLiteValue(enrolment.accountID), .text(hash))
-        }
-        return true
-      }
-    }
-    enrolments.withLock { _ = $0.removeValue(forKey: key) }
-    guard enabled else { throw .twoFactorState("Two-factor is already on for this account.") }
-    try clearFailures(key)
-    return codes.map { $0.prefix(5) + "-" + $0.dropFirst(5) }
-  }
-
-  func disableTwoFactor(_ userName: String, _ password: String) throws(AuthenticationError) {
-    let (account, _) = try authenticate(userName, password)
-    guard account.sealedSecret != nil else {
-      throw .twoFactorState("Two-factor is not on for this account.")
-    }
-    try storage { database throws(SQLiteError) in
-      try database.transaction { () throws(SQLiteError) in
-        try database.run("DELETE FROM two_factor WHERE account_id = ?", SQLiteValue(account.id))
-        try database.run(
-          "DELETE FROM recovery_codes WHERE account_id = ?", SQLiteValue(account.id))
-      }
-    }
-  }
-
-  // MARK: - Passwords and failures
-
-  /// Checks a password, counting failures by user name whether or not the account exists.
-  private func authenticate(
-    _ userName: String, _ password: String
-  ) throws(AuthenticationError) -> (Account, secretKey: [UInt8]) {
-    let key = Self.key(userName)
-    try checkLockout(key)
-    guard let account = try account(key: key) else {
-      // Spend the same work as a real check so timing does not reveal unknown names.
-      _ = try? decoyHash().secretKey(ifMatching: password)
-      try recordFailure(key)
-      throw .invalidCredentials
-    }
-    let secretKey = try crypto { () throws(CryptoError) in
-      try account.hash.secretKey(ifMatching: password)
-    }
-    guard let secretKey else {
-      try recordFailure(key)
-      throw .invalidCredentials
-    }
-    return (account, secretKey)
   }
 
   private func account(key: String) throws(AuthenticationError) -> Account? {
@@ -319,17 +404,18 @@ final class Accounts: Sendable {
     guard let row else { return nil }
     do {
       return Account(
-        id: try row.get(0), userName: try row.get(1),
+        id: try row.get(0), userName: Self.displayed(try row.get(1)), key: key,
         hash: try PasswordHash(encoded: try row.get(2)), sealedSecret: try row.get(3))
     } catch {
       throw .storage("The stored password for this account is damaged.")
     }
   }
 
-  private func decoyHash() throws(CryptoError) -> PasswordHash {
+  private func decoyHash() throws(AuthenticationError) -> PasswordHash {
     if let hash = decoy.withLock({ $0 }) { return hash }
-    let (hash, _) = try PasswordHash.hashWithSecretKey(
-      hexString(try SecureRandom.bytes(count: 16)), algorithm: passwordAlgorithm)
+    let hash = try crypto { () throws(CryptoError) in
+      try PasswordHash.decoy(algorithm: passwordAlgorithm)
+    }
     decoy.withLock { $0 = hash }
     return hash
   }
@@ -376,6 +462,33 @@ final class Accounts: Sendable {
 
   // MARK: - Codes
 
+  /// Whether a current TOTP code (used up by accepting it) or an unused recovery code (marked
+  /// used) is right for the account.
+  private func accepts(
+    _ code: String, secret: [UInt8], accountID: Int64
+  ) throws(AuthenticationError) -> Bool {
+    let code = Self.normalized(code)
+    if Self.isTOTPCode(code) {
+      return try storage { database throws(SQLiteError) in
+        try database.transaction { () throws(SQLiteError) in
+          guard
+            let row = try database.query(
+              "SELECT last_counter FROM two_factor WHERE account_id = ?", SQLiteValue(accountID)
+            ).first,
+            let counter = acceptedCounter(
+              secret: secret, code: code, after: try row.get(0, as: Int64.self))
+          else { return false }
+          try database.run(
+            "UPDATE two_factor SET last_counter = ? WHERE account_id = ?",
+            .integer(Int(counter)), SQLiteValue(accountID))
+          return true
+        }
+      }
+    }
+    guard code.count == Self.recoveryCodeLength else { return false }
+    return try useRecoveryCode(code, accountID: accountID)
+  }
+
   /// The TOTP step within ±1 of now whose code matches and is later than `after`.
   private func acceptedCounter(secret: [UInt8], code: String, after last: Int64?) -> UInt64? {
     let current = OneTimePassword.counter(atUnixTime: now() / 1_000)
@@ -413,23 +526,67 @@ final class Accounts: Sendable {
     }
   }
 
-  private static func newRecoveryCode() throws(AuthenticationError) -> String {
-    let bytes = try crypto { () throws(CryptoError) in try SecureRandom.bytes(count: 7) }
-    return String(Base32.encode(bytes).lowercased().prefix(recoveryCodeLength))
+  /// Fresh recovery codes as shown (`abcde-fghij`) and their hashes as stored.
+  private static func newRecoveryCodes() throws(AuthenticationError) -> (
+    codes: [String], hashes: [String]
+  ) {
+    let codes = try (0..<recoveryCodeCount).map { _ throws(AuthenticationError) in
+      let bytes = try crypto { () throws(CryptoError) in try SecureRandom.bytes(count: 7) }
+      return String(Base32.encode(bytes).lowercased().prefix(recoveryCodeLength))
+    }
+    let hashes = try crypto { () throws(CryptoError) in
+      try codes.map { code throws(CryptoError) in
+        try PasswordHash(hashing: code, algorithm: recoveryCodeAlgorithm).encoded
+      }
+    }
+    return (codes.map { $0.prefix(5) + "-" + $0.dropFirst(5) }, hashes)
+  }
+
+  private static func replaceRecoveryCodes(
+    of accountID: Int64, with hashes: [String], in database: Database
+  ) throws(SQLiteError) {
+    try database.run("DELETE FROM recovery_codes WHERE account_id = ?", SQLiteValue(accountID))
+    for hash in hashes {
+      try database.run(
+        "INSERT INTO recovery_codes (account_id, code_hash) VALUES (?, ?)",
+        SQLiteValue(accountID), .text(hash))
+    }
+  }
+
+  private static func newToken() throws(AuthenticationError) -> String {
+    hexString(try crypto { () throws(CryptoError) in try SecureRandom.bytes(count: 16) })
   }
 
   // MARK: - Text
 
-  /// The case-insensitive key for a user name; bounded so junk input stays small.
-  static func key(_ userName: String) -> String { String(userName.lowercased().prefix(64)) }
+  /// The case-insensitive key for a user name: trimmed, lowercased and in NFC, so the same
+  /// name typed with composed or decomposed accents finds the same account.
+  static func key(_ userName: String) -> String {
+    userName.trimmingWhitespace().lowercased().precomposedStringWithCanonicalMapping
+  }
 
-  static func isValidUserName(_ userName: String) -> Bool {
-    (1...32).contains(userName.unicodeScalars.count)
-      && userName.unicodeScalars.allSatisfy { scalar in
-        scalar.isASCII
-          && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-            || ".@_-".unicodeScalars.contains(scalar))
-      }
+  /// The key for a user name typed to sign in, or ``AuthenticationError/invalidUserName`` when
+  /// it cannot be one.
+  static func lookupKey(_ userName: String) throws(AuthenticationError) -> String {
+    key(try UserName.validated(userName))
+  }
+
+  /// A user name read from the database, with anything the name rule does not allow escaped.
+  static func displayed(_ stored: String) -> String { UserName.displayed(stored) }
+
+  /// A new password in NFC, or the error for one that breaks the password rule.
+  static func newPassword(_ password: String) throws(AuthenticationError) -> String {
+    guard PasswordRule.isText(password) else { throw .passwordNotText }
+    let normalised = normalisedPassword(password)
+    guard normalised.count >= PasswordRule.minimumLength else { throw .passwordTooShort }
+    guard normalised.count <= PasswordRule.maximumLength else { throw .passwordTooLong }
+    return normalised
+  }
+
+  /// A password in Unicode normalisation form C, so that the same characters typed as composed
+  /// or decomposed accents are the same password.
+  static func normalisedPassword(_ password: String) -> String {
+    password.precomposedStringWithCanonicalMapping
   }
 
   /// Drops spaces and hyphens and lowercases, as codes are often typed in groups.
@@ -468,6 +625,7 @@ private func crypto<Result>(
 private struct Account: Sendable {
   let id: Int64
   let userName: String
+  let key: String
   let hash: PasswordHash
   let sealedSecret: [UInt8]?
 }
@@ -476,6 +634,7 @@ private struct Account: Sendable {
 private struct Challenge: Sendable {
   let accountID: Int64
   let userName: String
+  let key: String
   let secret: [UInt8]
   let expiresAt: Int64
 }

@@ -6,9 +6,11 @@ import Glibc
 extension AuthenticationClient {
   /// Local accounts kept in the program's SQLite database.
   ///
-  /// Passwords are stored as scrypt hashes. A two-factor secret is sealed with a key derived
-  /// from the password alongside the hash, so it is never stored in clear and only a correct
-  /// password unlocks it; recovery codes are stored hashed.
+  /// Passwords are stored as scrypt hashes of their NFC form. A two-factor secret is sealed
+  /// with a key derived from the password alongside the hash, so it is never stored in clear
+  /// and only a correct password unlocks it; recovery codes are stored hashed. Sessions are
+  /// proven by a random token that lives in this client's memory only. Nothing here reads a
+  /// terminal, so the same client serves a server.
   ///
   /// - Parameters:
   ///   - database: The opened, migrated database.
@@ -26,18 +28,18 @@ extension AuthenticationClient {
       login: { userName, password in try accounts.login(userName, password) },
       verifyTwoFactor: { challenge, code in try accounts.verify(challenge, code: code) },
       createAccount: { userName, password in try accounts.create(userName, password) },
-      changePassword: { userName, old, new in
-        try accounts.changePassword(userName, old: old, new: new)
+      changePassword: { credentials, new in
+        try accounts.changePassword(credentials, new: new)
       },
-      deleteAccount: { userName, password in try accounts.delete(userName, password) },
+      deleteAccount: { credentials in try accounts.delete(credentials) },
       listAccounts: { try accounts.list() },
       beginTwoFactor: { userName, password in
         try accounts.beginTwoFactor(userName, password)
       },
       confirmTwoFactor: { userName, code in try accounts.confirmTwoFactor(userName, code) },
-      disableTwoFactor: { userName, password in
-        try accounts.disableTwoFactor(userName, password)
-      }
+      disableTwoFactor: { credentials in try accounts.disableTwoFactor(credentials) },
+      remainingRecoveryCodes: { session in try accounts.remainingRecoveryCodes(session) },
+      regenerateRecoveryCodes: { session in try accounts.regenerateRecoveryCodes(session) }
     )
   }
 }

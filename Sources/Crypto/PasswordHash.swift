@@ -156,6 +156,20 @@ public struct PasswordHash: Equatable, Sendable {
     return Array(material[key.count...])
   }
 
+  /// A hash with these parameters and a random salt and key, which no known password matches.
+  ///
+  /// Checking a password against it costs as much as checking one against a real hash with the
+  /// same parameters, so an unknown user name can take as long to refuse as a wrong password.
+  ///
+  /// - Parameter algorithm: The function and cost of the real hashes it stands in for.
+  /// - Returns: The decoy hash.
+  /// - Throws: `CryptoError.randomGeneratorFailed`.
+  public static func decoy(algorithm: Algorithm) throws(CryptoError) -> PasswordHash {
+    PasswordHash(
+      algorithm: algorithm, salt: try SecureRandom.bytes(count: saltLength),
+      key: try SecureRandom.bytes(count: keyLength))
+  }
+
   private init(algorithm: Algorithm, salt: [UInt8], key: [UInt8]) {
     self.algorithm = algorithm
     self.salt = salt

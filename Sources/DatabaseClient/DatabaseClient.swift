@@ -75,12 +75,42 @@ public struct Stats: Equatable, Sendable {
 }
 
 /// Why the records could not be read or written, in one sentence for the player.
+///
+/// A write that throws did not happen: nothing of it is stored.
 public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What went wrong, for callers that act on the kind of failure.
+  public enum Kind: Equatable, Sendable {
+    /// The disk (or the file system holding the database) is full.
+    case full
+    /// The disk reported an input or output error.
+    case ioError
+    /// Another program holds a lock on the database for longer than the wait allows.
+    case busy
+    /// The database cannot be written: a read-only file, folder or file system.
+    case readOnly
+    /// The file is damaged, or is not a database of this program.
+    case corrupt
+    /// The file or its folder cannot be opened.
+    case cannotOpen
+    /// The database was written by a newer version of the program.
+    case tooNew
+    /// The request itself was refused, such as a finished game without a result.
+    case invalidRequest
+    /// Any other failure.
+    case other
+  }
+
+  /// The kind of failure.
+  public var kind: Kind
+
   /// The sentence.
   public var message: String
 
   /// Creates an error with a sentence.
-  public init(_ message: String) { self.message = message }
+  public init(_ message: String, kind: Kind = .other) {
+    self.message = message
+    self.kind = kind
+  }
 
   public var description: String { message }
 }

@@ -69,7 +69,9 @@ private struct Records: Sendable {
 
   func saveFinished(_ record: GameRecord) throws(DatabaseError) -> Int64 {
     guard record.result != nil, record.endedAt != nil else {
-      throw DatabaseError("A game without a result and an end time cannot be saved as finished.")
+      throw DatabaseError(
+        "A game without a result and an end time cannot be saved as finished.",
+        kind: .invalidRequest)
     }
     return try write { database throws(SQLiteError) in
       try insert(record, savedFor: nil, into: database)
@@ -240,13 +242,23 @@ private struct Records: Sendable {
     return GameRecord(
       id: try row.get(0),
       x: PlayerRecord(
-        name: try row.get(1), accountID: try row.get(2),
+        name: storedName(try row.get(1)), accountID: try row.get(2),
         computer: (try row.get(3, as: Double?.self)).map(Difficulty.init(skill:))),
       o: PlayerRecord(
-        name: try row.get(4), accountID: try row.get(5),
+        name: storedName(try row.get(4)), accountID: try row.get(5),
         computer: (try row.get(6, as: Double?.self)).map(Difficulty.init(skill:))),
       rows: try row.get(7), columns: try row.get(8), k: try row.get(9), firstMover: firstMover,
       moves: moves, result: result, startedAt: try row.get(12), endedAt: try row.get(13))
+  }
+
+  /// A player's name as read: the name rule's form, or, for a name stored against the rule
+  /// (by an earlier version or another program), the name with its control characters escaped
+  /// and cut to the longest name allowed.
+  private func storedName(_ stored: String) -> String {
+    if let name = try? Name.validated(stored) { return name }
+    let escaped = stored.trimmingWhitespace().escapingControlCharacters
+    guard escaped.count > Name.maximumLength else { return escaped }
+    return String(escaped.prefix(Name.maximumLength - 1)) + "…"
   }
 
   // MARK: - Owners and errors
@@ -271,7 +283,7 @@ private struct Records: Sendable {
     do {
       return try database.withConnection(body)
     } catch {
-      throw DatabaseError(error.description)
+      throw DatabaseError(error)
     }
   }
 

@@ -2,29 +2,104 @@ public import DatabaseClient
 public import SQLite
 import Synchronization
 
-/// The program's one SQLite database, opened, migrated and shared by the live clients.
+/// The program's one SQLite database, opened, checked, migrated and shared by the live clients.
 ///
 /// Calls are serialised on one connection; SQLite's busy timeout covers other processes.
 public final class LocalDatabase: Sendable {
+  /// What the program means to do with the database.
+  public enum Access: Equatable, Sendable {
+    /// Read and write: a file that cannot be written is refused.
+    case writing
+    /// Only read: a file that cannot be written is opened read-only, and any write to it
+    /// throws the read-only sentence.
+    case reading
+  }
+
   /// The file path, or `:memory:`.
   public let path: String
 
+  /// Whether the database was opened read-only, because it cannot be written and only
+  /// reading was asked for.
+  public let isReadOnly: Bool
+
   private let connection: Mutex<Database>
 
-  /// Opens (creating if missing) and migrates the database at a path.
+  /// Opens the database at a path, creating it with the latest schema if it is missing.
+  ///
+  /// An existing file is checked before anything writes to it: a damaged file, a file of
+  /// another program and a newer schema are refused and left byte for byte as they are. A
+  /// missing file is created whole (schema included) or not at all.
   ///
   /// - Parameters:
   ///   - path: The file, whose folder must exist, or `:memory:`.
+  ///   - access: Whether the caller writes, or only reads.
   ///   - busyTimeoutMilliseconds: How long to wait for another program's lock.
   /// - Throws: ``DatabaseError`` with one sentence; the file is never deleted or recreated.
-  public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(DatabaseError) {
+  public init(
+    path: String, access: Access = .writing, busyTimeoutMilliseconds: Int32 = 5_000
+  ) throws(DatabaseError) {
     self.path = path
     do {
-      let database = try Database(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-      try database.migrate(Schema.migrations)
+      let (database, isReadOnly) = try Self.open(
+        path: path, access: access, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      self.isReadOnly = isReadOnly
       connection = Mutex(database)
     } catch {
-      throw DatabaseError(error.description)
+      throw DatabaseError(error)
+    }
+  }
+
+  private static func open(
+    path: String, access: Access, busyTimeoutMilliseconds: Int32
+  ) throws(SQLiteError) -> (Database, isReadOnly: Bool) {
+    let migrations = Schema.migrations
+    if path == ":memory:" || path.isEmpty {
+      let database = try Database(path: path)
+      try database.migrate(migrations)
+      return (database, false)
+    }
+    // A missing file appears only with every table in it.
+    try Database.create(at: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) {
+      database throws(SQLiteError) in try database.migrate(migrations)
+    }
+    let database: Database
+    do {
+      database = try Database(
+        path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    } catch  where error.kind == .readOnly && access == .reading {
+      let reader = try Database(
+        path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      try requireOwnSchema(reader, migrations: migrations)
+      let version = try reader.userVersion()
+      guard version == migrations.count else {
+        throw SQLiteError(
+          kind: .readOnly, code: 8,
+          message: "its schema (version \(version)) needs an upgrade that cannot be written",
+          path: path)
+      }
+      return (reader, true)
+    }
+    try requireOwnSchema(database, migrations: migrations)
+    try database.migrate(migrations)
+    return (database, false)
+  }
+
+  /// Refuses a database of another program: schema version 0 with tables in it.
+  private static func requireOwnSchema(
+    _ database: Database, migrations: [String]
+  ) throws(SQLiteError) {
+    let version = try database.userVersion()
+    if version > migrations.count {
+      throw SQLiteError(
+        kind: .schemaTooNew(found: version, known: migrations.count),
+        message: "schema version \(version) is newer than \(migrations.count)",
+        path: database.path)
+    }
+    guard version == 0 else { return }
+    let tables: Int = try database.query("SELECT count(*) FROM sqlite_schema").first?.get(0) ?? 0
+    guard tables == 0 else {
+      throw SQLiteError(
+        kind: .notADatabase, message: "tables of another program", path: database.path)
     }
   }
 
@@ -40,16 +115,17 @@ public final class LocalDatabase: Sendable {
   /// - Parameters:
   ///   - explicitPath: A `--database` path, which wins over everything.
   ///   - environment: The process environment.
-  /// - Returns: The opened, migrated database.
+  ///   - access: Whether the caller writes, or only reads.
+  /// - Returns: The opened, checked, migrated database.
   /// - Throws: ``DatabaseError`` with one sentence.
   public static func open(
-    explicitPath: String?, environment: [String: String]
+    explicitPath: String?, environment: [String: String], access: Access = .writing
   ) throws(DatabaseError) -> LocalDatabase {
     let location = try DatabaseLocation(explicitPath: explicitPath, environment: environment)
     if location.isDefault {
       try location.createFolder()
     }
-    return try LocalDatabase(path: location.path)
+    return try LocalDatabase(path: location.path, access: access)
   }
 
   /// Runs a body with the connection, holding it for the body's duration.
@@ -63,5 +139,26 @@ public final class LocalDatabase: Sendable {
     try connection.withLock { (database: inout sending Database) throws(SQLiteError) -> Result in
       try body(database)
     }
+  }
+}
+
+extension DatabaseError {
+  /// The error for a failure of SQLite: its sentence, and its kind for callers that act on it.
+  ///
+  /// - Parameter error: What SQLite or the wrapper reported.
+  public init(_ error: SQLiteError) {
+    let kind: Kind =
+      switch error.kind {
+      case .full: .full
+      case .ioError: .ioError
+      case .busy: .busy
+      case .readOnly: .readOnly
+      case .notADatabase, .typeMismatch: .corrupt
+      case .cannotOpen: .cannotOpen
+      case .schemaTooNew: .tooNew
+      case .constraint: .invalidRequest
+      case .other: .other
+      }
+    self.init(error.description, kind: kind)
   }
 }

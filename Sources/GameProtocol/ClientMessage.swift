@@ -22,6 +22,10 @@ public enum ClientMessage: Equatable, Sendable {
   case confirmTwoFactor(userName: String, code: String)
   /// Turns two-factor off; `code` is the current code or a recovery code.
   case disableTwoFactor(userName: String, password: String, code: String?)
+  /// Asks how many unused recovery codes the account signed in on this connection has.
+  case countRecoveryCodes
+  /// Replaces the recovery codes of the account signed in on this connection.
+  case regenerateRecoveryCodes
   /// Creates a game and takes its X seat.
   case createGame(GameOptions)
   /// Takes the free seat of a game, or the sender's own seat again after a drop.
@@ -52,6 +56,8 @@ public enum ClientMessage: Equatable, Sendable {
     case .beginTwoFactor: 0x08
     case .confirmTwoFactor: 0x09
     case .disableTwoFactor: 0x0A
+    case .countRecoveryCodes: 0x0B
+    case .regenerateRecoveryCodes: 0x0C
     case .createGame: 0x10
     case .joinGame: 0x11
     case .watchGame: 0x12
@@ -95,7 +101,7 @@ public enum ClientMessage: Equatable, Sendable {
       writer.write(UInt8(clamping: options.columns))
       writer.write(UInt8(clamping: options.k))
       writer.write(options.first.rawValue)
-    case .listGames:
+    case .listGames, .countRecoveryCodes, .regenerateRecoveryCodes:
       break
     case .move(let code, let ply, let cell):
       writer.write(code)
@@ -142,6 +148,8 @@ public enum ClientMessage: Equatable, Sendable {
       self = .disableTwoFactor(
         userName: try reader.readString(), password: try reader.readString(),
         code: try reader.readOptionalString())
+    case 0x0B: self = .countRecoveryCodes
+    case 0x0C: self = .regenerateRecoveryCodes
     case 0x10:
       let rows = Int(try reader.readUInt8())
       let columns = Int(try reader.readUInt8())

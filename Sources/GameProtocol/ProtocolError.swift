@@ -62,7 +62,7 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
   case userNameTaken = 10
   /// The user name breaks the rules.
   case invalidUserName = 11
-  /// The password is too short or has characters a password may not have.
+  /// The new password breaks the rule; `detail` says how: 0 too short, 1 too long, 2 not text.
   case invalidPassword = 12
   /// Two-factor is already on (or not on, or not being set up) for this request.
   case twoFactorState = 13
@@ -104,6 +104,8 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
   case busy = 31
   /// The connection is already signed in.
   case alreadySignedIn = 32
+  /// The password was right and the account has two-factor on: the request needs a code too.
+  case codeRequired = 33
 }
 
 /// A refusal: what went wrong, which request it answers, and a number some codes carry.

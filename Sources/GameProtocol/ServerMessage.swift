@@ -14,8 +14,10 @@ public enum ServerMessage: Equatable, Sendable {
   case accepted(request: UInt8)
   /// Two-factor set-up began: the secret for an authenticator app.
   case twoFactorSecret(secret: String, uri: String)
-  /// Two-factor is on; the one-time recovery codes.
+  /// Two-factor is on (or its codes were replaced): the one-time recovery codes.
   case recoveryCodes([String])
+  /// How many unused recovery codes the account has, or `nil` when two-factor is off.
+  case recoveryCodesLeft(Int?)
   /// A game as it stands, after create, join, watch or rejoin.
   case game(GameSnapshot)
   /// A player took the free seat.
@@ -45,6 +47,7 @@ public enum ServerMessage: Equatable, Sendable {
     case .accepted: 0x85
     case .twoFactorSecret: 0x86
     case .recoveryCodes: 0x87
+    case .recoveryCodesLeft: 0x88
     case .game: 0x90
     case .playerJoined: 0x91
     case .moved: 0x92
@@ -80,6 +83,8 @@ public enum ServerMessage: Equatable, Sendable {
       writer.write(uri)
     case .recoveryCodes(let codes):
       writer.write(list: codes) { $0.write($1) }
+    case .recoveryCodesLeft(let count):
+      writer.write(optional: count) { $0.write(UInt16(clamping: $1)) }
     case .game(let snapshot):
       writer.write(snapshot)
     case .playerJoined(let code, let mark, let player):
@@ -143,6 +148,11 @@ public enum ServerMessage: Equatable, Sendable {
     case 0x87:
       self = .recoveryCodes(
         try reader.readList { (r: inout ByteReader) throws(ProtocolError) in try r.readString() })
+    case 0x88:
+      self = .recoveryCodesLeft(
+        try reader.readOptional { (r: inout ByteReader) throws(ProtocolError) in
+          Int(try r.readUInt16())
+        })
     case 0x90: self = .game(try reader.readSnapshot())
     case 0x91:
       self = .playerJoined(

@@ -81,14 +81,19 @@ extension AuthenticationClient {
         else { throw unexpected(session) }
         return Session(accountID: id, userName: name)
       },
-      changePassword: { userName, old, new in
+      changePassword: { credentials, new in
         try await accepted(
           session,
-          .changePassword(userName: userName, oldPassword: old, newPassword: new, code: nil))
+          .changePassword(
+            userName: credentials.userName, oldPassword: credentials.password, newPassword: new,
+            code: credentials.code))
       },
-      deleteAccount: { userName, password in
+      deleteAccount: { credentials in
         try await accepted(
-          session, .deleteAccount(userName: userName, password: password, code: nil))
+          session,
+          .deleteAccount(
+            userName: credentials.userName, password: credentials.password,
+            code: credentials.code))
       },
       listAccounts: {
         throw AuthenticationError.storage(
@@ -108,9 +113,22 @@ extension AuthenticationClient {
         else { throw unexpected(session) }
         return codes
       },
-      disableTwoFactor: { userName, password in
+      disableTwoFactor: { credentials in
         try await accepted(
-          session, .disableTwoFactor(userName: userName, password: password, code: nil))
+          session,
+          .disableTwoFactor(
+            userName: credentials.userName, password: credentials.password,
+            code: credentials.code))
+      },
+      remainingRecoveryCodes: { _ in
+        guard case .recoveryCodesLeft(let count) = try await answer(session, .countRecoveryCodes)
+        else { throw unexpected(session) }
+        return count
+      },
+      regenerateRecoveryCodes: { _ in
+        guard case .recoveryCodes(let codes) = try await answer(session, .regenerateRecoveryCodes)
+        else { throw unexpected(session) }
+        return codes
       }
     )
   }
@@ -146,7 +164,14 @@ func authenticationError(for refusal: Refusal, _ address: ServerAddress) -> Auth
   case .lockedOut: return .lockedOut(retryAfterSeconds: Int(refusal.detail))
   case .userNameTaken: return .userNameTaken
   case .invalidUserName: return .invalidUserName
-  case .invalidPassword: return .passwordTooShort
+  case .invalidPassword:
+    switch refusal.detail {
+    case 1: return .passwordTooLong
+    case 2: return .passwordNotText
+    default: return .passwordTooShort
+    }
+  case .codeRequired: return .codeRequired
+  case .notSignedIn: return .notSignedIn
   case .twoFactorState:
     return .twoFactorState("Two-factor on the server is not in the state this request needs.")
   case .rateLimited:

@@ -266,7 +266,8 @@ public struct OnlineGame: Reducer {
 
   private func receive(_ message: ServerMessage, state: inout State) -> Effect<Action> {
     switch message {
-    case .welcome, .codeRequired, .accepted, .twoFactorSecret, .recoveryCodes, .games, .stats,
+    case .welcome, .codeRequired, .accepted, .twoFactorSecret, .recoveryCodes, .recoveryCodesLeft,
+      .games, .stats,
       .pong:
       return .none
 

@@ -7,15 +7,19 @@ private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// A connection to an SQLite database.
 ///
-/// Opening a file turns on write-ahead logging, `synchronous = NORMAL` and foreign keys, and
-/// waits up to the busy timeout for other connections' locks. Every failure throws
-/// `SQLiteError`; the file is never deleted or recreated.
+/// Opening an existing file first checks it (`PRAGMA quick_check`) on a read-only connection,
+/// so a damaged file is refused before anything could write to it; then a writing connection
+/// turns on write-ahead logging, `synchronous = FULL` and foreign keys, and waits up to the
+/// busy timeout for other connections' locks. A missing file is created whole or not at all
+/// (see ``create(at:preparing:)``). Every failure throws `SQLiteError`; a file is never
+/// deleted or recreated.
 ///
 /// A connection is not thread-safe as a value: share it behind a lock or an actor.
 public final class Database {
   /// How to open the file.
   public enum OpenMode: Equatable, Sendable {
-    /// Read and write, creating the file (mode 0600) if missing; its folder must exist.
+    /// Read and write, creating an empty database (mode 0600) if the file is missing; its
+    /// folder must exist.
     case readWriteCreate
     /// Read and write an existing file.
     case readWrite
@@ -31,7 +35,10 @@ public final class Database {
   private var savepointDepth = 0
 
   /// Whether this connection lives in memory only.
-  public var isInMemory: Bool { path == ":memory:" || path.isEmpty }
+  public var isInMemory: Bool { Self.isInMemory(path) }
+
+  /// Whether this connection only reads.
+  public let isReadOnly: Bool
 
   /// Opens a connection.
   ///
@@ -39,28 +46,71 @@ public final class Database {
   ///   - path: A file path, or `:memory:` for a private in-memory database.
   ///   - mode: Whether to write and create.
   ///   - busyTimeoutMilliseconds: How long to wait for another connection's lock.
-  /// - Throws: `SQLiteError`: `.cannotOpen` for a missing folder, `.notADatabase` for a corrupt
-  ///   file, `.readOnly` when writing was asked for but is impossible, `.busy` when locked.
-  public init(
+  /// - Throws: `SQLiteError`: `.cannotOpen` for a missing folder or file, `.notADatabase` for
+  ///   a file that is not a database or fails the check (it is left unchanged), `.readOnly`
+  ///   when writing was asked for but is impossible, `.busy` when locked, `.full` when a new
+  ///   file does not fit on the disk.
+  public convenience init(
     path: String, mode: OpenMode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 5_000
   ) throws(SQLiteError) {
-    self.path = path
-    let inMemory = path == ":memory:" || path.isEmpty
-    let errorPath = inMemory ? nil : path
-    if !inMemory, mode == .readWriteCreate {
-      try FileSystem.createPrivateFileIfMissing(path)
+    if Self.isInMemory(path) {
+      try self.init(
+        opening: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+        busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      try execute("PRAGMA foreign_keys = ON")
+      return
     }
-    var flags = SQLITE_OPEN_FULLMUTEX
-    switch mode {
-    case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-    case .readWrite: flags |= SQLITE_OPEN_READWRITE
-    case .readOnly: flags |= SQLITE_OPEN_READONLY
+    if mode == .readWriteCreate {
+      try Self.create(at: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) { _ in }
     }
-    var opened: OpaquePointer?
-    let status = sqlite3_open_v2(path, &opened, flags, nil)
-    guard let opened else {
+    // Check on a connection that cannot write: it neither rolls back a journal nor
+    // checkpoints a log into a damaged file.
+    try Self.check(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    if mode == .readOnly {
+      try self.init(
+        opening: path, flags: SQLITE_OPEN_READONLY,
+        busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      try execute("PRAGMA foreign_keys = ON")
+      return
+    }
+    try self.init(
+      opening: path, flags: SQLITE_OPEN_READWRITE,
+      busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    // SQLite silently falls back to read-only for files it cannot write. The owner's write bit
+    // is honoured too, because root ignores it and would otherwise write a protected file.
+    if sqlite3_db_readonly(handle, "main") == 1 || !FileSystem.ownerCanWrite(path) {
       throw SQLiteError(
-        kind: .other, code: status, message: "out of memory", path: errorPath)
+        kind: .readOnly, code: 8, message: "attempt to write a readonly database", path: path)
+    }
+    let journalMode = try query("PRAGMA journal_mode = WAL").first?[0]
+    guard journalMode == .text("wal") else {
+      throw SQLiteError(
+        kind: .other, message: "write-ahead logging could not be turned on", path: path)
+    }
+    // FULL syncs the log at every commit, so a committed change survives a power cut as well
+    // as a killed process.
+    try execute("PRAGMA synchronous = FULL")
+    try execute("PRAGMA foreign_keys = ON")
+  }
+
+  /// Opens a private in-memory database.
+  ///
+  /// - Throws: `SQLiteError` if SQLite cannot allocate it.
+  public static func inMemory() throws(SQLiteError) -> Database {
+    try Database(path: ":memory:")
+  }
+
+  /// Opens a handle with the given flags and nothing else.
+  private init(
+    opening path: String, flags: Int32, busyTimeoutMilliseconds: Int32
+  ) throws(SQLiteError) {
+    self.path = path
+    isReadOnly = flags & SQLITE_OPEN_READONLY != 0
+    let errorPath = Self.isInMemory(path) ? nil : path
+    var opened: OpaquePointer?
+    let status = sqlite3_open_v2(path, &opened, flags | SQLITE_OPEN_FULLMUTEX, nil)
+    guard let opened else {
+      throw SQLiteError(kind: .other, code: status, message: "out of memory", path: errorPath)
     }
     guard status == SQLITE_OK else {
       let message = String(cString: sqlite3_errmsg(opened))
@@ -73,44 +123,92 @@ public final class Database {
     handle = opened
     sqlite3_extended_result_codes(handle, 1)
     sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
-    try configure(mode: mode, inMemory: inMemory)
-  }
-
-  /// Opens a private in-memory database.
-  ///
-  /// - Throws: `SQLiteError` if SQLite cannot allocate it.
-  public static func inMemory() throws(SQLiteError) -> Database {
-    try Database(path: ":memory:")
   }
 
   deinit {
     sqlite3_close_v2(handle)
   }
 
-  private func configure(mode: OpenMode, inMemory: Bool) throws(SQLiteError) {
-    if mode != .readOnly {
-      // SQLite silently falls back to read-only for files it cannot write. The owner's write bit
-      // is honoured too, because root ignores it and would otherwise write a protected file.
-      if sqlite3_db_readonly(handle, "main") == 1
-        || (!inMemory && !FileSystem.ownerCanWrite(path))
-      {
-        throw SQLiteError(
-          kind: .readOnly, code: 8, message: "attempt to write a readonly database", path: path)
-      }
+  private static func isInMemory(_ path: String) -> Bool { path == ":memory:" || path.isEmpty }
+
+  /// Checks the file on a read-only connection; when it is refused, removes the empty log and
+  /// index files that connection made, so a refused file is left exactly as it was found.
+  private static func check(_ path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+    let sideFiles = [path + "-wal", path + "-shm"].filter { !FileSystem.exists($0) }
+    do {
+      let checker = try Database(
+        opening: path, flags: SQLITE_OPEN_READONLY,
+        busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+      try checker.checkIntegrity()
+    } catch {
+      if error.kind == .notADatabase { FileSystem.removeEmptyFiles(sideFiles) }
+      throw error
     }
-    // Reading the header here makes a corrupt or locked file fail now, not at first use.
+  }
+
+  /// Refuses a file that is not a database or whose pages are damaged.
+  ///
+  /// Reading the schema makes a file of another kind or a locked file fail here; the quick
+  /// check then reads every page of every table and index.
+  private func checkIntegrity() throws(SQLiteError) {
     _ = try query("SELECT count(*) FROM sqlite_schema")
-    if mode != .readOnly {
-      if !inMemory {
-        let journalMode = try query("PRAGMA journal_mode = WAL").first?[0]
+    let rows = try query("PRAGMA quick_check")
+    guard rows.count == 1, rows[0][0] == .text("ok") else {
+      let finding: String = rows.first.flatMap { try? $0.get(0, as: String.self) } ?? "no answer"
+      throw SQLiteError(
+        kind: .notADatabase, code: 11, message: "the quick check found: \(finding)", path: path)
+    }
+  }
+
+  // MARK: - Creating
+
+  /// Creates a database file whole or not at all.
+  ///
+  /// The database is built in a temporary file beside `path` (mode 0600), prepared by `body`
+  /// (such as running migrations), switched to write-ahead logging, synced, and only then
+  /// linked into place. If anything fails, the temporary file is removed and nothing is left
+  /// at `path`; if another program created `path` meanwhile, its file is kept.
+  ///
+  /// - Parameters:
+  ///   - path: The file to create; its folder must exist.
+  ///   - busyTimeoutMilliseconds: How long the preparing connection waits for locks.
+  ///   - body: Work on the new database before it appears at `path`.
+  /// - Returns: `true` if this call created the file, `false` if it already existed.
+  /// - Throws: `SQLiteError`: `.cannotOpen` for a missing folder, `.full` when the disk is
+  ///   full, `.readOnly` on a read-only file system, or the body's error.
+  @discardableResult
+  public static func create(
+    at path: String, busyTimeoutMilliseconds: Int32 = 5_000,
+    preparing body: (Database) throws(SQLiteError) -> Void
+  ) throws(SQLiteError) -> Bool {
+    guard !FileSystem.exists(path) else { return false }
+    let temporary = try FileSystem.createTemporaryFile(beside: path)
+    do throws(SQLiteError) {
+      do {
+        let database = try Database(
+          opening: temporary, flags: SQLITE_OPEN_READWRITE,
+          busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try database.execute("PRAGMA foreign_keys = ON")
+        try body(database)
+        let journalMode = try database.query("PRAGMA journal_mode = WAL").first?[0]
         guard journalMode == .text("wal") else {
           throw SQLiteError(
             kind: .other, message: "write-ahead logging could not be turned on", path: path)
         }
       }
-      try execute("PRAGMA synchronous = NORMAL")
+      // Closing the only connection emptied and removed the log, so the file holds
+      // everything; make it durable before it takes the real name.
+      try FileSystem.requireNoLog(temporary, reportedAs: path)
+      try FileSystem.sync(temporary, reportedAs: path)
+      let created = try FileSystem.linkIfMissing(temporary, to: path)
+      FileSystem.removeDatabaseFiles(temporary)
+      if created { FileSystem.syncFolder(of: path) }
+      return created
+    } catch {
+      FileSystem.removeDatabaseFiles(temporary)
+      throw SQLiteError(
+        kind: error.kind, code: error.code, message: error.message, path: path)
     }
-    try execute("PRAGMA foreign_keys = ON")
   }
 
   // MARK: - Running SQL

@@ -73,7 +73,9 @@ extension SQLiteError: CustomStringConvertible {
     case .cannotOpen:
       "\(file) cannot be opened: its folder is missing or not accessible (\(message))."
     case .notADatabase:
-      "\(file) is not a valid database or is corrupt; it was left unchanged (\(message))."
+      // One sentence whatever SQLite found, so every command refuses a damaged file alike.
+      "\(file) is damaged or is not a database of this program; it was left unchanged, so "
+        + "move it aside or restore a backup to go on."
     case .readOnly:
       "\(file) is read-only, so nothing can be saved (\(message))."
     case .busy:

@@ -25,13 +25,20 @@ public struct SignedInAccount: Equatable, Sendable {
   public var rating: Int
   /// The token that resumes the session after a dropped connection.
   public var token: String
+  /// The accounts' own session, after a sign-in with a password on this connection (not after
+  /// a resumed session): what recovery-code requests need.
+  public var accountsSession: Session?
 
   /// Creates an account.
-  public init(accountID: Int64, userName: String, rating: Int, token: String) {
+  public init(
+    accountID: Int64, userName: String, rating: Int, token: String,
+    accountsSession: Session? = nil
+  ) {
     self.accountID = accountID
     self.userName = userName
     self.rating = rating
     self.token = token
+    self.accountsSession = accountsSession
   }
 }
 

@@ -20,6 +20,22 @@ extension GameServer {
         state.refuse(.alreadySignedIn, request: request, to: id)
         return .none
       }
+    case .countRecoveryCodes, .regenerateRecoveryCodes:
+      guard let session = client.account?.accountsSession else {
+        state.refuse(.notSignedIn, request: request, to: id)
+        return .none
+      }
+      // Signed in already, so not counted against the address: nothing is guessed here.
+      state.clients[id]?.pendingRequest = request
+      let authentication = self.authentication
+      if case .countRecoveryCodes = message {
+        return answering(id, request: request) {
+          .recoveryCodesLeft(try await authentication.remainingRecoveryCodes(session))
+        }
+      }
+      return answering(id, request: request) {
+        .recoveryCodes(try await authentication.regenerateRecoveryCodes(session))
+      }
     case .submitCode:
       guard client.account == nil else {
         state.refuse(.alreadySignedIn, request: request, to: id)
@@ -68,15 +84,17 @@ extension GameServer {
         }
         return .signedIn(account)
       }
-    case .changePassword(let userName, let old, let new, _):
+    case .changePassword(let userName, let old, let new, let code):
       return answering(id, request: request) {
-        try await authentication.changePassword(userName, old, new)
+        try await authentication.changePassword(
+          Credentials(userName: userName, password: old, code: code), new)
         try await storage.endSessions(userName)
         return .accepted
       }
-    case .deleteAccount(let userName, let password, _):
+    case .deleteAccount(let userName, let password, let code):
       return answering(id, request: request) {
-        try await authentication.deleteAccount(userName, password)
+        try await authentication.deleteAccount(
+          Credentials(userName: userName, password: password, code: code))
         return .deleted(userName: userName)
       }
     case .beginTwoFactor(let userName, let password):
@@ -87,9 +105,10 @@ extension GameServer {
       return answering(id, request: request) {
         .recoveryCodes(try await authentication.confirmTwoFactor(userName, code))
       }
-    case .disableTwoFactor(let userName, let password, _):
+    case .disableTwoFactor(let userName, let password, let code):
       return answering(id, request: request) {
-        try await authentication.disableTwoFactor(userName, password)
+        try await authentication.disableTwoFactor(
+          Credentials(userName: userName, password: password, code: code))
         return .accepted
       }
     default:
@@ -142,7 +161,11 @@ extension GameServer {
         return Refusal(.lockedOut, request: request, detail: UInt32(clamping: seconds))
       case .userNameTaken: return Refusal(.userNameTaken, request: request)
       case .invalidUserName: return Refusal(.invalidUserName, request: request)
-      case .passwordTooShort: return Refusal(.invalidPassword, request: request)
+      case .passwordTooShort: return Refusal(.invalidPassword, request: request, detail: 0)
+      case .passwordTooLong: return Refusal(.invalidPassword, request: request, detail: 1)
+      case .passwordNotText: return Refusal(.invalidPassword, request: request, detail: 2)
+      case .codeRequired: return Refusal(.codeRequired, request: request)
+      case .notSignedIn: return Refusal(.notSignedIn, request: request)
       case .twoFactorState: return Refusal(.twoFactorState, request: request)
       case .storage(let message):
         log("An account request failed: \(message)")
@@ -193,6 +216,7 @@ extension GameServer {
       case .secret(let enrolment):
         state.send(.twoFactorSecret(secret: enrolment.secret, uri: enrolment.uri), to: id)
       case .recoveryCodes(let codes): state.send(.recoveryCodes(codes), to: id)
+      case .recoveryCodesLeft(let count): state.send(.recoveryCodesLeft(count), to: id)
       }
     case .failure(let refusal):
       guard state.clients[id] != nil else { return }

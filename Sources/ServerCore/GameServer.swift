@@ -99,8 +99,10 @@ public struct GameServer: Reducer {
     case deleted(userName: String)
     /// Two-factor set-up began.
     case secret(TwoFactorEnrolment)
-    /// Two-factor is on.
+    /// Two-factor is on, or its recovery codes were replaced.
     case recoveryCodes([String])
+    /// The number of unused recovery codes, `nil` when two-factor is off.
+    case recoveryCodesLeft(Int?)
   }
 
   /// What can happen to the server.
@@ -286,7 +288,8 @@ public struct GameServer: Reducer {
         }
       }
     case .createAccount, .signIn, .submitCode, .resumeSession, .changePassword, .deleteAccount,
-      .beginTwoFactor, .confirmTwoFactor, .disableTwoFactor:
+      .beginTwoFactor, .confirmTwoFactor, .disableTwoFactor, .countRecoveryCodes,
+      .regenerateRecoveryCodes:
       return accountRequest(message, from: id, state: &state)
     case .createGame(let options):
       return create(options, from: id, state: &state)

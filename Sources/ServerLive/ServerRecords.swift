@@ -57,7 +57,7 @@ public final class ServerRecords: Sendable {
       return SignedInAccount(
         accountID: session.accountID, userName: session.userName,
         rating: Elo.shown(try rating(of: session.accountID, in: database)),
-        token: hexString(token))
+        token: hexString(token), accountsSession: session)
     }
   }
 

@@ -78,11 +78,11 @@ extension AuthenticationClient {
       createAccount: { userName, password in
         try await gate.run { try await client.createAccount(userName, password) }
       },
-      changePassword: { userName, old, new in
-        try await gate.run { try await client.changePassword(userName, old, new) }
+      changePassword: { credentials, new in
+        try await gate.run { try await client.changePassword(credentials, new) }
       },
-      deleteAccount: { userName, password in
-        try await gate.run { try await client.deleteAccount(userName, password) }
+      deleteAccount: { credentials in
+        try await gate.run { try await client.deleteAccount(credentials) }
       },
       listAccounts: { try await gate.run { try await client.listAccounts() } },
       beginTwoFactor: { userName, password in
@@ -91,8 +91,14 @@ extension AuthenticationClient {
       confirmTwoFactor: { userName, code in
         try await gate.run { try await client.confirmTwoFactor(userName, code) }
       },
-      disableTwoFactor: { userName, password in
-        try await gate.run { try await client.disableTwoFactor(userName, password) }
+      disableTwoFactor: { credentials in
+        try await gate.run { try await client.disableTwoFactor(credentials) }
+      },
+      remainingRecoveryCodes: { session in
+        try await gate.run { try await client.remainingRecoveryCodes(session) }
+      },
+      regenerateRecoveryCodes: { session in
+        try await gate.run { try await client.regenerateRecoveryCodes(session) }
       }
     )
   }

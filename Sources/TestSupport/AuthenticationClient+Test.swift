@@ -6,12 +6,14 @@ extension AuthenticationClient {
     login: { _, _ in try fail("AuthenticationClient.login") },
     verifyTwoFactor: { _, _ in try fail("AuthenticationClient.verifyTwoFactor") },
     createAccount: { _, _ in try fail("AuthenticationClient.createAccount") },
-    changePassword: { _, _, _ in try fail("AuthenticationClient.changePassword") },
-    deleteAccount: { _, _ in try fail("AuthenticationClient.deleteAccount") },
+    changePassword: { _, _ in try fail("AuthenticationClient.changePassword") },
+    deleteAccount: { _ in try fail("AuthenticationClient.deleteAccount") },
     listAccounts: { try fail("AuthenticationClient.listAccounts") },
     beginTwoFactor: { _, _ in try fail("AuthenticationClient.beginTwoFactor") },
     confirmTwoFactor: { _, _ in try fail("AuthenticationClient.confirmTwoFactor") },
-    disableTwoFactor: { _, _ in try fail("AuthenticationClient.disableTwoFactor") }
+    disableTwoFactor: { _ in try fail("AuthenticationClient.disableTwoFactor") },
+    remainingRecoveryCodes: { _ in try fail("AuthenticationClient.remainingRecoveryCodes") },
+    regenerateRecoveryCodes: { _ in try fail("AuthenticationClient.regenerateRecoveryCodes") }
   )
 
   /// A client following the demo rules.

@@ -53,3 +53,29 @@ public func permissions(_ path: String) throws -> Int {
   let attributes = try FileManager.default.attributesOfItem(atPath: path)
   return (attributes[.posixPermissions] as? Int) ?? -1
 }
+
+/// Damages a database file the way a failing disk does: the header stays valid, so the file
+/// still opens, but the header of every other page from the second on is overwritten, so
+/// `PRAGMA quick_check` fails.
+///
+/// - Parameter path: A database file of at least two pages, closed.
+/// - Returns: The damaged bytes, as written.
+/// - Throws: When the file cannot be read or written, or has fewer than two pages.
+@discardableResult
+public func damagePages(of path: String) throws -> [UInt8] {
+  guard var bytes = contents(path), bytes.count >= 100 else {
+    throw CocoaError(.fileReadCorruptFile)
+  }
+  // The page size is stored big-endian at offset 16.
+  let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+  guard pageSize >= 512, bytes.count >= 2 * pageSize else {
+    throw CocoaError(.fileReadCorruptFile)
+  }
+  for page in stride(from: 1, to: bytes.count / pageSize, by: 2) {
+    let start = page * pageSize
+    bytes.replaceSubrange(
+      start..<start + 8, with: [0x99, 0x77, 0x55, 0x33, 0x11, 0x22, 0x44, 0x66])
+  }
+  try Data(bytes).write(to: URL(fileURLWithPath: path))
+  return bytes
+}

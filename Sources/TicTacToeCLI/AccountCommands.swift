@@ -5,6 +5,7 @@ import Crypto
 import DatabaseClient
 import DatabaseClientLive
 import Foundation
+import GameRules
 
 /// Why a subcommand stopped: one sentence for stderr and the exit code.
 struct CommandFailure: Error {
@@ -29,7 +30,8 @@ struct CommandFailure: Error {
     case let error as DatabaseError: self = .failure(error.message)
     case let error as AuthenticationError:
       switch error {
-      case .invalidUserName, .passwordTooShort: self = .usage(error.message)
+      case .invalidUserName, .passwordTooShort, .passwordTooLong, .passwordNotText:
+        self = .usage(error.message)
       default: self = .failure(error.message)
       }
     default: self = .failure("\(error)")
@@ -64,15 +66,23 @@ enum PasswordCost {
 extension LiveClients {
   /// Opens the database that `--database` or the environment names and builds the clients.
   ///
+  /// - Parameters:
+  ///   - common: The common options.
+  ///   - access: `.reading` for commands that only read, which then work on a database that
+  ///     cannot be written.
+  ///   - timeBudget: The engine's time per move.
   /// - Throws: ``CommandFailure`` with the database's sentence (exit 1), or for a bad
   ///   `TICTACTOE_PASSWORD_COST` (exit 2).
-  init(_ common: CommonOptions, timeBudget: Duration = .seconds(1)) throws(CommandFailure) {
+  init(
+    _ common: CommonOptions, access: LocalDatabase.Access = .writing,
+    timeBudget: Duration = .seconds(1)
+  ) throws(CommandFailure) {
     let environment = ProcessInfo.processInfo.environment
     let algorithm = try PasswordCost.algorithm(environment[PasswordCost.variable])
     do {
       try self.init(
-        databasePath: common.database, environment: environment, timeBudget: timeBudget,
-        passwordAlgorithm: algorithm)
+        databasePath: common.database, environment: environment, access: access,
+        timeBudget: timeBudget, passwordAlgorithm: algorithm)
     } catch {
       throw .failure(error.message)
     }
@@ -106,7 +116,7 @@ extension CLI {
 
   static func account(_ options: AccountOptions, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let clients = try LiveClients(common)
+      let clients = try LiveClients(common, access: options.action == .list ? .reading : .writing)
       let client = try accounts(common, clients)
       let input = PasswordInput(fromStandardInput: options.passwordFromStandardInput)
       let user = options.user ?? ""
@@ -119,7 +129,9 @@ extension CLI {
           writeLine("No accounts yet; create one with tictactoe account create NAME.")
         } else {
           for account in accounts {
-            writeLine(account.userName + (account.hasTwoFactor ? "  (two-factor on)" : ""))
+            writeLine(
+              account.userName.escapingControlCharacters
+                + (account.hasTwoFactor ? "  (two-factor on)" : ""))
           }
         }
       case .create:
@@ -135,22 +147,73 @@ extension CLI {
         let new = try await calling {
           try input.newPassword(prompt: "New password: ", what: "the new password")
         }
-        try await calling { try await client.changePassword(user, old, new) }
+        try await withCode(options, input: input, password: old) { credentials in
+          try await client.changePassword(credentials, new)
+        }
         writeLine("Changed the password of \(user).")
       case .delete:
         let password = try await calling {
           try input.password(prompt: "Password for \(user), to delete the account: ")
         }
-        try await calling { try await client.deleteAccount(user, password) }
+        try await withCode(options, input: input, password: password) { credentials in
+          try await client.deleteAccount(credentials)
+        }
         writeLine("Deleted the account \(user) and its games.")
       case .enableTwoFactor:
         try await enableTwoFactor(user: user, client: client, input: input)
       case .disableTwoFactor:
         let password = try await calling { try input.password(prompt: "Password for \(user): ") }
-        try await calling { try await client.disableTwoFactor(user, password) }
+        try await withCode(options, input: input, password: password) { credentials in
+          try await client.disableTwoFactor(credentials)
+        }
         writeLine("Two-factor is off for \(user).")
+      case .recoveryCodes:
+        let session = try await signIn(
+          LoginOptions(
+            user: user, passwordFromStandardInput: options.passwordFromStandardInput,
+            code: options.code),
+          client: client)
+        let codes = try await calling { try await client.regenerateRecoveryCodes(session) }
+        writeLine("New recovery codes for \(session.userName); the old ones no longer work:")
+        for code in codes { writeLine(code) }
       }
     }
+  }
+
+  /// Runs a request that checks the credentials and, when the account has two-factor on and
+  /// no `--code` was given, asks for the code (the next line with `--password-stdin`) and runs
+  /// it again.
+  private static func withCode(
+    _ options: AccountOptions, input: PasswordInput, password: String,
+    _ request: (Credentials) async throws -> Void
+  ) async throws(CommandFailure) {
+    let user = options.user ?? ""
+    var credentials = Credentials(userName: user, password: password, code: options.code)
+    do {
+      try await request(credentials)
+      return
+    } catch AuthenticationError.codeRequired where options.code == nil {
+      // Asked below.
+    } catch {
+      throw CommandFailure(error)
+    }
+    credentials.code = try await calling { try codeLine(input) }
+    try await calling { try await request(credentials) }
+  }
+
+  /// The two-factor code on the next line (or prompted for), or the failure when input ends.
+  private static func codeLine(_ input: PasswordInput) throws -> String {
+    guard
+      let code = try input.visibleLine(
+        prompt: "Two-factor code (or a recovery code): ", what: "the code")
+    else {
+      throw CommandFailure.failure(
+        "This account has two-factor on: pass --code CODE or give the code on the next line.")
+    }
+    guard !code.trimmingWhitespace().isEmpty else {
+      throw CommandFailure.usage("No two-factor code was entered, so nothing was changed.")
+    }
+    return code
   }
 
   private static func enableTwoFactor(
@@ -163,10 +226,12 @@ extension CLI {
     // A person may mistype; a script gets one try.
     let attempts = input.isInteractive ? 3 : 1
     for attempt in 1...attempts {
-      guard
-        let code = input.visibleLine(
-          prompt: "Add the secret to an authenticator app, then type its 6-digit code: ")
-      else {
+      let line = try await calling {
+        try input.visibleLine(
+          prompt: "Add the secret to an authenticator app, then type its 6-digit code: ",
+          what: "the code")
+      }
+      guard let code = line else {
         throw .usage("Input ended before the confirming code; two-factor stays off.")
       }
       do {
@@ -191,7 +256,14 @@ extension CLI {
     await outcome { () async throws(CommandFailure) in
       let client = try accounts(common, LiveClients(common))
       let session = try await signIn(options, client: client)
-      writeLine("Signed in as \(session.userName).")
+      let remaining = try await calling { try await client.remainingRecoveryCodes(session) }
+      if let remaining {
+        writeLine(
+          "Signed in as \(session.userName); \(RecordFormatting.count(remaining, "recovery code")) "
+            + "left (tictactoe account recovery-codes \(session.userName) makes new ones).")
+      } else {
+        writeLine("Signed in as \(session.userName).")
+      }
     }
   }
 
@@ -213,13 +285,7 @@ extension CLI {
     case .signedIn(let session):
       return session
     case .twoFactorRequired(let challenge):
-      guard
-        let code = options.code
-          ?? input.visibleLine(prompt: "Two-factor code (or a recovery code): ")
-      else {
-        throw .failure(
-          "This account has two-factor on: pass --code CODE or give the code on the next line.")
-      }
+      let code = try await calling { try options.code ?? codeLine(input) }
       return try await calling { try await client.verifyTwoFactor(challenge, code) }
     }
   }
@@ -229,7 +295,7 @@ extension CLI {
 enum AccountFormatting {
   static func listJSON(_ accounts: [AccountSummary]) -> String {
     let items = accounts.map { account in
-      "{\"id\":\(account.id),\"userName\":\(Formatting.json(string: account.userName)),"
+      "{\"id\":\(account.id),\"userName\":\(RecordFormatting.json(account.userName)),"
         + "\"twoFactor\":\(account.hasTwoFactor)}"
     }
     return "{\"accounts\":[\(items.joined(separator: ","))]}"

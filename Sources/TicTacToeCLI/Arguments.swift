@@ -12,8 +12,13 @@ public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The arguments of one subcommand, split into options and positional values.
 ///
 /// Options are `--name value`, `--name=value` or flags (`--json`). The caller declares which
-/// names take a value and which are flags; anything else is refused with a clear sentence.
+/// names take a value and which are flags; anything else is refused with a clear sentence, as
+/// is an argument that holds a control character or bytes that were not UTF-8, one longer than
+/// ``maximumLength`` bytes, and an empty option value.
 struct Arguments {
+  /// The longest argument, in bytes: the longest path Linux accepts.
+  static let maximumLength = 4_096
+
   private(set) var values: [String: String] = [:]
   private(set) var flags: Set<String> = []
   private(set) var positionals: [String] = []
@@ -24,6 +29,7 @@ struct Arguments {
   ) throws(UsageError) {
     var index = 0
     var onlyPositionals = false
+    for argument in arguments { try Self.check(argument) }
     while index < arguments.count {
       let argument = arguments[index]
       index += 1
@@ -64,11 +70,28 @@ struct Arguments {
         guard values[name] == nil else {
           throw UsageError("The option --\(name) is given more than once.")
         }
+        guard !value.isEmpty else { throw UsageError("The option --\(name) needs a value.") }
         values[name] = value
       } else {
         throw UsageError(
           "Unknown option --\(name) for \(command); see tictactoe \(command) --help.")
       }
+    }
+  }
+
+  /// Refuses an argument no option or value can hold.
+  private static func check(_ argument: String) throws(UsageError) {
+    // The command line decodes bytes that are not UTF-8 as U+FFFD.
+    guard !argument.unicodeScalars.contains("\u{FFFD}") else {
+      throw UsageError("An argument holds bytes that are not UTF-8 text.")
+    }
+    guard argument.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control })
+    else {
+      throw UsageError(
+        "The argument \"\(argument)\" holds a control character, which no option takes.")
+    }
+    guard argument.utf8.count <= maximumLength else {
+      throw UsageError("An argument is longer than \(maximumLength) bytes.")
     }
   }
 

@@ -64,8 +64,10 @@ public enum CLI {
     }
   }
 
+  /// Writes one sentence to stderr; anything not printable in it (such as an echoed argument)
+  /// is escaped, so no message can drive the terminal.
   static func printError(_ message: String) {
-    FileHandle.standardError.write(Data("tictactoe: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("tictactoe: \(message.escapingControlCharacters)\n".utf8))
   }
 
   private static func board(_ position: String, k: Int?) -> Result<Board, UsageError> {

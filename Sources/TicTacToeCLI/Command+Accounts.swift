@@ -1,3 +1,6 @@
+import AuthenticationClient
+import GameRules
+
 /// What `tictactoe account` does.
 public enum AccountAction: String, Equatable, Sendable, CaseIterable {
   case create
@@ -6,6 +9,11 @@ public enum AccountAction: String, Equatable, Sendable, CaseIterable {
   case list
   case enableTwoFactor = "2fa-enable"
   case disableTwoFactor = "2fa-disable"
+  case recoveryCodes = "recovery-codes"
+
+  /// Whether the action checks the credentials of an account that may have two-factor on,
+  /// and so takes `--code`.
+  var takesCode: Bool { [.passwd, .delete, .disableTwoFactor, .recoveryCodes].contains(self) }
 }
 
 /// The options of `tictactoe account`.
@@ -18,16 +26,19 @@ public struct AccountOptions: Equatable, Sendable {
   public var passwordFromStandardInput: Bool
   /// Whether `list` prints JSON.
   public var json: Bool
+  /// The two-factor or recovery code, if given on the command line.
+  public var code: String?
 
   /// Creates the options.
   public init(
     action: AccountAction, user: String? = nil, passwordFromStandardInput: Bool = false,
-    json: Bool = false
+    json: Bool = false, code: String? = nil
   ) {
     self.action = action
     self.user = user
     self.passwordFromStandardInput = passwordFromStandardInput
     self.json = json
+    self.code = code
   }
 }
 
@@ -58,14 +69,22 @@ public struct StatsOptions: Equatable, Sendable {
   public var reset: Bool
   /// Whether `--yes` confirmed the reset in advance.
   public var confirmed: Bool
+  /// Whether the password (and code) for resetting an account come from standard input lines.
+  public var passwordFromStandardInput: Bool
+  /// The two-factor or recovery code for resetting an account, if given.
+  public var code: String?
 
   /// Creates the options.
-  public init(user: String? = nil, json: Bool = false, reset: Bool = false, confirmed: Bool = false)
-  {
+  public init(
+    user: String? = nil, json: Bool = false, reset: Bool = false, confirmed: Bool = false,
+    passwordFromStandardInput: Bool = false, code: String? = nil
+  ) {
     self.user = user
     self.json = json
     self.reset = reset
     self.confirmed = confirmed
+    self.passwordFromStandardInput = passwordFromStandardInput
+    self.code = code
   }
 }
 
@@ -77,7 +96,8 @@ extension Command {
     switch name {
     case "account":
       let parsed = try Arguments(
-        arguments, command: name, valued: valued, flags: flags.union(["password-stdin", "json"]))
+        arguments, command: name, valued: valued.union(["code"]),
+        flags: flags.union(["password-stdin", "json"]))
       return (.account(try accountOptions(parsed)), parsed)
     case "login":
       let parsed = try Arguments(
@@ -90,29 +110,43 @@ extension Command {
       return (
         .login(
           LoginOptions(
-            user: user, passwordFromStandardInput: parsed.has("password-stdin"),
-            code: parsed.value("code"))),
+            user: try userName(user), passwordFromStandardInput: parsed.has("password-stdin"),
+            code: try code(parsed))),
         parsed
       )
     case "stats":
       let parsed = try Arguments(
-        arguments, command: name, valued: valued, flags: flags.union(["json", "reset", "yes"]))
+        arguments, command: name, valued: valued.union(["code"]),
+        flags: flags.union(["json", "reset", "yes", "password-stdin"]))
       try parsed.requirePositionals(atMost: 1, command: name)
       guard parsed.has("reset") || !parsed.has("yes") else {
         throw UsageError("The option --yes confirms --reset and means nothing without it.")
       }
+      let user = try parsed.positionals.first.map(userName)
+      guard
+        user != nil && parsed.has("reset")
+          || (!parsed.has("password-stdin") && parsed.value("code") == nil)
+      else {
+        throw UsageError(
+          "The options --password-stdin and --code sign in to reset an account's stats; they "
+            + "go with USER --reset.")
+      }
       return (
         .stats(
           StatsOptions(
-            user: parsed.positionals.first, json: parsed.has("json"), reset: parsed.has("reset"),
-            confirmed: parsed.has("yes"))),
+            user: user, json: parsed.has("json"), reset: parsed.has("reset"),
+            confirmed: parsed.has("yes"), passwordFromStandardInput: parsed.has("password-stdin"),
+            code: try code(parsed))),
         parsed
       )
     case "history":
       let parsed = try Arguments(
         arguments, command: name, valued: valued, flags: flags.union(["json"]))
       try parsed.requirePositionals(atMost: 1, command: name)
-      return (.history(user: parsed.positionals.first, json: parsed.has("json")), parsed)
+      return (
+        .history(user: try parsed.positionals.first.map(userName), json: parsed.has("json")),
+        parsed
+      )
     default:
       let parsed = try Arguments(arguments, command: name, valued: valued, flags: flags)
       try parsed.requirePositionals(atMost: 1, command: name)
@@ -137,7 +171,7 @@ extension Command {
     guard let action = AccountAction(rawValue: actionText) else {
       throw UsageError("Unknown account action \"\(actionText)\"; use one of \(actions).")
     }
-    let user = parsed.positionals.dropFirst().first
+    let user = try parsed.positionals.dropFirst().first.map(userName)
     if action == .list {
       try parsed.requirePositionals(atMost: 1, command: "account list")
       guard !parsed.has("password-stdin") else {
@@ -153,8 +187,32 @@ extension Command {
         throw UsageError("The option --json works only with account list.")
       }
     }
+    guard action.takesCode || parsed.value("code") == nil else {
+      throw UsageError(
+        "The option --code works only with account passwd, delete, 2fa-disable and "
+          + "recovery-codes.")
+    }
     return AccountOptions(
       action: action, user: user, passwordFromStandardInput: parsed.has("password-stdin"),
-      json: parsed.has("json"))
+      json: parsed.has("json"), code: try code(parsed))
+  }
+
+  /// A user name from the command line, or the sentence saying why it cannot be one.
+  private static func userName(_ text: String) throws(UsageError) -> String {
+    do {
+      return try UserName.validated(text)
+    } catch {
+      throw UsageError(error.message)
+    }
+  }
+
+  /// The `--code` value: printable text of at most 64 characters.
+  private static func code(_ parsed: Arguments) throws(UsageError) -> String? {
+    guard let code = parsed.value("code") else { return nil }
+    guard !code.isEmpty, code.count <= 64, code.unicodeScalars.allSatisfy(\.isPrintable) else {
+      throw UsageError(
+        "The option --code needs the 6-digit code of an authenticator app or a recovery code.")
+    }
+    return code
   }
 }

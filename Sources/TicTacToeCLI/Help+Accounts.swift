@@ -2,11 +2,14 @@ extension Help {
   private static let database = """
     The database is --database PATH, else $TICTACTOE_DATABASE, else
     $XDG_DATA_HOME/tictactoe/tictactoe.sqlite (~/.local/share/tictactoe/tictactoe.sqlite).
-    A corrupt, locked or unreadable database is reported and left untouched (exit 1).
+    Every command checks the database before using it: a damaged, locked or unreadable
+    database is reported in one sentence and left untouched (exit 1). A read-only database
+    can still be read by stats, history, replay and account list.
     """
 
   static let account = """
-    Create, list, change and delete local accounts, and turn two-factor sign-in on or off.
+    Create, list, change and delete local accounts, turn two-factor sign-in on or off, and
+    make new recovery codes.
 
     Examples:
       tictactoe account create alice                     prompts for a password twice
@@ -14,27 +17,41 @@ extension Help {
       tictactoe account list --json
       printf '%s\\n%s\\n' "$OLD" "$NEW" | tictactoe account passwd alice --password-stdin
       tictactoe account 2fa-enable alice                 shows the secret, asks for a code
+      tictactoe account 2fa-disable alice --code 123456
+      tictactoe account recovery-codes alice             8 new codes; the old ones stop working
       tictactoe account delete alice
 
-    Usage: tictactoe account create|passwd|delete|2fa-enable|2fa-disable USER [--password-stdin]
+    Usage: tictactoe account create|2fa-enable USER [--password-stdin]
+           tictactoe account passwd|delete|2fa-disable|recovery-codes USER [--password-stdin]
+                                                                        [--code CODE]
            tictactoe account list [--json]
 
-      create       a new account; a password has at least 8 characters
-      passwd       change the password (the old one, then the new one)
-      delete       delete the account and its games (asks for the password)
-      list         the user names, and whether two-factor is on
-      2fa-enable   show a TOTP secret and otpauth:// URI for an authenticator app, turn
-                   two-factor on after one valid code, and print 8 one-time recovery codes
-      2fa-disable  turn two-factor off (asks for the password)
+      create          a new account: a user name of 1 to 24 printable characters and a
+                      password of 8 to 256 characters, without control characters
+      passwd          change the password (the old one, then the new one)
+      delete          delete the account and its games (asks for the password)
+      list            the user names, and whether two-factor is on
+      2fa-enable      show a TOTP secret and otpauth:// URI for an authenticator app, turn
+                      two-factor on after one valid code, and print 8 one-time recovery codes
+      2fa-disable     turn two-factor off
+      recovery-codes  sign in and replace the recovery codes with 8 new ones
+
+    On an account with two-factor on, passwd, delete, 2fa-disable and recovery-codes need a
+    current code (or a recovery code) as well as the password: --code CODE, or the code on
+    the line after the password(s), or at the prompt.
 
       --password-stdin  read each answer as one line of standard input instead of prompting:
-                        create and delete and 2fa-disable: the password; passwd: the old
-                        password, then the new one; 2fa-enable: the password, then (after
-                        the secret is printed) the code
+                        create and delete and 2fa-disable and recovery-codes: the password;
+                        passwd: the old password, then the new one; 2fa-enable: the password,
+                        then (after the secret is printed) the code; then the two-factor code
+                        when the account needs one and --code is not given
+      --code CODE       the 6-digit code from the authenticator app, or a recovery code
       --json            account list as {"accounts":[{"id":1,"userName":"alice",
                         "twoFactor":false}]}
 
-    On a terminal passwords are read without echo and new ones are asked for twice.
+    On a terminal passwords are read without echo and new ones are asked for twice. A line
+    with a NUL or other control character, bytes that are not UTF-8, or more than 4096 bytes
+    is refused (exit 2).
 
     \(database)
 
@@ -45,8 +62,9 @@ extension Help {
 
   static let login = """
     Check a user name and password, and the two-factor code when the account has two-factor
-    on. Exit 0 when they are right, 1 when not; the message never says whether the user
-    exists. After 5 failures the user name waits, longer after each further failure.
+    on; then say how many recovery codes are left. Exit 0 when they are right, 1 when not;
+    neither the message nor the time taken says whether the user exists. After 5 failures
+    the user name waits, longer after each further failure.
 
     Examples:
       tictactoe login alice                              prompts for the password and code
@@ -70,18 +88,22 @@ extension Help {
     Examples:
       tictactoe stats                                    the guest's stats
       tictactoe stats alice --json
-      tictactoe stats alice --reset                      asks to confirm on a terminal
-      tictactoe stats alice --reset --yes                no question, for scripts
+      tictactoe stats alice --reset                      signs in, then asks to confirm
+      printf '%s\\n' "$PASSWORD" | tictactoe stats alice --reset --yes --password-stdin
 
-    Usage: tictactoe stats [USER] [--json] [--reset [--yes]]
+    Usage: tictactoe stats [USER] [--json] [--reset [--yes] [--password-stdin] [--code CODE]]
 
-      USER      an account; without it, the games played as guest
+      USER      an account; without it, the games played as guest. A name without an
+                account shows no games, just as an account without games does
       --json    {"user","games","wins","losses","draws","winRate","currentStreak",
                 "bestStreak","opponents":[{"opponent","difficulty","games","wins",
                 "losses","draws"}],"recentGames":[…as in tictactoe history --json…]}
-      --reset   delete the finished games counted here. On a terminal it asks you to type
-                yes; elsewhere it needs --yes and refuses otherwise (exit 2)
+      --reset   delete the finished games counted here. An account's reset needs its
+                sign-in: the password and, with two-factor on, a code (--code, or the next
+                line with --password-stdin); the guest's does not. On a terminal it asks
+                you to type yes; elsewhere it needs --yes and refuses otherwise (exit 2)
       --yes     confirm --reset without asking
+      --password-stdin, --code CODE   as for tictactoe login
 
     \(database)
     """

@@ -1,9 +1,17 @@
+import AuthenticationClient
 import Foundation
 import Glibc
 
 /// Reads passwords and codes: from the terminal with prompts on stderr (passwords without
 /// echo), or one line each from standard input with `--password-stdin`.
+///
+/// Every line must be UTF-8 text without NUL or other control characters (a tab aside) and at
+/// most ``maximumLineLength`` bytes long; anything else is refused with a sentence (exit 2)
+/// before it reaches an account.
 struct PasswordInput {
+  /// The longest line read, in bytes.
+  static let maximumLineLength = 4_096
+
   /// Whether every answer is the next line of standard input, without prompts.
   let fromStandardInput: Bool
 
@@ -16,17 +24,27 @@ struct PasswordInput {
   ///   - prompt: The prompt shown on a terminal, such as `Password for alice: `.
   ///   - what: What is read, for the error when input ends, such as `the password`.
   /// - Returns: The password without its line ending.
-  /// - Throws: ``UsageError`` when standard input is neither a terminal nor allowed, or ends.
+  /// - Throws: ``UsageError`` when standard input is neither a terminal nor allowed, ends, or
+  ///   holds what no password can.
   func password(prompt: String, what: String = "the password") throws(UsageError) -> String {
-    if fromStandardInput { return try nextLine(what: what) }
-    guard isatty(STDIN_FILENO) == 1 else {
-      throw UsageError(
-        "Standard input is not a terminal; pass --password-stdin to read \(what) from it.")
+    let password: String
+    if fromStandardInput {
+      password = try nextLine(what: what)
+    } else {
+      guard isatty(STDIN_FILENO) == 1 else {
+        throw UsageError(
+          "Standard input is not a terminal; pass --password-stdin to read \(what) from it.")
+      }
+      guard let line = readWithoutEcho(prompt: prompt) else {
+        throw UsageError("No password was entered, so nothing was changed.")
+      }
+      password = try Self.text(line, what: what)
     }
-    guard let line = readWithoutEcho(prompt: prompt) else {
+    // No password is empty, so an empty line is a slip, not a wrong password.
+    guard !password.isEmpty else {
       throw UsageError("No password was entered, so nothing was changed.")
     }
-    return line
+    return password
   }
 
   /// Reads a new password, asking a person at a terminal to type it twice.
@@ -48,26 +66,46 @@ struct PasswordInput {
 
   /// Reads a line that may be shown, such as a two-factor code or a confirmation.
   ///
-  /// - Parameter prompt: The prompt shown on a terminal.
+  /// - Parameters:
+  ///   - prompt: The prompt shown on a terminal.
+  ///   - what: What is read, for errors, such as `the code`.
   /// - Returns: The line without its line ending, or `nil` when input has ended.
-  func visibleLine(prompt: String) -> String? {
+  /// - Throws: ``UsageError`` for a line that is not text.
+  func visibleLine(prompt: String, what: String) throws(UsageError) -> String? {
     if isInteractive { writeStandardError(prompt) }
-    return readStandardInputLine().map(Self.withoutCarriageReturn)
+    return try readStandardInputLine().map { line throws(UsageError) in
+      try Self.text(line, what: what)
+    }
   }
 
   private func nextLine(what: String) throws(UsageError) -> String {
     guard let line = readStandardInputLine() else {
       throw UsageError("Standard input ended before \(what).")
     }
-    return Self.withoutCarriageReturn(line)
+    return try Self.text(line, what: what)
   }
 
-  private static func withoutCarriageReturn(_ line: String) -> String {
-    line.hasSuffix("\r") ? String(line.dropLast()) : line
+  /// The line as text, without a carriage return before its end.
+  static func text(_ line: InputLine, what: String) throws(UsageError) -> String {
+    guard !line.isTooLong else {
+      throw UsageError(
+        "The line with \(what) is longer than \(maximumLineLength) bytes; nothing was changed.")
+    }
+    var bytes = line.bytes
+    if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw UsageError(
+        "The line with \(what) holds bytes that are not UTF-8 text; nothing was changed.")
+    }
+    guard PasswordRule.isText(text) else {
+      throw UsageError(
+        "The line with \(what) holds NUL or other control characters; nothing was changed.")
+    }
+    return text
   }
 
   /// Reads a line with echo off, restoring the terminal afterwards and on Ctrl-C or SIGTERM.
-  private func readWithoutEcho(prompt: String) -> String? {
+  private func readWithoutEcho(prompt: String) -> InputLine? {
     var original = termios()
     guard tcgetattr(STDIN_FILENO, &original) == 0 else {
       writeStandardError(prompt)
@@ -91,25 +129,41 @@ struct PasswordInput {
     // typed before it is dropped.
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
     writeStandardError(prompt)
-    return readStandardInputLine().map(Self.withoutCarriageReturn)
+    return readStandardInputLine()
   }
+}
+
+/// One line of standard input as bytes, without its newline.
+struct InputLine {
+  /// The bytes, up to ``PasswordInput/maximumLineLength``.
+  var bytes: [UInt8]
+  /// Whether the line went on past the bytes kept.
+  var isTooLong: Bool
 }
 
 /// Reads one line from standard input a byte at a time, without its line ending.
 ///
 /// Unlike `readLine()`, nothing past the newline is buffered, so whatever reads standard input
-/// next (the game's moves after a password) sees every following line.
+/// next (the game's moves after a password) sees every following line. Bytes past
+/// ``PasswordInput/maximumLineLength`` are read and dropped, so the next line still starts
+/// where it should.
 ///
 /// - Returns: The line, or `nil` when input ended before any byte.
-func readStandardInputLine() -> String? {
-  var bytes: [UInt8] = []
+func readStandardInputLine() -> InputLine? {
+  var line = InputLine(bytes: [], isTooLong: false)
+  var sawByte = false
   var byte: UInt8 = 0
   while true {
     let count = read(STDIN_FILENO, &byte, 1)
     if count < 0 && errno == EINTR { continue }
-    guard count == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
-    if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-    bytes.append(byte)
+    guard count == 1 else { return sawByte ? line : nil }
+    sawByte = true
+    if byte == UInt8(ascii: "\n") { return line }
+    if line.bytes.count < PasswordInput.maximumLineLength {
+      line.bytes.append(byte)
+    } else {
+      line.isTooLong = true
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import AppLive
 import AuthenticationClient
 import DatabaseClient
+import DatabaseClientLive
 import GameRules
 import Glibc
 
@@ -13,21 +14,15 @@ extension CLI {
   static func stats(_ options: StatsOptions, common: CommonOptions) async -> Int32 {
     if common.server != nil { return await onlineStats(options, common: common) }
     return await outcome { () async throws(CommandFailure) in
-      let clients = try LiveClients(common)
-      let (owner, name) = try await owner(options.user, clients.authentication)
+      let clients = try LiveClients(common, access: options.reset ? .writing : .reading)
       let records = clients.database
       if options.reset {
-        let before = try await calling { try await records.stats(owner) }
-        try confirmReset(of: name, games: before.games, confirmed: options.confirmed)
-        try await calling { try await records.resetStats(owner) }
-        if !options.json {
-          writeLine(
-            "Reset the stats of \(name ?? "the guest"): deleted \(RecordFormatting.count(before.games, "finished game"))."
-          )
-          return
-        }
+        try await reset(options, clients: clients)
+        if !options.json { return }
       }
-      let stats = try await calling { try await records.stats(owner) }
+      let (owner, name) = try await owner(options.user, clients.authentication)
+      var stats = Stats()
+      if let owner { stats = try await calling { try await records.stats(owner) } }
       writeLine(
         options.json
           ? RecordFormatting.statsJSON(stats, user: name)
@@ -35,8 +30,37 @@ extension CLI {
     }
   }
 
+  /// Deletes the finished games of the guest, or of an account after signing in as it.
+  private static func reset(
+    _ options: StatsOptions, clients: LiveClients
+  ) async throws(CommandFailure) {
+    let owner: RecordOwner
+    let name: String
+    if let user = options.user {
+      let session = try await signIn(
+        LoginOptions(
+          user: user, passwordFromStandardInput: options.passwordFromStandardInput,
+          code: options.code),
+        client: clients.authentication)
+      owner = .account(session.accountID)
+      name = session.userName
+    } else {
+      owner = .guest
+      name = "the guest"
+    }
+    let records = clients.database
+    let before = try await calling { try await records.stats(owner) }
+    try confirmReset(of: name, games: before.games, confirmed: options.confirmed)
+    try await calling { try await records.resetStats(owner) }
+    if !options.json {
+      writeLine(
+        "Reset the stats of \(name.escapingControlCharacters): deleted "
+          + "\(RecordFormatting.count(before.games, "finished game")).")
+    }
+  }
+
   private static func confirmReset(
-    of name: String?, games: Int, confirmed: Bool
+    of name: String, games: Int, confirmed: Bool
   ) throws(CommandFailure) {
     guard !confirmed else { return }
     let input = PasswordInput(fromStandardInput: false)
@@ -44,40 +68,49 @@ extension CLI {
       throw .usage(
         "Resetting stats deletes finished games; pass --yes to confirm when not at a terminal.")
     }
-    let answer = input.visibleLine(
-      prompt: "Delete \(RecordFormatting.count(games, "finished game")) of "
-        + "\(name ?? "the guest") for good? Type yes to confirm: ")
+    let answer: String?
+    do {
+      answer = try input.visibleLine(
+        prompt: "Delete \(RecordFormatting.count(games, "finished game")) of "
+          + "\(name.escapingControlCharacters) for good? Type yes to confirm: ",
+        what: "the answer")
+    } catch {
+      throw CommandFailure(error)
+    }
     guard let answer, ["yes", "y"].contains(answer.trimmingWhitespace().lowercased()) else {
       throw .failure("Nothing was reset.")
     }
   }
 
-  /// The records owner for a user name, or the guest when there is none.
+  /// The records owner for a user name, or the guest when there is none, and the name to show.
+  ///
+  /// An unknown user name gets no owner, so it shows no games exactly as an account without
+  /// games does: nothing here tells which user names exist. The name is shown as typed.
   private static func owner(
     _ user: String?, _ client: AuthenticationClient
-  ) async throws(CommandFailure) -> (RecordOwner, String?) {
+  ) async throws(CommandFailure) -> (RecordOwner?, String?) {
     guard let user else { return (.guest, nil) }
     let accounts = try await calling { try await client.listAccounts() }
-    guard let account = accounts.first(where: { $0.userName.lowercased() == user.lowercased() })
-    else {
-      throw .failure("There is no account named \(user); tictactoe account list shows them.")
-    }
-    return (.account(account.id), account.userName)
+    let account = accounts.first { $0.userName.lowercased() == user.lowercased() }
+    return (account.map { .account($0.id) }, user)
   }
 
   // MARK: - history
 
   static func history(user: String?, json: Bool, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let clients = try LiveClients(common)
+      let clients = try LiveClients(common, access: .reading)
       let (owner, name) = try await owner(user, clients.authentication)
-      let games = try await calling { try await clients.database.history(owner, historyLimit) }
+      var games: [GameRecord] = []
+      if let owner {
+        games = try await calling { try await clients.database.history(owner, historyLimit) }
+      }
       if json {
         writeLine(RecordFormatting.historyJSON(games, user: name))
-      } else if games.isEmpty {
-        writeLine("No finished games yet for \(name ?? "the guest").")
-      } else {
+      } else if !games.isEmpty {
         for game in games { writeLine(RecordFormatting.summary(game)) }
+      } else {
+        writeLine(RecordFormatting.noGames(for: name))
       }
     }
   }
@@ -86,7 +119,7 @@ extension CLI {
 
   static func replay(gameID: Int64, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let clients = try LiveClients(common)
+      let clients = try LiveClients(common, access: .reading)
       guard let record = try await calling({ try await clients.database.game(gameID) }) else {
         throw .failure(
           "There is no finished game with id \(gameID); tictactoe history lists them.")

@@ -17,9 +17,15 @@ enum RecordFormatting {
     "\(count(wins, "win")), \(losses) loss\(losses == 1 ? "" : "es"), \(count(draws, "draw"))"
   }
 
+  /// The line for an owner without finished games; the same whether or not an account of
+  /// that name exists.
+  static func noGames(for user: String?) -> String {
+    "No games recorded for \(user?.escapingControlCharacters ?? "the guest")."
+  }
+
   static func statsText(_ stats: Stats, user: String?) -> String {
-    let owner = user ?? "the guest"
-    guard stats.games > 0 else { return "No finished games yet for \(owner)." }
+    let owner = user?.escapingControlCharacters ?? "the guest"
+    guard stats.games > 0 else { return noGames(for: user) }
     var lines = [
       "Stats for \(owner): \(count(stats.games, "game")): "
         + tallyText(wins: stats.wins, losses: stats.losses, draws: stats.draws)
@@ -62,8 +68,9 @@ enum RecordFormatting {
   }
 
   private static func playerText(_ player: PlayerRecord, _ mark: Mark) -> String {
-    guard let computer = player.computer else { return "\(player.name) (\(mark.symbol))" }
-    return "\(player.name) (\(mark.symbol), computer, \(computer.displayName))"
+    let name = player.name.escapingControlCharacters
+    guard let computer = player.computer else { return "\(name) (\(mark.symbol))" }
+    return "\(name) (\(mark.symbol), computer, \(computer.displayName))"
   }
 
   private static func resultText(_ result: GameResult?) -> String {
@@ -100,7 +107,10 @@ enum RecordFormatting {
     lines.append("")
     lines += narration.dropFirst(game.moves.count)
     if !game.board.outcome.isOver { lines.append("The game stopped here.") }
-    return lines.joined(separator: "\n")
+    // The narration names the players; whatever the database holds, nothing reaches the
+    // terminal unescaped.
+    return lines.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+      .map { String($0).escapingControlCharacters }.joined(separator: "\n")
   }
 
   /// A timestamp as `2026-11-30 09:08` in local time, or ISO 8601 in UTC.
@@ -121,8 +131,28 @@ enum RecordFormatting {
 
   // MARK: - JSON
 
-  private static func json(_ text: String?) -> String {
-    text.map(Formatting.json(string:)) ?? "null"
+  /// A JSON string, or `null`, with every character that is not printable (controls, C1
+  /// codes, bidirectional overrides) written as a `\u` escape, so stored text cannot drive a
+  /// terminal that shows the JSON.
+  static func json(_ text: String?) -> String {
+    guard let text else { return "null" }
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      case "\r": result += "\\r"
+      case _ where !scalar.isPrintable:
+        for unit in String(scalar).utf16 {
+          let hex = String(unit, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
   }
 
   private static func json(_ number: Int64?) -> String {

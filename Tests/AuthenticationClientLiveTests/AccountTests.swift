@@ -7,9 +7,13 @@ struct AccountTests {
     let harness = try Harness()
     let session = try await harness.client.createAccount("Ann", "correct horse")
     #expect(session.userName == "Ann")
-    #expect(
-      try await harness.client.login("ann", "correct horse")
-        == .signedIn(Session(accountID: session.accountID, userName: "Ann")))
+    guard case .signedIn(let again) = try await harness.client.login("ann", "correct horse")
+    else {
+      Issue.record("ann did not sign in")
+      return
+    }
+    #expect(again.accountID == session.accountID && again.userName == "Ann")
+    #expect(!again.token.isEmpty && again.token != session.token)
   }
 
   @Test func wrongPasswordAndUnknownUserGetTheSameError() async throws {
@@ -35,11 +39,19 @@ struct AccountTests {
     await #expect(throws: AuthenticationError.userNameTaken) {
       _ = try await harness.client.createAccount("ANN", "another horse")
     }
-    for name in ["", "has space", String(repeating: "a", count: 33), "émile", "a;drop"] {
+    for name in [
+      "", "   ", String(repeating: "a", count: 25), "\u{1B}[2J", "a\u{7}b", "bi\u{202E}di",
+      "line\nbreak", "nul\u{0}",
+    ] {
       await #expect(throws: AuthenticationError.invalidUserName) {
         _ = try await harness.client.createAccount(name, "correct horse")
       }
     }
+    // The one name rule: printable text, trimmed, up to 24 characters.
+    let spaced = try await harness.client.createAccount("  Ada Lovelace ", "correct horse")
+    #expect(spaced.userName == "Ada Lovelace")
+    _ = try await harness.client.createAccount("émile", "correct horse")
+    _ = try await harness.client.createAccount(String(repeating: "z", count: 24), "12345678")
     await #expect(throws: AuthenticationError.passwordTooShort) {
       _ = try await harness.client.createAccount("bob", "1234567")
     }
@@ -50,12 +62,13 @@ struct AccountTests {
     let harness = try Harness()
     _ = try await harness.client.createAccount("ann", "correct horse")
     await #expect(throws: AuthenticationError.invalidCredentials) {
-      try await harness.client.changePassword("ann", "wrong horse", "battery staple")
+      try await harness.client.changePassword(credentials("ann", "wrong horse"), "battery staple")
     }
     await #expect(throws: AuthenticationError.passwordTooShort) {
-      try await harness.client.changePassword("ann", "correct horse", "short")
+      try await harness.client.changePassword(credentials("ann", "correct horse"), "short")
     }
-    try await harness.client.changePassword("ann", "correct horse", "battery staple")
+    try await harness.client.changePassword(
+      credentials("ann", "correct horse"), "battery staple")
     await #expect(throws: AuthenticationError.invalidCredentials) {
       _ = try await harness.client.login("ann", "correct horse")
     }
@@ -67,9 +80,9 @@ struct AccountTests {
     _ = try await harness.client.createAccount("ann", "correct horse")
     _ = try await harness.client.createAccount("bob", "correct horse")
     await #expect(throws: AuthenticationError.invalidCredentials) {
-      try await harness.client.deleteAccount("ann", "wrong horse")
+      try await harness.client.deleteAccount(credentials("ann", "wrong horse"))
     }
-    try await harness.client.deleteAccount("ann", "correct horse")
+    try await harness.client.deleteAccount(credentials("ann", "correct horse"))
     await #expect(throws: AuthenticationError.invalidCredentials) {
       _ = try await harness.client.login("ann", "correct horse")
     }

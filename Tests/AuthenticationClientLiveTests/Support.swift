@@ -58,3 +58,8 @@ struct Harness {
 func isError(_ expected: AuthenticationError) -> @Sendable (any Error) -> Bool {
   { ($0 as? AuthenticationError) == expected }
 }
+
+/// Credentials for the endpoints that change an account.
+func credentials(_ user: String, _ password: String, code: String? = nil) -> Credentials {
+  Credentials(userName: user, password: password, code: code)
+}

@@ -13,9 +13,12 @@ struct TwoFactorTests {
     #expect(try Base32.decode(enrolment.secret).count == 20)
     #expect(enrolment.uri.hasPrefix("otpauth://totp/TicTacToe:ann?secret=\(enrolment.secret)&"))
     // Not on yet: the password alone still signs in.
-    #expect(
-      try await harness.client.login("ann", "correct horse")
-        == .signedIn(Session(accountID: session.accountID, userName: "ann")))
+    guard case .signedIn(let signedIn) = try await harness.client.login("ann", "correct horse")
+    else {
+      Issue.record("two-factor is on before confirming")
+      return
+    }
+    #expect(signedIn.accountID == session.accountID)
     await #expect(throws: AuthenticationError.invalidCode) {
       _ = try await harness.client.confirmTwoFactor(
         "ann", try harness.code(secret: enrolment.secret, steps: 2))
@@ -121,24 +124,31 @@ struct TwoFactorTests {
   @Test func twoFactorSurvivesAPasswordChange() async throws {
     let harness = try Harness()
     let (secret, _) = try await harness.annWithTwoFactor()
-    try await harness.client.changePassword("ann", "correct horse", "battery staple")
+    try await harness.client.changePassword(
+      credentials("ann", "correct horse", code: try harness.code(secret: secret)), "battery staple")
+    harness.clock.advance(seconds: 30)
     let challenge = try await harness.challenge("battery staple")
     _ = try await harness.client.verifyTwoFactor(challenge, try harness.code(secret: secret))
   }
 
-  @Test func disablingNeedsThePasswordAndTurnsItOff() async throws {
+  @Test func disablingNeedsThePasswordAndACodeAndTurnsItOff() async throws {
     let harness = try Harness()
-    _ = try await harness.annWithTwoFactor()
+    let (secret, _) = try await harness.annWithTwoFactor()
     await #expect(throws: AuthenticationError.invalidCredentials) {
-      try await harness.client.disableTwoFactor("ann", "wrong horse")
+      try await harness.client.disableTwoFactor(
+        credentials("ann", "wrong horse", code: try harness.code(secret: secret)))
     }
-    try await harness.client.disableTwoFactor("ann", "correct horse")
+    await #expect(throws: AuthenticationError.codeRequired) {
+      try await harness.client.disableTwoFactor(credentials("ann", "correct horse"))
+    }
+    try await harness.client.disableTwoFactor(
+      credentials("ann", "correct horse", code: try harness.code(secret: secret)))
     guard case .signedIn = try await harness.client.login("ann", "correct horse") else {
       Issue.record("two-factor is still on")
       return
     }
     await #expect {
-      try await harness.client.disableTwoFactor("ann", "correct horse")
+      try await harness.client.disableTwoFactor(credentials("ann", "correct horse"))
     } throws: { error in
       if case .twoFactorState = error as? AuthenticationError { true } else { false }
     }

@@ -237,3 +237,16 @@ struct SecretKeyTests {
     #expect(try decoded.secretKey(ifMatching: "open sesame") == secretKey)
   }
 }
+
+struct DecoyTests {
+  @Test func decoyHasTheParametersAndSizesOfARealHash() throws {
+    let algorithm = PasswordHash.Algorithm.scrypt(logN: 4, r: 1, p: 1)
+    let decoy = try PasswordHash.decoy(algorithm: algorithm)
+    let real = try PasswordHash(hashing: "correct horse", algorithm: algorithm)
+    #expect(decoy.algorithm == real.algorithm)
+    #expect(decoy.salt.count == real.salt.count && decoy.key.count == real.key.count)
+    #expect(try decoy.secretKey(ifMatching: "correct horse") == nil)
+    #expect(try decoy.secretKey(ifMatching: "") == nil)
+    #expect(try PasswordHash.decoy(algorithm: algorithm) != decoy)
+  }
+}

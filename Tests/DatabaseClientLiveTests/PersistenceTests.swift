@@ -68,7 +68,8 @@ struct PersistenceTests {
       _ = try LocalDatabase(path: path)
     } throws: { error in
       guard let error = error as? DatabaseError else { return false }
-      return error.message.hasPrefix("The database \(path) is not a valid database")
+      return error.message.hasPrefix("The database \(path) is damaged or is not a database")
+        && error.kind == .corrupt
         && error.message.hasSuffix(".") && !error.message.contains("\n")
     }
     #expect(contents(path) == garbage)

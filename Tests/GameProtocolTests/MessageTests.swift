@@ -17,6 +17,8 @@ let everyClientMessage: [ClientMessage] = [
   .beginTwoFactor(userName: "ann", password: "p"),
   .confirmTwoFactor(userName: "ann", code: "000000"),
   .disableTwoFactor(userName: "ann", password: "p", code: "111111"),
+  .countRecoveryCodes,
+  .regenerateRecoveryCodes,
   .createGame(GameOptions(rows: 3, columns: 3, k: 3, first: .x)),
   .createGame(GameOptions(rows: 15, columns: 7, k: 5, first: .random)),
   .joinGame(code: "ABC234"),
@@ -40,6 +42,8 @@ let everyServerMessage: [ServerMessage] = [
   .twoFactorSecret(secret: "JBSWY3DPEHPK3PXP", uri: "otpauth://totp/TicTacToe:ann?secret=JBSW"),
   .recoveryCodes(["abcde-fghij", "klmno-pqrst"]),
   .recoveryCodes([]),
+  .recoveryCodesLeft(nil),
+  .recoveryCodesLeft(7),
   .game(
     GameSnapshot(
       code: "ABC234", rows: 3, columns: 3, k: 3, firstMover: .x,
@@ -84,7 +88,7 @@ struct MessageTests {
       #expect(try ClientMessage(decoding: payload) == message, "\(message)")
       types.insert(message.type)
     }
-    #expect(types.count == 18, "a client message kind has no example")
+    #expect(types.count == 20, "a client message kind has no example")
   }
 
   @Test func everyServerMessageRoundTrips() throws {
@@ -95,7 +99,7 @@ struct MessageTests {
       #expect(try ServerMessage(decoding: payload) == message, "\(message)")
       types.insert(message.type)
     }
-    #expect(types.count == 16, "a server message kind has no example")
+    #expect(types.count == 17, "a server message kind has no example")
   }
 
   @Test func everyTruncationIsRefused() {

@@ -15,10 +15,10 @@ struct FailureTests {
     } throws: { error in
       guard let error = error as? SQLiteError else { return false }
       return error.kind == .notADatabase && error.code == 26
-        && error.description.hasPrefix("The database \(path) is not a valid database")
+        && error.description.hasPrefix("The database \(path) is damaged or is not a database")
     }
     #expect(contents(path) == garbage)
-    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["games.sqlite"])
   }
 
   @Test func readOnlyFileIsRejectedForWritingAndLeftUnchanged() throws {

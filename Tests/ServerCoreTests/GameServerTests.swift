@@ -48,7 +48,7 @@ func recordingStorage(_ log: StorageLog, ratings: Ratings = Ratings(x: 1_216, o:
 /// `123456`).
 let testAccounts: AuthenticationClient = {
   var client = AuthenticationClient.unimplemented
-  let ids = ["ann": Int64(1), "bob": 2, "cat": 3, "dee": 4]
+  let ids: [String: Int64] = ["ann": 1, "bob": 2, "cat": 3, "dee": 4]
   client.login = { userName, password in
     guard let id = ids[userName], password == "password" else {
       throw AuthenticationError.invalidCredentials
@@ -67,8 +67,8 @@ let testAccounts: AuthenticationClient = {
     guard password.count >= 8 else { throw AuthenticationError.passwordTooShort }
     return Session(accountID: 9, userName: userName)
   }
-  client.deleteAccount = { userName, password in
-    guard ids[userName] != nil, password == "password" else {
+  client.deleteAccount = { credentials in
+    guard ids[credentials.userName] != nil, credentials.password == "password" else {
       throw AuthenticationError.invalidCredentials
     }
   }

@@ -144,7 +144,10 @@ struct AccountCommandTests {
     let signedIn = try database.run(
       "login", "alice", "--password-stdin", "--code", code, input: password + "\n")
     #expect(signedIn.status == 0, "\(signedIn.error)")
-    #expect(signedIn.output == "Signed in as alice.\n")
+    #expect(
+      signedIn.output
+        == "Signed in as alice; 8 recovery codes left (tictactoe account recovery-codes alice "
+        + "makes new ones).\n")
     let replayed = try database.run(
       "login", "alice", "--password-stdin", "--code", code, input: password + "\n")
     #expect(replayed.status == 1)
@@ -154,6 +157,7 @@ struct AccountCommandTests {
     let recovered = try database.run(
       "login", "alice", "--password-stdin", "--code", recovery, input: password + "\n")
     #expect(recovered.status == 0)
+    #expect(recovered.output.hasPrefix("Signed in as alice; 7 recovery codes left"))
     let reused = try database.run(
       "login", "alice", "--password-stdin", "--code", recovery, input: password + "\n")
     #expect(reused.status == 1)
@@ -188,16 +192,24 @@ struct AccountCommandTests {
       try database.run("account", "list", "--json").output.contains("\"twoFactor\":false"))
   }
 
-  @Test func disablingTwoFactorNeedsThePassword() throws {
+  @Test func disablingTwoFactorNeedsThePasswordAndACode() throws {
     let database = try TemporaryDatabase()
     try database.createAccount("alice", password: password)
-    #expect(try database.enableTwoFactor("alice", password: password).result.status == 0)
+    let (enabled, secret) = try database.enableTwoFactor("alice", password: password)
+    #expect(enabled.status == 0)
+    let code = OneTimePassword.totp(secret: secret, unixTime: unixTime() + 30)
     let refused = try database.run(
-      "account", "2fa-disable", "alice", "--password-stdin", input: "wrong password\n")
+      "account", "2fa-disable", "alice", "--password-stdin", "--code", code,
+      input: "wrong password\n")
     #expect(refused.status == 1)
-    let disabled = try database.run(
+    #expect(refused.error == "tictactoe: The user name or password is incorrect.\n")
+    let withoutCode = try database.run(
       "account", "2fa-disable", "alice", "--password-stdin", input: password + "\n")
-    #expect(disabled.status == 0)
+    #expect(withoutCode.status == 1)
+    #expect(withoutCode.error.contains("two-factor on: pass --code CODE"))
+    let disabled = try database.run(
+      "account", "2fa-disable", "alice", "--password-stdin", input: "\(password)\n\(code)\n")
+    #expect(disabled.status == 0, "\(disabled.error)")
     #expect(
       try database.run("login", "alice", "--password-stdin", input: password + "\n").status == 0)
   }

@@ -40,7 +40,7 @@ struct RecordCommandTests {
       guest.output
         == "{\"user\":null,\"games\":0,\"wins\":0,\"losses\":0,\"draws\":0,\"winRate\":null,"
         + "\"currentStreak\":0,\"bestStreak\":0,\"opponents\":[],\"recentGames\":[]}\n")
-    #expect(try database.run("stats").output == "No finished games yet for the guest.\n")
+    #expect(try database.run("stats").output == "No games recorded for the guest.\n")
     try database.createAccount("alice", password: "correct horse")
     let alice = try database.run("stats", "alice", "--json").json()
     #expect(alice["user"] as? String == "alice")
@@ -52,16 +52,22 @@ struct RecordCommandTests {
     let json = try database.run("history", "--json")
     #expect(json.status == 0)
     #expect(json.output == "{\"user\":null,\"games\":[]}\n")
-    #expect(try database.run("history").output == "No finished games yet for the guest.\n")
+    #expect(try database.run("history").output == "No games recorded for the guest.\n")
   }
 
-  @Test func unknownUserHasNoStats() throws {
+  @Test func unknownUserReadsExactlyLikeAnAccountWithoutGames() throws {
     let database = try TemporaryDatabase()
-    for command in ["stats", "history"] {
-      let result = try database.run(command, "carol")
-      #expect(result.status == 1)
-      #expect(result.error.contains("There is no account named carol"))
+    try database.createAccount("carol", password: "correct horse")
+    for arguments in [["stats"], ["stats", "--json"], ["history"], ["history", "--json"]] {
+      let known = try database.run(arguments: [arguments[0], "carol"] + arguments.dropFirst())
+      let unknown = try database.run(arguments: [arguments[0], "carla"] + arguments.dropFirst())
+      #expect(known.status == 0 && unknown.status == 0)
+      #expect(known.error.isEmpty && unknown.error.isEmpty)
+      #expect(
+        known.output.replacingOccurrences(of: "carol", with: "carla") == unknown.output,
+        "\(arguments)")
     }
+    #expect(try database.run("stats", "carla").output == "No games recorded for carla.\n")
   }
 
   // MARK: - Seeded database
@@ -185,12 +191,14 @@ struct RecordCommandTests {
 
   @Test func resetNeedsConfirmationAndKeepsOtherPlayersGames() async throws {
     let (database, _, _) = try await seeded()
-    let refused = try database.run("stats", "alice", "--reset")
+    let refused = try database.run(
+      "stats", "alice", "--reset", "--password-stdin", input: "correct horse\n")
     #expect(refused.status == 2)
     #expect(refused.error.contains("--yes"))
     #expect(try database.run("stats", "alice", "--json").json()["games"] as? Int == 3)
 
-    let reset = try database.run("stats", "alice", "--reset", "--yes")
+    let reset = try database.run(
+      "stats", "alice", "--reset", "--yes", "--password-stdin", input: "correct horse\n")
     #expect(reset.status == 0)
     #expect(reset.output == "Reset the stats of alice: deleted 3 finished games.\n")
     #expect(try database.run("stats", "alice", "--json").json()["games"] as? Int == 0)
@@ -216,8 +224,8 @@ struct RecordCommandTests {
       #expect(result.status == 1, "\(command.arguments)")
       #expect(
         result.error
-          == "tictactoe: The database \(database.path) is not a valid database or is corrupt; "
-          + "it was left unchanged (file is not a database).\n")
+          == "tictactoe: The database \(database.path) is damaged or is not a database of this "
+          + "program; it was left unchanged, so move it aside or restore a backup to go on.\n")
       #expect(result.output.isEmpty)
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: database.path)) == bytes)

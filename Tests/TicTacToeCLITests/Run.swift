@@ -65,3 +65,35 @@ func run(arguments: [String], input: String = "", environment: [String: String] 
     status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
     error: String(decoding: errorData, as: UTF8.self))
 }
+
+/// Runs the built executable with raw bytes on standard input.
+func run(arguments: [String], bytes: [UInt8], environment: [String: String] = [:]) throws
+  -> RunResult
+{
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  let output = Pipe()
+  let error = Pipe()
+  let standardInput = Pipe()
+  process.standardOutput = output
+  process.standardError = error
+  process.standardInput = standardInput
+  // A program that stops reading early closes the pipe: that must not end the test runner.
+  signal(SIGPIPE, SIG_IGN)
+  try process.run()
+  // Written from another thread: a program that stops reading early must not block the test.
+  let writer = standardInput.fileHandleForWriting
+  let data = Data(bytes)
+  Thread.detachNewThread {
+    writer.write(data)
+    try? writer.close()
+  }
+  let outputData = output.fileHandleForReading.readDataToEndOfFile()
+  let errorData = error.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return RunResult(
+    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+    error: String(decoding: errorData, as: UTF8.self))
+}

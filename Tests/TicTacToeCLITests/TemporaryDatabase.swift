@@ -31,6 +31,11 @@ final class TemporaryDatabase {
 
   /// Runs the binary against this database.
   func run(_ arguments: String..., input: String = "") throws -> RunResult {
+    try run(arguments: arguments, input: input)
+  }
+
+  /// Runs the binary against this database with an array of arguments.
+  func run(arguments: [String], input: String = "") throws -> RunResult {
     try TicTacToeCLITests.run(arguments: arguments, input: input, environment: environment)
   }
 

@@ -1,0 +1,100 @@
+import Foundation
+import SQLite
+import TestSupport
+import Testing
+
+/// Opening checks a file before anything writes to it, and creating makes a whole file or none.
+struct OpeningTests {
+  /// A closed database of several pages in write-ahead mode, as the program leaves one.
+  private func realDatabase(in folder: TemporaryFolder) throws -> String {
+    let path = folder.file("games.sqlite")
+    let database = try Database(path: path)
+    try database.execute(
+      """
+      CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+      CREATE INDEX players_by_name ON players(name);
+      """)
+    try database.transaction { () throws(SQLiteError) in
+      for index in 0..<400 {
+        try database.run(
+          "INSERT INTO players (name) VALUES (?)",
+          .text("player \(index) " + String(repeating: "x", count: 40)))
+      }
+    }
+    return path
+  }
+
+  @Test(arguments: [Database.OpenMode.readWriteCreate, .readWrite, .readOnly])
+  func damagedPagesAreRefusedBeforeAnyWrite(mode: Database.OpenMode) throws {
+    let folder = try TemporaryFolder()
+    let path = try realDatabase(in: folder)
+    let damaged = try damagePages(of: path)
+    #expect {
+      _ = try Database(path: path, mode: mode)
+    } throws: { error in
+      guard let error = error as? SQLiteError else { return false }
+      return error.kind == .notADatabase
+        && error.description
+          == "The database \(path) is damaged or is not a database of this program; it was "
+          + "left unchanged, so move it aside or restore a backup to go on."
+    }
+    #expect(contents(path) == damaged)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["games.sqlite"])
+  }
+
+  @Test func undamagedDatabasePassesTheCheckAndKeepsItsData() throws {
+    let folder = try TemporaryFolder()
+    let path = try realDatabase(in: folder)
+    let reopened = try Database(path: path, mode: .readWrite)
+    #expect(try reopened.query("SELECT count(*) FROM players")[0].get(0) == 400)
+  }
+
+  @Test func failedCreationLeavesNothingBehind() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    #expect(throws: SQLiteError.self) {
+      try Database.create(at: path) { database throws(SQLiteError) in
+        try database.execute("CREATE TABLE t (n INTEGER)")
+        throw SQLiteError(kind: .full, code: 13, message: "database or disk is full")
+      }
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+
+  @Test func createdFileHoldsEverythingAndIsPrivate() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    let created = try Database.create(at: path) { database throws(SQLiteError) in
+      try database.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (7)")
+    }
+    #expect(created)
+    // No log or temporary file beside it: the schema and rows are in the file itself.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["games.sqlite"])
+    #expect(try permissions(path) == 0o600)
+    let database = try Database(path: path, mode: .readOnly)
+    #expect(try database.query("SELECT n FROM t")[0].get(0) == 7)
+    #expect(try database.journalMode() == "wal")
+  }
+
+  @Test func creatingOverAnExistingFileKeepsIt() throws {
+    let folder = try TemporaryFolder()
+    let path = try realDatabase(in: folder)
+    let before = contents(path)
+    let created = try Database.create(at: path) { database throws(SQLiteError) in
+      try database.execute("CREATE TABLE other (n INTEGER)")
+    }
+    #expect(!created)
+    #expect(contents(path) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["games.sqlite"])
+  }
+
+  @Test func creationInAMissingFolderFailsAndCreatesNothing() throws {
+    let folder = try TemporaryFolder()
+    #expect {
+      try Database.create(at: folder.file("missing/games.sqlite")) { _ in }
+    } throws: { error in
+      (error as? SQLiteError)?.kind == .cannotOpen
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+}
