@@ -8,6 +8,7 @@ let package = Package(
   products: [
     .executable(name: "tictactoe", targets: ["tictactoe"]),
     .executable(name: "tictactoe-benchmarks", targets: ["tictactoe-benchmarks"]),
+    .executable(name: "tictactoe-load", targets: ["tictactoe-load"]),
   ],
   targets: [
     // MARK: - C libraries
@@ -113,6 +114,12 @@ let package = Package(
     .executableTarget(
       name: "tictactoe-benchmarks", dependencies: ["GameAI", "GameRules"], path: "Benchmarks"),
     .executableTarget(
+      name: "tictactoe-load",
+      dependencies: [
+        "Crypto", "GameProtocol", "GameRules", "NetworkIO", "ServerLive", "SQLite", "TLS",
+      ],
+      path: "LoadBenchmark"),
+    .executableTarget(
       name: "fuzz-notation", dependencies: ["CFuzz", "GameRules"], path: "Fuzz/Notation"),
     .executableTarget(
       name: "fuzz-arguments", dependencies: ["CFuzz", "TicTacToeCLI"], path: "Fuzz/Arguments"),
@@ -166,6 +173,14 @@ let package = Package(
       ]
     ),
     .testTarget(
+      name: "ServerLiveTests",
+      dependencies: [
+        "AuthenticationClient", "AuthenticationClientLive", "Crypto", "DatabaseClient",
+        "DatabaseClientLive", "GameProtocol", "GameRules", "ServerCore", "ServerLive", "SQLite",
+        "TestSupport", "TLS",
+      ]
+    ),
+    .testTarget(
       name: "ServerCoreTests",
       dependencies: [
         "Architecture", "ArchitectureTesting", "AuthenticationClient", "GameProtocol", "GameRules",
@@ -181,8 +196,8 @@ let package = Package(
     .testTarget(
       name: "TicTacToeCLITests",
       dependencies: [
-        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "SQLite", "TestSupport",
-        "TicTacToeCLI", "tictactoe",
+        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameProtocol", "GameRules", "ServerLive",
+        "SQLite", "TestSupport", "TicTacToeCLI", "tictactoe",
       ]
     ),
   ],

@@ -137,10 +137,12 @@ extension EventLoop {
   ///   - context: A client TLS context.
   ///   - serverName: The host name for SNI, or `nil` for an address.
   ///   - handler: The connection's handler.
+  ///   - source: The local address to connect from, as a load test spreading its clients over
+  ///     loopback addresses does; the system chooses when `nil`.
   /// - Returns: The connection, or the error of the last address tried.
   public func connect(
     to addresses: [SocketAddress], context: TLSContext, serverName: String?,
-    handler: any ConnectionHandler
+    handler: any ConnectionHandler, from source: SocketAddress? = nil
   ) -> Result<Connection, SystemError> {
     var lastError = SystemError("connect", code: EADDRNOTAVAIL)
     for address in addresses {
@@ -149,6 +151,7 @@ extension EventLoop {
         let connected: Bool
         do {
           System.setNoDelay(socket)
+          if let source { try System.bind(socket, to: source) }
           connected = try System.connect(socket, to: address)
         } catch {
           System.close(socket)

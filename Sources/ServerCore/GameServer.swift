@@ -596,10 +596,12 @@ public struct GameServer: Reducer {
     match.x.awayUntil = nil
     match.o?.rating = ratings.o
     match.o?.awayUntil = nil
-    for (id, client) in state.clients {
-      guard let account = client.account else { continue }
-      if account.accountID == match.x.accountID { state.clients[id]?.account?.rating = ratings.x }
-      if account.accountID == match.o?.accountID { state.clients[id]?.account?.rating = ratings.o }
+    // The seated connections carry the new ratings into their next game.
+    if let id = match.x.client, state.clients[id]?.account?.accountID == match.x.accountID {
+      state.clients[id]?.account?.rating = ratings.x
+    }
+    if let id = match.o?.client, state.clients[id]?.account?.accountID == match.o?.accountID {
+      state.clients[id]?.account?.rating = ratings.o
     }
     state.send(.ended(code: match.code, end), to: match.audience)
   }

@@ -51,7 +51,8 @@ public enum GameServerProcess {
     passwordAlgorithm: PasswordHash.Algorithm
   ) async -> Int32 {
     do {
-      let server = try start(options, environment: environment, algorithm: passwordAlgorithm)
+      let server = try await start(
+        options, environment: environment, algorithm: passwordAlgorithm)
       await server.runUntilStopped()
       return 0
     } catch {
@@ -63,7 +64,7 @@ public enum GameServerProcess {
   @MainActor
   private static func start(
     _ options: ServeOptions, environment: [String: String], algorithm: PasswordHash.Algorithm
-  ) throws(ServeFailure) -> RunningServer {
+  ) async throws(ServeFailure) -> RunningServer {
     let path = try databasePath(options.database, environment: environment)
     let database: LocalDatabase
     do {
@@ -94,21 +95,20 @@ public enum GameServerProcess {
     let records = ServerRecords(database: database, now: systemMilliseconds)
     let games: [OnlineGameRecord]
     do {
-      games = try records.activeGames()
+      games = try await records.activeGames()
     } catch {
       throw ServeFailure("The games in progress could not be read: \(error.message)")
     }
-    let queue = BlockingQueue(label: "tictactoe.server.database")
     let reducer = GameServer(
       authentication: AuthenticationClient.live(database: database, passwordAlgorithm: algorithm)
         .oneAtATime(),
-      storage: .live(records: records, database: .live(database: database), queue: queue),
+      storage: .live(records: records, database: .live(database: database)),
       random: { Int.random(in: 0..<$0) },
       log: { logLine($0) })
     let relay = Relay()
     let transport = ServerTransport(
       loop: loop, maximumConnections: max(64, descriptorLimit - 64)
-    ) { action in relay.post(action) }
+    ) { actions in relay.post(actions) }
     let runtime = ServerRuntime(
       state: GameServer.State(
         now: systemMilliseconds(), reconnectGraceSeconds: options.reconnectGraceSeconds),
@@ -185,9 +185,9 @@ private final class Relay: @unchecked Sendable {
   // Set once on the main actor before the listener accepts anything.
   nonisolated(unsafe) var runtime: ServerRuntime?
 
-  func post(_ action: GameServer.Action) {
+  func post(_ actions: [GameServer.Action]) {
     DispatchQueue.main.async { [self] in
-      MainActor.assumeIsolated { runtime?.send(action) }
+      MainActor.assumeIsolated { runtime?.send(contentsOf: actions) }
     }
   }
 }

@@ -25,7 +25,7 @@ public final class ServerRecords: Sendable {
   /// How long an unused session token stays valid, in milliseconds.
   public static let sessionLifetime: Int64 = 30 * 24 * 3_600_000
 
-  private let database: LocalDatabase
+  private let writer: GroupCommit
   private let now: @Sendable () -> Int64
 
   /// Wraps an opened, migrated database.
@@ -34,14 +34,14 @@ public final class ServerRecords: Sendable {
   ///   - database: The server's database.
   ///   - now: The clock in milliseconds since 1970.
   public init(database: LocalDatabase, now: @escaping @Sendable () -> Int64) {
-    self.database = database
+    writer = GroupCommit(database: database)
     self.now = now
   }
 
   // MARK: - Sessions
 
   /// Opens a session and returns its token (only its hash is stored) with the rating.
-  public func openSession(_ session: Session) throws(ServerRecordsError) -> SignedInAccount {
+  public func openSession(_ session: Session) async throws(ServerRecordsError) -> SignedInAccount {
     let token: [UInt8]
     do {
       token = try SecureRandom.bytes(count: 32)
@@ -49,7 +49,7 @@ public final class ServerRecords: Sendable {
       throw ServerRecordsError("No random token could be made: \(error).")
     }
     let time = now()
-    return try write { database throws(SQLiteError) in
+    return try await write { [self] database throws(SQLiteError) in
       try database.run(
         "INSERT INTO sessions (token_hash, account_id, created_at, used_at) VALUES (?, ?, ?, ?)",
         .blob(SHA256.hash(token)), SQLiteValue(session.accountID), SQLiteValue(time),
@@ -62,11 +62,11 @@ public final class ServerRecords: Sendable {
   }
 
   /// The account of a session token, refreshing its last use; `nil` when unknown or expired.
-  public func resumeSession(_ token: String) throws(ServerRecordsError) -> SignedInAccount? {
+  public func resumeSession(_ token: String) async throws(ServerRecordsError) -> SignedInAccount? {
     guard let bytes = Self.bytes(ofHex: token), bytes.count == 32 else { return nil }
     let hash = SHA256.hash(bytes)
     let time = now()
-    return try write { database throws(SQLiteError) in
+    return try await write { [self] database throws(SQLiteError) in
       guard
         let row = try database.query(
           """
@@ -91,8 +91,8 @@ public final class ServerRecords: Sendable {
   }
 
   /// Ends every session of the account with this user name.
-  public func endSessions(_ userName: String) throws(ServerRecordsError) {
-    try write { database throws(SQLiteError) in
+  public func endSessions(_ userName: String) async throws(ServerRecordsError) {
+    try await write { database throws(SQLiteError) in
       try database.run(
         "DELETE FROM sessions WHERE account_id IN (SELECT id FROM accounts WHERE user_key = ?)",
         .text(Self.key(userName)))
@@ -102,8 +102,8 @@ public final class ServerRecords: Sendable {
   // MARK: - Games
 
   /// Stores a new game.
-  public func createGame(_ game: OnlineGameRecord) throws(ServerRecordsError) {
-    try write { database throws(SQLiteError) in
+  public func createGame(_ game: OnlineGameRecord) async throws(ServerRecordsError) {
+    try await write { database throws(SQLiteError) in
       try database.run(
         """
         INSERT INTO online_games (code, board_rows, board_columns, k, first_mover, x_account,
@@ -116,8 +116,8 @@ public final class ServerRecords: Sendable {
   }
 
   /// Stores the opponent of an open game.
-  public func seatOpponent(_ code: String, _ seat: SeatRecord) throws(ServerRecordsError) {
-    try write { database throws(SQLiteError) in
+  public func seatOpponent(_ code: String, _ seat: SeatRecord) async throws(ServerRecordsError) {
+    try await write { database throws(SQLiteError) in
       try database.run(
         """
         UPDATE online_games SET o_account = ?, o_rating = ?
@@ -134,16 +134,20 @@ public final class ServerRecords: Sendable {
   /// - Returns: The ratings after the game when it ended.
   public func commitMove(
     _ code: String, ply: Int, cell: Cell, ending: Ending?
-  ) throws(ServerRecordsError) -> Ratings? {
-    try write { database throws(SQLiteError) in
-      let count: Int =
+  ) async throws(ServerRecordsError) -> Ratings? {
+    try await write { [self] database throws(SQLiteError) in
+      let underWay: Bool =
         try database.query(
           """
-          SELECT count(*) FROM online_moves WHERE code = ?
-            AND EXISTS (SELECT 1 FROM online_games WHERE code = ? AND ended_at IS NULL
-              AND o_account IS NOT NULL)
-          """, .text(code), .text(code)
-        ).first?.get(0) ?? 0
+          SELECT o_account IS NOT NULL AND ended_at IS NULL FROM online_games WHERE code = ?
+          """, .text(code)
+        ).first?.get(0) ?? false
+      guard underWay else {
+        throw SQLiteError(kind: .constraint, message: "game \(code) is not under way")
+      }
+      let count: Int =
+        try database.query("SELECT count(*) FROM online_moves WHERE code = ?", .text(code))
+        .first?.get(0) ?? 0
       guard count == ply else {
         throw SQLiteError(kind: .constraint, message: "move \(ply) of game \(code) is out of order")
       }
@@ -158,13 +162,16 @@ public final class ServerRecords: Sendable {
   /// Stores the end of a game that ended without a move: a forfeit or a resignation.
   ///
   /// - Returns: The ratings after the game.
-  public func finishGame(_ code: String, _ ending: Ending) throws(ServerRecordsError) -> Ratings {
-    try write { database throws(SQLiteError) in try finish(code, ending, in: database) }
+  public func finishGame(_ code: String, _ ending: Ending) async throws(ServerRecordsError)
+    -> Ratings
+  {
+    try await write { [self] database throws(SQLiteError) in try finish(code, ending, in: database)
+    }
   }
 
   /// Forgets an open game nobody joined.
-  public func cancelGame(_ code: String) throws(ServerRecordsError) {
-    try write { database throws(SQLiteError) in
+  public func cancelGame(_ code: String) async throws(ServerRecordsError) {
+    try await write { database throws(SQLiteError) in
       try database.run(
         "DELETE FROM online_games WHERE code = ? AND o_account IS NULL AND ended_at IS NULL",
         .text(code))
@@ -172,8 +179,8 @@ public final class ServerRecords: Sendable {
   }
 
   /// Every game not yet finished, with its moves, for a restarted server.
-  public func activeGames() throws(ServerRecordsError) -> [OnlineGameRecord] {
-    try read { database throws(SQLiteError) in
+  public func activeGames() async throws(ServerRecordsError) -> [OnlineGameRecord] {
+    try await write { database throws(SQLiteError) in
       let rows = try database.query(
         """
         SELECT g.code, g.board_rows, g.board_columns, g.k, g.first_mover, g.x_account, x.user_name,
@@ -207,10 +214,10 @@ public final class ServerRecords: Sendable {
   }
 
   /// The rating of an account, by user name, or `nil` when there is no such account.
-  public func account(named userName: String) throws(ServerRecordsError) -> (
+  public func account(named userName: String) async throws(ServerRecordsError) -> (
     id: Int64, userName: String, rating: Int
   )? {
-    try read { database throws(SQLiteError) in
+    try await write { [self] database throws(SQLiteError) in
       guard
         let row = try database.query(
           "SELECT id, user_name FROM accounts WHERE user_key = ?", .text(Self.key(userName))
@@ -292,27 +299,16 @@ public final class ServerRecords: Sendable {
 
   // MARK: - Plumbing
 
-  private func write<Result: Sendable>(
-    _ body: (Database) throws(SQLiteError) -> Result
-  ) throws(ServerRecordsError) -> Result {
+  /// Runs a body in a transaction of its own within the next group commit.
+  private func write<Value: Sendable>(
+    _ body: @escaping @Sendable (Database) throws(SQLiteError) -> Value
+  ) async throws(ServerRecordsError) -> Value {
     do {
-      return try database.withConnection { database throws(SQLiteError) in
-        try database.transaction { () throws(SQLiteError) in try body(database) }
-      }
-    } catch {
+      return try await writer.submit(body)
+    } catch let error as SQLiteError {
       throw ServerRecordsError(error.description)
-    }
-  }
-
-  private func read<Result: Sendable>(
-    _ body: (Database) throws(SQLiteError) -> Result
-  ) throws(ServerRecordsError) -> Result {
-    do {
-      return try database.withConnection { database throws(SQLiteError) in
-        try database.transaction(.deferred) { () throws(SQLiteError) in try body(database) }
-      }
     } catch {
-      throw ServerRecordsError(error.description)
+      throw ServerRecordsError("\(error)")
     }
   }
 

@@ -24,29 +24,29 @@ final class ServerRuntime {
 
   /// Reduces an action (and the actions its effects feed back at once) and sends the outbox.
   func send(_ action: GameServer.Action) {
-    queued.append(action)
+    send(contentsOf: [action])
+  }
+
+  /// Reduces actions in order and sends their outbox in one hand-over to the transport.
+  func send(contentsOf actions: [GameServer.Action]) {
+    queued += actions
     guard !isReducing else { return }
     isReducing = true
-    while !queued.isEmpty {
-      let next = queued.removeFirst()
-      let effect = reducer.reduce(into: &state, action: next)
-      if !state.outbox.isEmpty {
-        let outbox = state.outbox
-        state.outbox.removeAll(keepingCapacity: true)
-        deliver(outbox)
-      }
+    var index = 0
+    while index < queued.count {
+      let effect = reducer.reduce(into: &state, action: queued[index])
+      index += 1
       _ = runner.start(effect) { [weak self] action in self?.send(action) }
     }
+    queued.removeAll(keepingCapacity: true)
     isReducing = false
+    if !state.outbox.isEmpty {
+      let outbox = state.outbox
+      state.outbox.removeAll(keepingCapacity: true)
+      deliver(outbox)
+    }
   }
 
   /// Effects still running: database writes and account checks.
   var runningEffectCount: Int { runner.inFlightCount }
-
-  /// Sends an action from any thread, in the order of the calls.
-  nonisolated static func post(_ runtime: ServerRuntime, _ action: GameServer.Action) {
-    DispatchQueue.main.async {
-      MainActor.assumeIsolated { runtime.send(action) }
-    }
-  }
 }

@@ -1,54 +1,32 @@
 public import AuthenticationClient
 public import DatabaseClient
 import DatabaseClientLive
-import Dispatch
 import GameProtocol
 public import ServerCore
 
-/// Runs blocking work on a dispatch queue of its own, so SQLite and scrypt never hold the
-/// threads Swift's concurrency runs on.
-public struct BlockingQueue: Sendable {
-  private let queue: DispatchQueue
-
-  /// Creates a serial queue named `label`.
-  public init(label: String) { queue = DispatchQueue(label: label) }
-
-  /// Runs `work` on the queue and returns its result.
-  public func run<Value: Sendable>(
-    _ work: @escaping @Sendable () throws -> Value
-  ) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-      queue.async { continuation.resume(with: Swift.Result { try work() }) }
-    }
-  }
-}
-
 extension ServerStorageClient {
-  /// The server's records in its SQLite database, written on `queue`.
+  /// The server's records in its SQLite database, written in group commits.
   ///
   /// - Parameters:
   ///   - records: The server's tables.
   ///   - database: The game records, for stats.
-  ///   - queue: Where the blocking SQLite calls run.
   /// - Returns: The client.
-  public static func live(
-    records: ServerRecords, database: DatabaseClient, queue: BlockingQueue
-  ) -> ServerStorageClient {
+  public static func live(records: ServerRecords, database: DatabaseClient)
+    -> ServerStorageClient
+  {
     ServerStorageClient(
-      openSession: { session in try await queue.run { try records.openSession(session) } },
-      resumeSession: { token in try await queue.run { try records.resumeSession(token) } },
-      endSessions: { userName in try await queue.run { try records.endSessions(userName) } },
-      createGame: { game in try await queue.run { try records.createGame(game) } },
-      seatOpponent: { code, seat in try await queue.run { try records.seatOpponent(code, seat) } },
+      openSession: { session in try await records.openSession(session) },
+      resumeSession: { token in try await records.resumeSession(token) },
+      endSessions: { userName in try await records.endSessions(userName) },
+      createGame: { game in try await records.createGame(game) },
+      seatOpponent: { code, seat in try await records.seatOpponent(code, seat) },
       commitMove: { code, ply, cell, ending in
-        try await queue.run { try records.commitMove(code, ply: ply, cell: cell, ending: ending) }
+        try await records.commitMove(code, ply: ply, cell: cell, ending: ending)
       },
-      finishGame: { code, ending in try await queue.run { try records.finishGame(code, ending) } },
-      cancelGame: { code in try await queue.run { try records.cancelGame(code) } },
+      finishGame: { code, ending in try await records.finishGame(code, ending) },
+      cancelGame: { code in try await records.cancelGame(code) },
       stats: { userName in
-        guard let account = try await queue.run({ try records.account(named: userName) }) else {
-          return nil
-        }
+        guard let account = try await records.account(named: userName) else { return nil }
         let stats = try await database.stats(.account(account.id))
         return PlayerStats(
           userName: account.userName, rating: account.rating, wins: stats.wins,

@@ -9,7 +9,9 @@ import ServerCore
 /// Everything but ``deliver(_:)`` runs on the loop's thread.
 final class ServerTransport: ConnectionHandler, @unchecked Sendable {
   private let loop: EventLoop
-  private let events: @Sendable (GameServer.Action) -> Void
+  private let events: @Sendable ([GameServer.Action]) -> Void
+  // Loop thread only: what happened since the last hand-over, in order.
+  private var batch: [GameServer.Action] = []
   // Loop thread only: every accepted connection, handshaking or open.
   private var connections: [ConnectionID: Connection] = [:]
   // Loop thread only: the connections reported to the runtime.
@@ -19,10 +21,11 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
   /// The most connections at once; more are closed as soon as they are accepted.
   let maximumConnections: Int
 
-  /// Creates a transport that reports to `events` (called on the loop thread).
+  /// Creates a transport that reports to `events` (called on the loop thread, once a turn of
+  /// the loop with everything that happened in it).
   init(
     loop: EventLoop, maximumConnections: Int,
-    events: @escaping @Sendable (GameServer.Action) -> Void
+    events: @escaping @Sendable ([GameServer.Action]) -> Void
   ) {
     self.loop = loop
     self.maximumConnections = maximumConnections
@@ -39,6 +42,19 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
 
   /// How many connections are open or handshaking.
   var connectionCount: Int { connections.count }
+
+  /// Queues an action for the runtime; the queue is handed over once the loop has dealt with
+  /// everything ready now, so one hop to the main actor carries many actions.
+  private func events(_ action: GameServer.Action) {
+    if batch.isEmpty {
+      loop.execute { [self] in
+        let actions = batch
+        batch.removeAll(keepingCapacity: true)
+        events(actions)
+      }
+    }
+    batch.append(action)
+  }
 
   func connectionEstablished(_ connection: Connection) {
     established.insert(connection.id)
