@@ -90,22 +90,20 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
   case cellTaken = 24
   /// The cell is not on the board.
   case cellOutOfBounds = 25
-  /// The player cannot join their own game as the opponent.
-  case ownGame = 26
   /// The seat was taken over by a newer connection of the same account.
-  case seatTakenOver = 27
+  case seatTakenOver = 26
   /// The server could not store or read something; the request changed nothing.
-  case serverError = 28
+  case serverError = 27
   /// The server is shutting down.
-  case shuttingDown = 29
+  case shuttingDown = 28
   /// The account has no record on this server.
-  case noSuchUser = 30
+  case noSuchUser = 29
   /// The request is not allowed while the previous one is still being answered.
-  case busy = 31
+  case busy = 30
   /// The connection is already signed in.
-  case alreadySignedIn = 32
+  case alreadySignedIn = 31
   /// The password was right and the account has two-factor on: the request needs a code too.
-  case codeRequired = 33
+  case codeRequired = 32
 }
 
 /// A refusal: what went wrong, which request it answers, and a number some codes carry.
