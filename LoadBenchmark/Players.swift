@@ -66,7 +66,6 @@ final class Player: ConnectionHandler, @unchecked Sendable {
   var thinkMilliseconds: Int64 = 0
   private var isClosing = false
   private var mark: Mark = .x
-  private var moves = 0
 
   init(index: Int, tally: Tally, loop: EventLoop) {
     self.index = index

@@ -86,97 +86,132 @@ func serverMemory() -> (current: Double, peak: Double) {
 // MARK: - The clients
 
 EventLoop.raiseDescriptorLimit()
-let loop = try EventLoop()
-loop.start(name: "load clients")
-let tally = Tally()
 let context = try TLSContext.client()
 let target = try SocketAddress.resolve(host: "127.0.0.1", port: port)
 
-/// Runs `body` on the client loop and waits for its result.
-@discardableResult
-func onLoop<Value: Sendable>(_ body: @escaping @Sendable () -> Value) -> Value {
-  let result = LockedBox<Value>()
-  let done = DispatchSemaphore(value: 0)
-  loop.execute {
-    result.value = body()
-    done.signal()
-  }
-  done.wait()
-  guard let value = result.value else { preconditionFailure("the loop returned nothing") }
-  return value
-}
+/// One client event loop with its share of the players and their counts.
+final class Lane: @unchecked Sendable {
+  let loop: EventLoop
+  let tally = Tally()
+  var players: [Player] = []
 
-/// Waits until `condition` (checked on the loop) holds, or `limit` seconds pass.
-func wait(upTo limit: Double, _ condition: @escaping @Sendable () -> Bool) -> Bool {
-  let deadline = Date().addingTimeInterval(limit)
-  while Date() < deadline {
-    if onLoop(condition) { return true }
-    usleep(20_000)
+  init(name: String) throws {
+    loop = try EventLoop()
+    loop.start(name: name)
   }
-  return false
+
+  /// Runs `body` on this lane's loop and waits for its result.
+  @discardableResult
+  func run<Value: Sendable>(_ body: @escaping @Sendable (Lane) -> Value) -> Value {
+    let result = LockedBox<Value>()
+    let done = DispatchSemaphore(value: 0)
+    loop.execute {
+      result.value = body(self)
+      done.signal()
+    }
+    done.wait()
+    guard let value = result.value else { preconditionFailure("the loop returned nothing") }
+    return value
+  }
 }
 
 final class LockedBox<Value>: @unchecked Sendable {
   var value: Value?
 }
 
-let players = (0..<(2 * gameCount)).map { Player(index: $0, tally: tally, loop: loop) }
-let pairs = stride(from: 0, to: players.count, by: 2).map { index in
-  let pair = Pair(host: players[index], guest: players[index + 1])
-  players[index].pair = pair
-  players[index + 1].pair = pair
-  return pair
+// Two loops, so the clients can use both cores while the server waits for its disk.
+let lanes = try (0..<2).map { try Lane(name: "load clients \($0)") }
+
+/// The sum of `value` over the lanes, each read on its own loop.
+func total(_ value: @escaping @Sendable (Tally) -> Int) -> Int {
+  lanes.map { lane in lane.run { value($0.tally) } }.reduce(0, +)
 }
 
+/// Waits until `condition` over the totals holds, or `limit` seconds pass.
+func wait(upTo limit: Double, _ condition: () -> Bool) -> Bool {
+  let deadline = Date().addingTimeInterval(limit)
+  while Date() < deadline {
+    if condition() { return true }
+    usleep(20_000)
+  }
+  return false
+}
+
+var pairs: [Pair] = []
+for index in 0..<gameCount {
+  let lane = lanes[index % lanes.count]
+  let host = Player(index: 2 * index, tally: lane.tally, loop: lane.loop)
+  let guest = Player(index: 2 * index + 1, tally: lane.tally, loop: lane.loop)
+  let pair = Pair(host: host, guest: guest)
+  host.pair = pair
+  guest.pair = pair
+  lane.players += [host, guest]
+  pairs.append(pair)
+}
+let playerCount = 2 * gameCount
+
 say(
-  "Load benchmark: \(gameCount) games, \(players.count) TLS connections to a server on "
+  "Load benchmark: \(gameCount) games, \(playerCount) TLS connections to a server on "
     + "127.0.0.1:\(port); \(ProcessInfo.processInfo.activeProcessorCount) cores.")
 
 // Clients come from many loopback addresses, as many players would, so the per-address
 // sign-in limit applies to each the way it does in real use.
 var start = Date()
-for player in players {
-  let source = try SocketAddress.resolve(
-    host: "127.0.\(1 + player.index / 250 % 250).\(1 + player.index % 250)", port: 0)
-  onLoop {
-    switch loop.connect(
-      to: target, context: context, serverName: nil, handler: player, from: source.first)
-    {
-    case .success(let connection): player.connection = connection
-    case .failure: tally.closedUnexpectedly += 1
+for lane in lanes {
+  for player in lane.players {
+    let source = try SocketAddress.resolve(
+      host: "127.0.\(1 + player.index / 250 % 250).\(1 + player.index % 250)", port: 0)
+    lane.run { lane in
+      switch lane.loop.connect(
+        to: target, context: context, serverName: nil, handler: player, from: source.first)
+      {
+      case .success(let connection): player.connection = connection
+      case .failure: lane.tally.closedUnexpectedly += 1
+      }
+      return true
     }
-    return true
   }
 }
-let allConnected = wait(upTo: 120) { tally.connected + tally.closedUnexpectedly >= players.count }
+let allConnected = wait(upTo: 120) {
+  total { $0.connected + $0.closedUnexpectedly } >= playerCount
+}
 say(
   String(
     format: "Connected %d of %d in %.1f s (TLS handshake and hello).",
-    onLoop { tally.connected }, players.count, Date().timeIntervalSince(start)))
+    total(\.connected), playerCount, Date().timeIntervalSince(start)))
 start = Date()
-_ = wait(upTo: 300) { tally.signedIn + tally.errorCount >= players.count }
+_ = wait(upTo: 300) { total { $0.signedIn + $0.errorCount } >= playerCount }
 say(
   String(
     format: "Created and signed in %d accounts in %.1f s (scrypt at test cost, one at a time).",
-    onLoop { tally.signedIn }, Date().timeIntervalSince(start)))
+    total(\.signedIn), Date().timeIntervalSince(start)))
 
 // MARK: - Playing
 
 func measure(_ label: String, seconds: Int, think: Int64) {
-  onLoop {
-    for player in players { player.thinkMilliseconds = think }
-    tally.latencies = []
-    tally.measuredMoves = 0
-    tally.isMeasuring = true
-    return true
+  for lane in lanes {
+    lane.run { lane in
+      for player in lane.players { player.thinkMilliseconds = think }
+      lane.tally.latencies = []
+      lane.tally.measuredMoves = 0
+      lane.tally.isMeasuring = true
+      return true
+    }
   }
   let began = Date()
-  let gamesBefore = onLoop { tally.gamesFinished }
+  let gamesBefore = total(\.gamesFinished)
   Thread.sleep(forTimeInterval: Double(seconds))
-  let (latencies, moves, games) = onLoop {
-    tally.isMeasuring = false
-    return (tally.latencies, tally.measuredMoves, tally.gamesFinished)
+  var latencies: [Int64] = []
+  var moves = 0
+  for lane in lanes {
+    let (laneLatencies, laneMoves) = lane.run { lane in
+      lane.tally.isMeasuring = false
+      return (lane.tally.latencies, lane.tally.measuredMoves)
+    }
+    latencies += laneLatencies
+    moves += laneMoves
   }
+  let games = total(\.gamesFinished)
   let elapsed = Date().timeIntervalSince(began)
   let sorted = latencies.sorted()
   func percentile(_ fraction: Double) -> Double {
@@ -193,12 +228,14 @@ func measure(_ label: String, seconds: Int, think: Int64) {
       Double(sorted.last ?? 0) / 1_000, memory.current, memory.peak))
 }
 
-onLoop {
-  for pair in pairs { pair.host.startGame() }
-  return true
+for (index, pair) in pairs.enumerated() {
+  lanes[index % lanes.count].run { _ in
+    pair.host.startGame()
+    return true
+  }
 }
-_ = wait(upTo: 60) { tally.gamesStarted >= gameCount }
-say("\(onLoop { tally.gamesStarted }) games under way at once.")
+_ = wait(upTo: 60) { total(\.gamesStarted) >= gameCount }
+say("\(total(\.gamesStarted)) games under way at once.")
 measure("Players who think \(think) ms", seconds: seconds, think: think)
 if saturationSeconds > 0 {
   measure("Players who answer at once", seconds: saturationSeconds, think: 0)
@@ -206,21 +243,31 @@ if saturationSeconds > 0 {
 
 // MARK: - Stopping and counting
 
-onLoop {
-  for player in players { player.keepsPlaying = false }
-  return true
+for lane in lanes {
+  lane.run { lane in
+    for player in lane.players { player.keepsPlaying = false }
+    return true
+  }
 }
 // The games under way finish; nothing new starts.
-_ = wait(upTo: 30) { tally.movesSent == tally.movesAcknowledged }
-let (sent, acknowledged, relayed, errors, refusals, closed) = onLoop {
-  (
-    tally.movesSent, tally.movesAcknowledged, tally.movesRelayed, tally.errorCount,
-    tally.refusals, tally.closedUnexpectedly
-  )
+_ = wait(upTo: 60) {
+  total(\.gamesFinished) >= total(\.gamesStarted)
+    && total(\.movesSent) == total(\.movesAcknowledged)
 }
-onLoop {
-  for player in players { player.close() }
-  return true
+let sent = total(\.movesSent)
+let acknowledged = total(\.movesAcknowledged)
+let relayed = total(\.movesRelayed)
+let errors = total(\.errorCount)
+let closed = total(\.closedUnexpectedly)
+var refusals: [ErrorCode: Int] = [:]
+for lane in lanes {
+  for (code, count) in lane.run({ $0.tally.refusals }) { refusals[code, default: 0] += count }
+}
+for lane in lanes {
+  lane.run { lane in
+    for player in lane.players { player.close() }
+    return true
+  }
 }
 server.interrupt()
 server.waitUntilExit()
@@ -230,7 +277,7 @@ let stored: Int =
 say(
   "Moves sent \(sent), acknowledged \(acknowledged), relayed \(relayed), stored \(stored); "
     + "errors \(errors) (refusals \(refusals), unexpected closes \(closed)); "
-    + (acknowledged == stored && relayed == acknowledged ? "no move lost." : "MOVES LOST."))
-loop.stop()
+    + (stored >= acknowledged && relayed == acknowledged ? "no move lost." : "MOVES LOST."))
+for lane in lanes { lane.loop.stop() }
 try? FileManager.default.removeItem(at: folder)
-exit(allConnected && errors == 0 && stored == acknowledged && relayed == acknowledged ? 0 : 1)
+exit(allConnected && errors == 0 && stored >= acknowledged && relayed == acknowledged ? 0 : 1)

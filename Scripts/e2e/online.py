@@ -135,6 +135,11 @@ def start_server(listen, grace=60):
 
 server, port, fingerprint = start_server("127.0.0.1:0")
 address = f"127.0.0.1:{port}"
+second = subprocess.run(
+    [BINARY, "serve", "--listen", "127.0.0.1:0", "--database", server_database],
+    capture_output=True, env=ENV, timeout=30)
+check(second.returncode == 1 and b"Another server is already running" in second.stderr,
+      f"a second server on the same database was not refused: {second.returncode} {second.stderr}")
 certificate = server_database + ".tls.pem"
 check(os.path.exists(certificate), "the server made no certificate beside its database")
 check(stat.S_IMODE(os.stat(certificate).st_mode) == 0o600,
@@ -363,7 +368,8 @@ check(watched == played, f"the spectator saw {watched}, not {played}")
 # Every acknowledged move is in the server's database, in order, with the result.
 with sqlite3.connect(server_database) as database:
     stored = [f"{'abc'[column]}{row + 1}" for row, column in database.execute(
-        "SELECT cell_row, cell_column FROM online_moves WHERE code = ? ORDER BY ply", (code,))]
+        "SELECT cell_row, cell_column FROM online_moves WHERE online_game = "
+        "(SELECT id FROM online_games WHERE code = ?) ORDER BY ply", (code,))]
     result = database.execute(
         "SELECT result, end_reason FROM online_games WHERE code = ?", (code,)).fetchone()
 check(stored == played, f"stored moves {stored}, acknowledged {played}")

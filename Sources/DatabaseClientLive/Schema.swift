@@ -65,7 +65,8 @@ enum Schema {
     """,
     // Version 3: online play. A client keeps the fingerprint of each server it trusts; a server
     // keeps session tokens (hashed), ratings, and its games with their moves. A finished online
-    // game is also copied into `games`, so stats work as for local games.
+    // game is also copied into `games`, so stats work as for local games. Games are keyed by
+    // an increasing id, so the moves of the games in progress share a few pages at the end.
     """
     CREATE TABLE known_servers (
       address TEXT PRIMARY KEY,
@@ -84,7 +85,8 @@ enum Schema {
       rating REAL NOT NULL
     ) STRICT;
     CREATE TABLE online_games (
-      code TEXT PRIMARY KEY,
+      id INTEGER PRIMARY KEY,
+      code TEXT NOT NULL UNIQUE,
       board_rows INTEGER NOT NULL,
       board_columns INTEGER NOT NULL,
       k INTEGER NOT NULL,
@@ -102,11 +104,11 @@ enum Schema {
     ) STRICT;
     CREATE INDEX online_games_in_progress ON online_games(ended_at) WHERE ended_at IS NULL;
     CREATE TABLE online_moves (
-      code TEXT NOT NULL REFERENCES online_games(code) ON DELETE CASCADE,
+      online_game INTEGER NOT NULL REFERENCES online_games(id) ON DELETE CASCADE,
       ply INTEGER NOT NULL,
       cell_row INTEGER NOT NULL,
       cell_column INTEGER NOT NULL,
-      PRIMARY KEY (code, ply)
+      PRIMARY KEY (online_game, ply)
     ) STRICT, WITHOUT ROWID;
     """,
   ]

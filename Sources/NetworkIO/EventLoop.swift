@@ -25,18 +25,11 @@ public final class EventLoop: @unchecked Sendable {
   // Loop thread only:
   private var handlers: [Int32: any Selectable] = [:]
   private var interests: [Int32: UInt32] = [:]
-  private var timers: [Timer] = []
+  private var timers = TimerHeap()
   private let nextTimerID = Atomic<Int>(0)
   private var events: UnsafeMutableBufferPointer<epoll_event>
   /// A buffer every connection of this loop reads into, as they read one at a time.
   let readBuffer: UnsafeMutableRawBufferPointer
-
-  private struct Timer {
-    let id: Int
-    var deadline: Int64
-    let interval: Int64?
-    let body: () -> Void
-  }
 
   /// Creates a loop; it does nothing until ``start(name:)``.
   ///
@@ -134,7 +127,7 @@ public final class EventLoop: @unchecked Sendable {
     _ body: @escaping () -> Void
   ) -> Int {
     let id = nextTimerID.add(1, ordering: .relaxed).oldValue
-    timers.append(
+    timers.insert(
       Timer(
         id: id, deadline: System.monotonicMilliseconds() + milliseconds, interval: interval,
         body: body))
@@ -142,7 +135,7 @@ public final class EventLoop: @unchecked Sendable {
   }
 
   func cancelTimer(_ id: Int) {
-    timers.removeAll { $0.id == id }
+    timers.cancel(id)
   }
 
   /// Schedules a repeating task from any thread.
@@ -178,7 +171,7 @@ public final class EventLoop: @unchecked Sendable {
     let id = nextTimerID.add(1, ordering: .relaxed).oldValue
     let deadline = System.monotonicMilliseconds() + milliseconds
     execute { [self] in
-      timers.append(Timer(id: id, deadline: deadline, interval: interval, body: body))
+      timers.insert(Timer(id: id, deadline: deadline, interval: interval, body: body))
     }
     return id
   }
@@ -188,7 +181,7 @@ public final class EventLoop: @unchecked Sendable {
   private func run() {
     while !stopRequested.load(ordering: .acquiring) {
       let now = System.monotonicMilliseconds()
-      let nextDeadline = timers.map(\.deadline).min()
+      let nextDeadline = timers.nextDeadline
       let timeout = nextDeadline.map { Int32(clamping: max(0, min($0 - now, 1_000))) } ?? 1_000
       let count = (try? System.epollWait(epoll, into: events, timeoutMilliseconds: timeout)) ?? 0
       for index in 0..<count {
@@ -219,12 +212,88 @@ public final class EventLoop: @unchecked Sendable {
 
   private func runDueTimers() {
     let now = System.monotonicMilliseconds()
-    let due = timers.filter { $0.deadline <= now }
-    guard !due.isEmpty else { return }
-    timers.removeAll { timer in timer.deadline <= now && timer.interval == nil }
-    for index in timers.indices where timers[index].deadline <= now {
-      if let interval = timers[index].interval { timers[index].deadline = now + interval }
+    while let timer = timers.popDue(now: now) {
+      if let interval = timer.interval {
+        var again = timer
+        again.deadline = now + interval
+        timers.insert(again)
+      }
+      timer.body()
     }
-    for timer in due { timer.body() }
+  }
+
+}
+
+/// A task to run on the loop at a deadline, once or every `interval`.
+struct Timer {
+  let id: Int
+  var deadline: Int64
+  let interval: Int64?
+  let body: () -> Void
+}
+
+/// Timers in a binary min-heap by deadline.
+///
+/// Adding one and taking the next due one are O(log n), so thousands of pending timers cost
+/// next to nothing per turn of the loop. Cancelled ids are skipped when they come up.
+struct TimerHeap {
+  private var heap: [Timer] = []
+  private var cancelled: Set<Int> = []
+
+  /// The earliest deadline, if any timer is pending.
+  var nextDeadline: Int64? {
+    mutating get {
+      dropCancelled()
+      return heap.first?.deadline
+    }
+  }
+
+  mutating func insert(_ timer: Timer) {
+    cancelled.remove(timer.id)
+    heap.append(timer)
+    var child = heap.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard heap[child].deadline < heap[parent].deadline else { break }
+      heap.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  mutating func cancel(_ id: Int) {
+    guard heap.contains(where: { $0.id == id }) else { return }
+    cancelled.insert(id)
+  }
+
+  /// Removes and returns the earliest timer if its deadline has come.
+  mutating func popDue(now: Int64) -> Timer? {
+    dropCancelled()
+    guard let first = heap.first, first.deadline <= now else { return nil }
+    removeFirst()
+    return first
+  }
+
+  private mutating func dropCancelled() {
+    while let first = heap.first, cancelled.contains(first.id) {
+      cancelled.remove(first.id)
+      removeFirst()
+    }
+  }
+
+  private mutating func removeFirst() {
+    let last = heap.removeLast()
+    guard !heap.isEmpty else { return }
+    heap[0] = last
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var smallest = parent
+      if left < heap.count, heap[left].deadline < heap[smallest].deadline { smallest = left }
+      if right < heap.count, heap[right].deadline < heap[smallest].deadline { smallest = right }
+      guard smallest != parent else { return }
+      heap.swapAt(parent, smallest)
+      parent = smallest
+    }
   }
 }

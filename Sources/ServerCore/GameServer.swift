@@ -56,6 +56,8 @@ public struct GameServer: Reducer {
     public var challenge: TwoFactorChallenge?
     /// The type of the account request being answered, if any.
     public var pendingRequest: UInt8?
+    /// The games this connection sits in or watches, so that its leaving touches only them.
+    public var games: Set<String> = []
 
     /// Creates a connection that has not said `hello`.
     public init(address: String) { self.address = address }
@@ -310,6 +312,7 @@ public struct GameServer: Reducer {
       return
     }
     match.spectators.insert(id)
+    state.clients[id]?.games.insert(code)
     state.matches[code] = match
     state.send(.game(match.snapshot(for: nil, now: state.now)), to: id)
   }
@@ -341,6 +344,7 @@ public struct GameServer: Reducer {
     let seat = Match.Seat(
       accountID: account.accountID, name: account.userName, rating: account.rating, client: id)
     state.matches[code] = Match(code: code, start: start, creator: seat, createdAt: state.now)
+    state.clients[id]?.games.insert(code)
     let record = OnlineGameRecord(
       code: code, rows: start.rows, columns: start.columns, k: start.k, firstMover: firstMover,
       x: SeatRecord(accountID: account.accountID, name: account.userName, rating: account.rating),
@@ -379,6 +383,7 @@ public struct GameServer: Reducer {
         accountID: account.accountID, name: account.userName, rating: account.rating, client: id)
       match.phase = .seating(seat)
       match.spectators.remove(id)
+      state.clients[id]?.games.insert(code)
       state.matches[code] = match
       let record = SeatRecord(
         accountID: account.accountID, name: account.userName, rating: account.rating)
@@ -416,6 +421,7 @@ public struct GameServer: Reducer {
     let wasAway = seat.client == nil
     seat.client = id
     seat.awayUntil = nil
+    state.clients[id]?.games.insert(match.code)
     if mark == .x { match.x = seat } else { match.o = seat }
     match.spectators.remove(id)
     if wasAway, !match.isOver {
@@ -609,9 +615,9 @@ public struct GameServer: Reducer {
   // MARK: - Connections and time
 
   private func disconnect(_ id: ClientID, state: inout State) {
-    guard state.clients.removeValue(forKey: id) != nil else { return }
+    guard let client = state.clients.removeValue(forKey: id) else { return }
     let deadline = state.now + Int64(state.reconnectGraceSeconds) * 1_000
-    for code in state.matches.keys.sorted() {
+    for code in client.games.sorted() {
       guard var match = state.matches[code] else { continue }
       match.spectators.remove(id)
       if case .seating(var seat) = match.phase, seat.client == id {

@@ -66,6 +66,7 @@ public enum GameServerProcess {
     _ options: ServeOptions, environment: [String: String], algorithm: PasswordHash.Algorithm
   ) async throws(ServeFailure) -> RunningServer {
     let path = try databasePath(options.database, environment: environment)
+    if path != ":memory:" { try ServerIdentity.lockExclusively(path) }
     let database: LocalDatabase
     do {
       database = try LocalDatabase(path: path)
@@ -93,6 +94,7 @@ public enum GameServerProcess {
       throw ServeFailure("The event loop could not start: \(error.description).")
     }
     let records = ServerRecords(database: database, now: systemMilliseconds)
+    let checkpointer = Checkpointer(path: path, database: database)
     let games: [OnlineGameRecord]
     do {
       games = try await records.activeGames()
@@ -122,7 +124,9 @@ public enum GameServerProcess {
     let listener = try listen(options.listen, loop: loop, context: context, transport: transport)
     loop.start(name: "tictactoe server")
     writeOut("Listening on \(listener.address)\nFingerprint: \(identity.fingerprintText)\n")
-    return RunningServer(loop: loop, listener: listener, transport: transport, runtime: runtime)
+    return RunningServer(
+      loop: loop, listener: listener, transport: transport, runtime: runtime,
+      checkpointer: checkpointer)
   }
 
   private static func listen(
@@ -199,14 +203,19 @@ private final class RunningServer {
   let listener: Listener
   let transport: ServerTransport
   let runtime: ServerRuntime
+  let checkpointer: Checkpointer?
   private var signals: [any DispatchSourceSignal] = []
   private var ticker: (any DispatchSourceTimer)?
 
-  init(loop: EventLoop, listener: Listener, transport: ServerTransport, runtime: ServerRuntime) {
+  init(
+    loop: EventLoop, listener: Listener, transport: ServerTransport, runtime: ServerRuntime,
+    checkpointer: Checkpointer?
+  ) {
     self.loop = loop
     self.listener = listener
     self.transport = transport
     self.runtime = runtime
+    self.checkpointer = checkpointer
   }
 
   func runUntilStopped() async {
@@ -242,6 +251,7 @@ private final class RunningServer {
     transport.closeAll()
     try? await Task.sleep(for: .milliseconds(200))
     ticker?.cancel()
+    checkpointer?.stop()
     loop.stop()
     logLine("Stopped.")
   }

@@ -3,6 +3,26 @@ import TLS
 
 /// The server's key and certificate in a file beside its database, made on first start.
 enum ServerIdentity {
+  /// Takes a lock on the database file for the life of the process, so that two servers never
+  /// run games from the same database at once.
+  ///
+  /// - Throws: ``ServeFailure`` when another server holds it.
+  static func lockExclusively(_ databasePath: String) throws(ServeFailure) {
+    // flock locks are separate from SQLite's fcntl locks, so this one does not disturb them.
+    let lockPath = databasePath + ".lock"
+    let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw ServeFailure(
+        "The lock file \(lockPath) could not be opened (\(String(cString: strerror(errno)))).")
+    }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      close(descriptor)
+      throw ServeFailure(
+        "Another server is already running on the database \(databasePath); stop it first.")
+    }
+    // The descriptor stays open, and the lock held, until the process ends.
+  }
+
   /// The file that holds the identity of the server whose database is at `databasePath`.
   static func path(forDatabase databasePath: String) -> String { databasePath + ".tls.pem" }
 

@@ -26,6 +26,7 @@ public final class ServerRecords: Sendable {
   public static let sessionLifetime: Int64 = 30 * 24 * 3_600_000
 
   private let writer: GroupCommit
+  private let statements = StatementCache()
   private let now: @Sendable () -> Int64
 
   /// Wraps an opened, migrated database.
@@ -50,7 +51,8 @@ public final class ServerRecords: Sendable {
     }
     let time = now()
     return try await write { [self] database throws(SQLiteError) in
-      try database.run(
+      try statements.run(
+        database,
         "INSERT INTO sessions (token_hash, account_id, created_at, used_at) VALUES (?, ?, ?, ?)",
         .blob(SHA256.hash(token)), SQLiteValue(session.accountID), SQLiteValue(time),
         SQLiteValue(time))
@@ -68,7 +70,8 @@ public final class ServerRecords: Sendable {
     let time = now()
     return try await write { [self] database throws(SQLiteError) in
       guard
-        let row = try database.query(
+        let row = try statements.query(
+          database,
           """
           SELECT accounts.id, accounts.user_name, sessions.used_at
           FROM sessions JOIN accounts ON accounts.id = sessions.account_id
@@ -79,10 +82,11 @@ public final class ServerRecords: Sendable {
       let accountID: Int64 = try row.get(0)
       let usedAt: Int64 = try row.get(2)
       guard usedAt + Self.sessionLifetime > time else {
-        try database.run("DELETE FROM sessions WHERE token_hash = ?", .blob(hash))
+        try statements.run(database, "DELETE FROM sessions WHERE token_hash = ?", .blob(hash))
         return nil
       }
-      try database.run(
+      try statements.run(
+        database,
         "UPDATE sessions SET used_at = ? WHERE token_hash = ?", SQLiteValue(time), .blob(hash))
       return SignedInAccount(
         accountID: accountID, userName: try row.get(1),
@@ -92,8 +96,9 @@ public final class ServerRecords: Sendable {
 
   /// Ends every session of the account with this user name.
   public func endSessions(_ userName: String) async throws(ServerRecordsError) {
-    try await write { database throws(SQLiteError) in
-      try database.run(
+    try await write { [self] database throws(SQLiteError) in
+      try statements.run(
+        database,
         "DELETE FROM sessions WHERE account_id IN (SELECT id FROM accounts WHERE user_key = ?)",
         .text(Self.key(userName)))
     }
@@ -103,8 +108,9 @@ public final class ServerRecords: Sendable {
 
   /// Stores a new game.
   public func createGame(_ game: OnlineGameRecord) async throws(ServerRecordsError) {
-    try await write { database throws(SQLiteError) in
-      try database.run(
+    try await write { [self] database throws(SQLiteError) in
+      try statements.run(
+        database,
         """
         INSERT INTO online_games (code, board_rows, board_columns, k, first_mover, x_account,
           x_rating, created_at)
@@ -117,8 +123,9 @@ public final class ServerRecords: Sendable {
 
   /// Stores the opponent of an open game.
   public func seatOpponent(_ code: String, _ seat: SeatRecord) async throws(ServerRecordsError) {
-    try await write { database throws(SQLiteError) in
-      try database.run(
+    try await write { [self] database throws(SQLiteError) in
+      try statements.run(
+        database,
         """
         UPDATE online_games SET o_account = ?, o_rating = ?
         WHERE code = ? AND o_account IS NULL AND ended_at IS NULL
@@ -136,24 +143,27 @@ public final class ServerRecords: Sendable {
     _ code: String, ply: Int, cell: Cell, ending: Ending?
   ) async throws(ServerRecordsError) -> Ratings? {
     try await write { [self] database throws(SQLiteError) in
-      let underWay: Bool =
-        try database.query(
-          """
-          SELECT o_account IS NOT NULL AND ended_at IS NULL FROM online_games WHERE code = ?
-          """, .text(code)
-        ).first?.get(0) ?? false
-      guard underWay else {
+      guard
+        let game = try statements.query(
+          database,
+          "SELECT id, o_account IS NOT NULL AND ended_at IS NULL FROM online_games WHERE code = ?",
+          .text(code)
+        ).first,
+        try game.get(1, as: Bool.self)
+      else {
         throw SQLiteError(kind: .constraint, message: "game \(code) is not under way")
       }
       let count: Int =
-        try database.query("SELECT count(*) FROM online_moves WHERE code = ?", .text(code))
-        .first?.get(0) ?? 0
+        try statements.query(
+          database, "SELECT count(*) FROM online_moves WHERE online_game = ?", game[0]
+        ).first?.get(0) ?? 0
       guard count == ply else {
         throw SQLiteError(kind: .constraint, message: "move \(ply) of game \(code) is out of order")
       }
-      try database.run(
-        "INSERT INTO online_moves (code, ply, cell_row, cell_column) VALUES (?, ?, ?, ?)",
-        .text(code), .integer(ply), .integer(cell.row), .integer(cell.column))
+      try statements.run(
+        database,
+        "INSERT INTO online_moves (online_game, ply, cell_row, cell_column) VALUES (?, ?, ?, ?)",
+        game[0], .integer(ply), .integer(cell.row), .integer(cell.column))
       guard let ending else { return nil }
       return try finish(code, ending, in: database)
     }
@@ -171,8 +181,9 @@ public final class ServerRecords: Sendable {
 
   /// Forgets an open game nobody joined.
   public func cancelGame(_ code: String) async throws(ServerRecordsError) {
-    try await write { database throws(SQLiteError) in
-      try database.run(
+    try await write { [self] database throws(SQLiteError) in
+      try statements.run(
+        database,
         "DELETE FROM online_games WHERE code = ? AND o_account IS NULL AND ended_at IS NULL",
         .text(code))
     }
@@ -180,8 +191,9 @@ public final class ServerRecords: Sendable {
 
   /// Every game not yet finished, with its moves, for a restarted server.
   public func activeGames() async throws(ServerRecordsError) -> [OnlineGameRecord] {
-    try await write { database throws(SQLiteError) in
-      let rows = try database.query(
+    try await write { [self] database throws(SQLiteError) in
+      let rows = try statements.query(
+        database,
         """
         SELECT g.code, g.board_rows, g.board_columns, g.k, g.first_mover, g.x_account, x.user_name,
           g.x_rating, g.o_account, o.user_name, g.o_rating, g.created_at
@@ -189,10 +201,13 @@ public final class ServerRecords: Sendable {
         JOIN accounts x ON x.id = g.x_account
         LEFT JOIN accounts o ON o.id = g.o_account
         WHERE g.ended_at IS NULL
-        ORDER BY g.created_at, g.code
+        ORDER BY g.id
         """)
       let moveStatement = try database.prepare(
-        "SELECT cell_row, cell_column FROM online_moves WHERE code = ? ORDER BY ply")
+        """
+        SELECT cell_row, cell_column FROM online_moves
+        WHERE online_game = (SELECT id FROM online_games WHERE code = ?) ORDER BY ply
+        """)
       return try rows.map { row throws(SQLiteError) in
         let code: String = try row.get(0)
         try moveStatement.bind([.text(code)])
@@ -219,7 +234,8 @@ public final class ServerRecords: Sendable {
   )? {
     try await write { [self] database throws(SQLiteError) in
       guard
-        let row = try database.query(
+        let row = try statements.query(
+          database,
           "SELECT id, user_name FROM accounts WHERE user_key = ?", .text(Self.key(userName))
         ).first
       else { return nil }
@@ -234,7 +250,8 @@ public final class ServerRecords: Sendable {
     -> Ratings
   {
     guard
-      let game = try database.query(
+      let game = try statements.query(
+        database,
         """
         SELECT g.x_account, x.user_name, g.o_account, o.user_name, g.board_rows,
           g.board_columns, g.k, g.first_mover, g.created_at
@@ -251,7 +268,8 @@ public final class ServerRecords: Sendable {
       x: try rating(of: xAccount, in: database), o: try rating(of: oAccount, in: database),
       winner: ending.winner)
     for (account, value) in [(xAccount, x), (oAccount, o)] {
-      try database.run(
+      try statements.run(
+        database,
         """
         INSERT INTO ratings (account_id, rating) VALUES (?, ?)
         ON CONFLICT (account_id) DO UPDATE SET rating = excluded.rating
@@ -271,7 +289,8 @@ public final class ServerRecords: Sendable {
       }
     let time = now()
     // The finished game joins the ordinary records, so stats count it like any other.
-    try database.run(
+    try statements.run(
+      database,
       """
       INSERT INTO games (x_name, x_account, o_name, o_account, board_rows, board_columns, k,
         first_mover, result, started_at, ended_at)
@@ -279,12 +298,15 @@ public final class ServerRecords: Sendable {
       """, game[1], SQLiteValue(xAccount), game[3], SQLiteValue(oAccount), game[4], game[5],
       game[6], game[7], .text(result), game[8], SQLiteValue(time))
     let gameID = database.lastInsertRowID
-    try database.run(
+    try statements.run(
+      database,
       """
       INSERT INTO moves (game_id, ply, cell_row, cell_column)
-      SELECT ?, ply, cell_row, cell_column FROM online_moves WHERE code = ?
+      SELECT ?, ply, cell_row, cell_column FROM online_moves
+      WHERE online_game = (SELECT id FROM online_games WHERE code = ?)
       """, .integer(gameID), .text(code))
-    try database.run(
+    try statements.run(
+      database,
       """
       UPDATE online_games SET result = ?, end_reason = ?, ended_at = ?, game_id = ?
       WHERE code = ?
@@ -293,8 +315,10 @@ public final class ServerRecords: Sendable {
   }
 
   private func rating(of accountID: Int64, in database: Database) throws(SQLiteError) -> Double {
-    try database.query("SELECT rating FROM ratings WHERE account_id = ?", SQLiteValue(accountID))
-      .first?.get(0) ?? Elo.initialRating
+    try statements.query(
+      database, "SELECT rating FROM ratings WHERE account_id = ?", SQLiteValue(accountID)
+    )
+    .first?.get(0) ?? Elo.initialRating
   }
 
   // MARK: - Plumbing
@@ -326,5 +350,35 @@ public final class ServerRecords: Sendable {
       index = next
     }
     return bytes
+  }
+}
+
+/// Prepared statements kept for reuse, so that the writes of every move are parsed once.
+///
+/// Used only inside a group commit, which holds the connection.
+private final class StatementCache: @unchecked Sendable {
+  private var statements: [String: (ObjectIdentifier, Statement)] = [:]
+
+  private func statement(_ database: Database, _ sql: String) throws(SQLiteError) -> Statement {
+    if let (owner, statement) = statements[sql], owner == ObjectIdentifier(database) {
+      return statement
+    }
+    let statement = try database.prepare(sql)
+    statements[sql] = (ObjectIdentifier(database), statement)
+    return statement
+  }
+
+  func run(_ database: Database, _ sql: String, _ bindings: SQLiteValue...) throws(SQLiteError) {
+    let statement = try statement(database, sql)
+    try statement.bind(bindings)
+    while try statement.step() != nil {}
+  }
+
+  func query(_ database: Database, _ sql: String, _ bindings: SQLiteValue...) throws(SQLiteError)
+    -> [Row]
+  {
+    let statement = try statement(database, sql)
+    try statement.bind(bindings)
+    return try statement.allRows()
   }
 }

@@ -93,7 +93,10 @@ func serverState(_ match: Match? = nil) -> GameServer.State {
     annClient: .ready(ann), bobClient: .ready(bob), guestClient: .ready(nil),
     catClient: .ready(cat),
   ]
-  if let match { state.matches[match.code] = match }
+  if let match {
+    state.matches[match.code] = match
+    for client in match.audience { state.clients[client]?.games = [match.code] }
+  }
   return state
 }
 

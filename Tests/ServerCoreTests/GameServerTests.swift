@@ -155,6 +155,7 @@ struct GameServerTests {
     }
     let code = InviteCode.make { _ in 0 }
     await store.send(.received(a, .createGame(GameOptions()))) {
+      $0.clients[a]?.games = [code]
       $0.matches[code] = Match(
         code: code, start: .classic,
         creator: Match.Seat(accountID: 1, name: "ann", rating: 1_200, client: a), createdAt: epoch)
@@ -165,12 +166,14 @@ struct GameServerTests {
     }
     await store.send(.received(watcher, .watchGame(code: code.lowercased()))) {
       $0.matches[code]?.spectators = [watcher]
+      $0.clients[watcher]?.games = [code]
       $0.outbox.append(
         .init(watcher, .message(.game($0.matches[code]!.snapshot(for: nil, now: epoch)))))
     }
     let bobSeat = Match.Seat(accountID: 2, name: "bob", rating: 1_200, client: b)
     await store.send(.received(b, .joinGame(code: code))) {
       $0.matches[code]?.phase = .seating(bobSeat)
+      $0.clients[b]?.games = [code]
     }
     await store.receive(.opponentStored(code: code, succeeded: true)) {
       $0.matches[code]?.o = bobSeat
@@ -283,6 +286,7 @@ struct GameServerTests {
     await restarted.send(.tick(now: epoch + 30_000)) { $0.now = epoch + 30_000 }
     await restarted.send(.received(back, .joinGame(code: code))) {
       $0.matches[code]?.o?.client = back
+      $0.clients[back]?.games = [code]
       $0.matches[code]?.o?.awayUntil = nil
       let returned = ServerMessage.playerBack(code: code, mark: .o)
       $0.outbox += [annClient, guestClient].map { .init($0, .message(returned)) }
@@ -310,6 +314,7 @@ struct GameServerTests {
     await store.send(.tick(now: epoch + 61_000)) { $0.now = epoch + 61_000 }
     await store.send(.received(annClient, .joinGame(code: code))) {
       $0.matches[code]?.x.client = annClient
+      $0.clients[annClient]?.games = [code]
       $0.matches[code]?.x.awayUntil = nil
       $0.outbox.append(
         .init(annClient, .message(.game($0.matches[code]!.snapshot(for: .x, now: epoch + 61_000)))))

@@ -74,6 +74,7 @@ struct RequestPhaseTests {
           .init(guestClient, .message(.refused(Refusal(.noChallenge, request: message.type))))
         ]
       case .watchGame:
+        expected.clients[guestClient]?.games = [code]
         expected.outbox = [
           .init(guestClient, .message(.game(state.matches[code]!.snapshot(for: nil, now: epoch))))
         ]
