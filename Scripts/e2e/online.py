@@ -5,6 +5,9 @@ plain mode, hostile connections, a client and the server killed mid-game, and th
 Usage: python3 Scripts/e2e/online.py PATH_TO_TICTACTOE
 """
 
+import base64
+import hashlib
+import hmac
 import json
 import os
 import queue
@@ -115,6 +118,15 @@ def run(arguments, database, stdin_text=""):
         [BINARY] + arguments + ["--database", os.path.join(WORK, database)],
         input=stdin_text.encode(), capture_output=True, env=ENV, timeout=60)
     return result.returncode, result.stdout.decode(), result.stderr.decode()
+
+
+def totp(secret, step=0):
+    """The RFC 6238 code of a base32 secret, `step` periods from now."""
+    key = base64.b32decode(secret + "=" * (-len(secret) % 8))
+    counter = int(time.time()) // 30 + step
+    digest = hmac.new(key, struct.pack(">Q", counter), hashlib.sha1).digest()
+    offset = digest[-1] & 15
+    return "%06d" % ((struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 10**6)
 
 
 # MARK: - The server
@@ -408,6 +420,45 @@ bob.kill()
 ann.out.expect(r"bob lost the connection; waiting 2 seconds\.")
 ann.out.expect(r"bob left; you win\.")
 check(ann.wait(timeout=TIMEOUT) == 0, "the winner by forfeit did not exit cleanly")
+
+# MARK: - Two-factor, password and deletion on the server
+
+status, out, err = run(["account", "create", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "first password\n")
+check(status == 0, f"dee: {status} {err}")
+enable = start(["account", "2fa-enable", "dee", "--server", address, "--password-stdin"],
+               "2fa-enable", "dee.sqlite")
+send(enable, "first password")
+secret = enable.out.expect(r"Secret: ([A-Z2-7]+)").group(1)
+enable.out.expect(r"URI: otpauth://totp/.*")
+send(enable, totp(secret))
+enable.out.expect(r"Two-factor is on for dee\.")
+enable.out.expect(r"Recovery codes, each usable once instead of a code; keep them safe:")
+recovery = enable.out.expect(r"([a-z2-7]{5}-[a-z2-7]{5})").group(1)
+check(enable.wait(timeout=TIMEOUT) == 0, "2fa-enable did not exit cleanly")
+status, out, err = run(["login", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "first password\n")
+check(status == 1 and "two-factor" in err, f"a sign-in without a code passed: {status} {err}")
+status, out, err = run(["login", "dee", "--server", address, "--password-stdin", "--code",
+                        totp(secret, 1)], "dee.sqlite", "first password\n")
+check(status == 0 and out.startswith("Signed in as dee"), f"a sign-in with a code: {status} {err}")
+status, out, err = run(["account", "2fa-disable", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "first password\n")
+check(status != 0, f"two-factor went off without a code: {status} {out} {err}")
+status, out, err = run(["account", "2fa-disable", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", f"first password\n{recovery}\n")
+check(status == 0 and "Two-factor is off for dee." in out, f"2fa-disable: {status} {out} {err}")
+status, out, err = run(["account", "passwd", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "first password\nsecond password\n")
+check(status == 0, f"passwd: {status} {out} {err}")
+status, out, err = run(["account", "delete", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "first password\n")
+check(status == 1 and "incorrect" in err, f"the old password deleted the account: {status} {err}")
+status, out, err = run(["account", "delete", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "second password\n")
+check(status == 0, f"delete: {status} {out} {err}")
+status, out, err = run(["stats", "dee", "--server", address], "dee.sqlite")
+check(status == 1 and "no account named dee" in err, f"a deleted account has stats: {status} {err}")
 
 server.send_signal(signal.SIGTERM)
 server.wait(timeout=10)

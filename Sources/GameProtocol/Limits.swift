@@ -30,11 +30,11 @@ public enum ProtocolLimits {
   /// The most elements in a list field.
   public static let maximumListCount = 256
 
-  /// Sign-in attempts (sign in, two-factor code, account requests) an address may make at once.
-  public static let signInBurst = 10
+  /// Sign-in attempts (every request with a password or a code) an address may make at once.
+  public static let signInBurst = 20
 
   /// Seconds for one more sign-in attempt to come back to an address after the burst.
-  public static let signInRefillSeconds = 6
+  public static let signInRefillSeconds = 3
 
   /// Seconds a connection may stay silent before the server closes it; clients ping sooner.
   public static let idleSeconds = 120

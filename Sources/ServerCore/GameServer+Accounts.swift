@@ -48,13 +48,18 @@ extension GameServer {
     default:
       break
     }
-    var allowance = state.allowances[client.address] ?? Allowance(now: state.now)
-    if let wait = allowance.take(now: state.now) {
+    // Session tokens are 256 random bits: guessing one is hopeless, so coming back after a
+    // drop (a thousand players at once after a restart) costs no sign-in attempt.
+    if case .resumeSession = message {
+    } else {
+      var allowance = state.allowances[client.address] ?? Allowance(now: state.now)
+      if let wait = allowance.take(now: state.now) {
+        state.allowances[client.address] = allowance
+        state.refuse(.rateLimited, request: request, detail: UInt32(wait), to: id)
+        return .none
+      }
       state.allowances[client.address] = allowance
-      state.refuse(.rateLimited, request: request, detail: UInt32(wait), to: id)
-      return .none
     }
-    state.allowances[client.address] = allowance
     state.clients[id]?.pendingRequest = request
     let authentication = self.authentication
     let storage = self.storage

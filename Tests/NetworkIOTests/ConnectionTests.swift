@@ -1,9 +1,10 @@
 import GameProtocol
 import Glibc
-import NetworkIO
 import Synchronization
 import TLS
 import Testing
+
+@testable import NetworkIO
 
 private let identity: TLSIdentity = {
   guard let identity = try? TLSIdentity.generate() else {
@@ -239,5 +240,30 @@ struct ConnectionTests {
       try await Task.sleep(for: .milliseconds(1))
     }
     #expect(await next(server.events) == .closed(.outputOverflow))
+  }
+}
+
+struct TimerHeapTests {
+  @Test func timersComeDueInDeadlineOrderAndCancelledOnesNever() {
+    var heap = TimerHeap()
+    var fired: [Int] = []
+    let deadlines: [Int64] = [50, 10, 40, 10, 30, 20, 60, 0]
+    for (id, deadline) in deadlines.enumerated() {
+      heap.insert(Timer(id: id, deadline: deadline, interval: nil, body: {}))
+    }
+    heap.cancel(2)
+    heap.cancel(99)
+    #expect(heap.nextDeadline == 0)
+    #expect(heap.popDue(now: -1) == nil)
+    while let timer = heap.popDue(now: 45) { fired.append(timer.id) }
+    // Deadlines 0, 10, 10, 20, 30 are due by 45; 40 was cancelled.
+    #expect(fired.count == 5)
+    #expect(fired.first == 7)
+    #expect(Set(fired.dropFirst(1).prefix(2)) == [1, 3])
+    #expect(Array(fired.suffix(2)) == [5, 4])
+    #expect(heap.nextDeadline == 50)
+    while let timer = heap.popDue(now: 100) { fired.append(timer.id) }
+    #expect(fired.suffix(2) == [0, 6])
+    #expect(heap.nextDeadline == nil)
   }
 }
