@@ -73,8 +73,9 @@ class Tally:
         self.stored = 0
         self.ahead = 0
         self.trials = 0
+        self.parts = {}
 
-    def check(self, label, shown, stored):
+    def check(self, label, shown, stored, part):
         """`shown`: moves as the player was told them, in order; `stored`: the database's."""
         self.trials += 1
         self.acknowledged += len(shown)
@@ -82,6 +83,10 @@ class Tally:
         while kept < len(shown) and kept < len(stored) and stored[kept] == shown[kept]:
             kept += 1
         self.stored += kept
+        totals = self.parts.setdefault(part, [0, 0, 0])
+        totals[0] += 1
+        totals[1] += len(shown)
+        totals[2] += kept
         if kept < len(shown):
             self.fail(
                 f"{label}: told {len(shown)} moves {shown}, the database holds {stored}")
@@ -227,7 +232,8 @@ def plain_trials(binary, work, template, tally, rng, count, at_sentence):
         kills += 1
         tally.check(
             f"plain {'sentence' if at_sentence else 'random'} kill {trial}", game.sentences(),
-            stored_moves(database, "Ann", "Bob"))
+            stored_moves(database, "Ann", "Bob"),
+            f"plain, killed {'at a sentence' if at_sentence else 'at random'}")
         os.remove(database)
         for suffix in ("-wal", "-shm"):
             if os.path.exists(database + suffix):
@@ -242,6 +248,7 @@ class Tmux:
         self.socket = f"tictactoe-faults-{os.getpid()}"
         self.work = work
         self.run("new-session", "-d", "-s", "faults", "-x", "80", "-y", "24", "sleep 3600")
+        self.path = self.run("display-message", "-p", "#{socket_path}").stdout.decode().strip()
 
     def run(self, *arguments):
         return subprocess.run(
@@ -250,6 +257,8 @@ class Tmux:
 
     def close(self):
         self.run("kill-server")
+        if self.path and os.path.exists(self.path):
+            os.remove(self.path)
 
 
 def frames(data):
@@ -347,7 +356,8 @@ def fullscreen_trials(binary, work, template, tally, rng, tmux, count, at_move):
         tmux.run("kill-window", "-t", window)
         tally.check(
             f"full-screen {'move' if at_move else 'random'} kill {trial}",
-            shown_moves(data, moves), stored_moves(database, "Ann", "Bob"))
+            shown_moves(data, moves), stored_moves(database, "Ann", "Bob"),
+            f"full screen, killed {'as a move showed' if at_move else 'at random'}")
     return kills
 
 
@@ -390,7 +400,7 @@ def full_disk(binary, work, template, tally, fail):
         status = game.finish()
         shown = game.sentences()
         stored = stored_moves(database, "Ann", "Bob")
-        tally.check("full disk", shown, stored)
+        tally.check("full disk", shown, stored, "full file system")
         error_lines = [line for line in game.error.decode("utf-8", "replace").split("\n") if line]
         if len(stored) < len(moves):
             if status != 1:
@@ -539,8 +549,10 @@ def two_sessions(binary, work, template, tally, fail):
         game.close_input()
     first.finish()
     second.finish()
-    tally.check("two sessions, first", first.sentences(), stored_moves(database, "Ann", "Bob"))
-    tally.check("two sessions, second", second.sentences(), stored_moves(database, "Cid", "Dee"))
+    tally.check("two sessions, first", first.sentences(), stored_moves(database, "Ann", "Bob"),
+                "two sessions")
+    tally.check("two sessions, second", second.sentences(), stored_moves(database, "Cid", "Dee"),
+                "two sessions")
     note = "refused with: " + second.error.decode().strip() if refused else "played"
     print(f"faults: two sessions: the first told {len(first.sentences())} moves, the second "
           f"{len(second.sentences())} ({note})")
@@ -582,6 +594,9 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
     print(f"faults: {random_kills} SIGKILLs at random moments, {sentence_kills} the instant a "
           f"move was shown; {tally.ahead} moves were stored before they were shown")
+    for part, (trials, acknowledged, stored) in tally.parts.items():
+        print(f"faults: {part}: {trials} trials, {acknowledged} moves acknowledged, "
+              f"{stored} stored")
     print(f"moves acknowledged / moves stored: {tally.acknowledged} / {tally.stored}")
     print(f"faults: {tally.trials} trials in {time.monotonic() - started:.1f} s")
     if tally.acknowledged != tally.stored or fail.messages:

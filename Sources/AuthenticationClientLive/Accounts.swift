@@ -14,6 +14,9 @@ final class Accounts: Sendable {
   /// How long an enrolment waits for its confirming code, in milliseconds.
   static let enrolmentLifetime: Int64 = 10 * 60_000
 
+  /// How long a session proves a sign-in, in milliseconds.
+  static let sessionLifetime: Int64 = 12 * 3_600_000
+
   /// The number of one-time recovery codes.
   static let recoveryCodeCount = 8
 
@@ -32,8 +35,8 @@ final class Accounts: Sendable {
   private let now: @Sendable () -> Int64
   private let challenges = Mutex<[String: Challenge]>([:])
   private let enrolments = Mutex<[String: Enrolment]>([:])
-  /// The sessions this client issued: token to account id.
-  private let sessions = Mutex<[String: Int64]>([:])
+  /// The sessions this client issued, by token, until they expire.
+  private let sessions = Mutex<[String: IssuedSession]>([:])
   private let decoy = Mutex<PasswordHash?>(nil)
 
   init(
@@ -145,7 +148,7 @@ final class Accounts: Sendable {
       challenges = challenges.filter { $0.value.accountID != account.id }
     }
     sessions.withLock { sessions in
-      sessions = sessions.filter { $0.value != account.id }
+      sessions = sessions.filter { $0.value.accountID != account.id }
     }
   }
 
@@ -279,15 +282,22 @@ final class Accounts: Sendable {
     accountID: Int64, userName: String
   ) throws(AuthenticationError) -> Session {
     let token = try Self.newToken()
-    sessions.withLock { $0[token] = accountID }
+    let time = now()
+    sessions.withLock { sessions in
+      sessions = sessions.filter { $0.value.expiresAt > time }
+      sessions[token] = IssuedSession(
+        accountID: accountID, expiresAt: time + Self.sessionLifetime)
+    }
     return Session(accountID: accountID, userName: userName, token: token)
   }
 
-  /// The account id of a session this client issued whose account still exists.
+  /// The account id of an unexpired session this client issued whose account still exists.
   private func signedIn(_ session: Session) throws(AuthenticationError) -> Int64 {
-    guard let accountID = sessions.withLock({ $0[session.token] }),
-      accountID == session.accountID
+    let time = now()
+    guard let issued = sessions.withLock({ $0[session.token] }), issued.expiresAt > time,
+      issued.accountID == session.accountID
     else { throw .notSignedIn }
+    let accountID = issued.accountID
     let exists = try storage { database throws(SQLiteError) in
       try !database.query("SELECT 1 FROM accounts WHERE id = ?", SQLiteValue(accountID)).isEmpty
     }
@@ -636,6 +646,12 @@ private struct Challenge: Sendable {
   let userName: String
   let key: String
   let secret: [UInt8]
+  let expiresAt: Int64
+}
+
+/// A session this client issued.
+private struct IssuedSession: Sendable {
+  let accountID: Int64
   let expiresAt: Int64
 }
 

@@ -234,6 +234,9 @@ extension CLI {
       guard let code = line else {
         throw .usage("Input ended before the confirming code; two-factor stays off.")
       }
+      guard !code.trimmingWhitespace().isEmpty else {
+        throw .usage("No code was entered, so two-factor stays off.")
+      }
       do {
         let recoveryCodes = try await client.confirmTwoFactor(user, code)
         writeLine("Two-factor is on for \(user).")
@@ -295,7 +298,7 @@ extension CLI {
 enum AccountFormatting {
   static func listJSON(_ accounts: [AccountSummary]) -> String {
     let items = accounts.map { account in
-      "{\"id\":\(account.id),\"userName\":\(RecordFormatting.json(account.userName)),"
+      "{\"id\":\(account.id),\"userName\":\(Formatting.json(string: account.userName)),"
         + "\"twoFactor\":\(account.hasTwoFactor)}"
     }
     return "{\"accounts\":[\(items.joined(separator: ","))]}"

@@ -131,28 +131,8 @@ enum RecordFormatting {
 
   // MARK: - JSON
 
-  /// A JSON string, or `null`, with every character that is not printable (controls, C1
-  /// codes, bidirectional overrides) written as a `\u` escape, so stored text cannot drive a
-  /// terminal that shows the JSON.
-  static func json(_ text: String?) -> String {
-    guard let text else { return "null" }
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      case "\r": result += "\\r"
-      case _ where !scalar.isPrintable:
-        for unit in String(scalar).utf16 {
-          let hex = String(unit, radix: 16)
-          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        }
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
+  private static func json(_ text: String?) -> String {
+    text.map(Formatting.json(string:)) ?? "null"
   }
 
   private static func json(_ number: Int64?) -> String {

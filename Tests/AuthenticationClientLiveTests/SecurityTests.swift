@@ -122,6 +122,14 @@ struct SecondFactorTests {
     await #expect(throws: AuthenticationError.notSignedIn) {
       _ = try await harness.client.remainingRecoveryCodes(session)
     }
+    // Sessions expire after twelve hours.
+    let later = try await harness.client.createAccount("carol", "correct horse")
+    harness.clock.advance(seconds: 12 * 3_600 - 1)
+    #expect(try await harness.client.remainingRecoveryCodes(later) == nil)
+    harness.clock.advance(seconds: 1)
+    await #expect(throws: AuthenticationError.notSignedIn) {
+      _ = try await harness.client.remainingRecoveryCodes(later)
+    }
   }
 }
 

@@ -236,6 +236,13 @@ struct AccountCommandTests {
     (["history", "alice", "bob"], "Unexpected argument \"bob\""),
     (["replay"], "needs a game id"),
     (["replay", "twelve"], "not \"twelve\""),
+    (["account", "create", "alice", "--code", "123456"], "--code works only with account passwd"),
+    (["account", "list", "--code", "123456"], "--code works only with"),
+    (["account", "recovery-codes"], "needs a user name"),
+    (["stats", "alice", "--password-stdin"], "go with USER --reset"),
+    (["stats", "--reset", "--code", "123456"], "go with USER --reset"),
+    (["login", "alice", "--code", "12\u{202E}34"], "--code needs the 6-digit code"),
+    (["stats", String(repeating: "a", count: 33)], "A user name is 1 to 24 printable"),
   ])
   func badUsageExitsWithTwo(arguments: [String], message: String) throws {
     let database = try TemporaryDatabase()
@@ -245,6 +252,24 @@ struct AccountCommandTests {
     #expect(result.error.split(separator: "\n").count == 1)
     // Usage errors are found before the database is opened.
     #expect(!FileManager.default.fileExists(atPath: database.path))
+  }
+
+  @Test func parsesTheCodeAndTheNewOptions() throws {
+    #expect(
+      try Command.parse(["account", "2fa-disable", "  alice ", "--code", "123 456"])
+        == .account(AccountOptions(action: .disableTwoFactor, user: "alice", code: "123 456")))
+    #expect(
+      try Command.parse(["account", "recovery-codes", "alice", "--password-stdin"])
+        == .account(
+          AccountOptions(action: .recoveryCodes, user: "alice", passwordFromStandardInput: true)))
+    #expect(
+      try Command.parse(["stats", "alice", "--reset", "--password-stdin", "--code", "abcde-fghij"])
+        == .stats(
+          StatsOptions(
+            user: "alice", reset: true, passwordFromStandardInput: true, code: "abcde-fghij")))
+    // A user name of an earlier rule (up to 32 letters) is still accepted.
+    let earlier = String(repeating: "a", count: 32)
+    #expect(try Command.parse(["history", earlier]) == .history(user: earlier, json: false))
   }
 
   @Test func parsesAccountOptions() throws {
