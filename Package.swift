@@ -21,8 +21,7 @@ let package = Package(
 
     // MARK: - Pure core
     .target(name: "GameRules"),
-    // The engine rounds with libm (sqrt), which executables without Foundation do not link.
-    .target(name: "GameAI", dependencies: ["GameRules"], linkerSettings: [.linkedLibrary("m")]),
+    .target(name: "GameAI", dependencies: ["GameRules"]),
     .target(name: "Architecture"),
     .target(name: "GameProtocol", dependencies: ["GameRules"]),
 
@@ -50,7 +49,10 @@ let package = Package(
     ),
     .target(
       name: "NewGameCore",
-      dependencies: ["Architecture", "DatabaseClient", "GameCore", "GameRules", "StatsCore"]
+      dependencies: [
+        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameRules",
+        "StatsCore",
+      ]
     ),
     .target(
       name: "TwoFactorCore", dependencies: ["Architecture", "AuthenticationClient", "GameRules"]),
@@ -68,8 +70,8 @@ let package = Package(
     .target(
       name: "AppCore",
       dependencies: [
-        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "LoginCore",
-        "NewGameCore", "StatsCore", "TwoFactorCore",
+        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameRules",
+        "LoginCore", "NewGameCore", "StatsCore", "TwoFactorCore",
       ]
     ),
 
@@ -105,9 +107,10 @@ let package = Package(
     .target(
       name: "TicTacToeCLI",
       dependencies: [
-        "AppLive", "Architecture", "AuthenticationClient", "AuthenticationClientLive", "Crypto",
-        "DatabaseClient", "DatabaseClientLive", "GameAI", "GameProtocol", "GameRules", "NetworkIO",
-        "OnlineClientLive", "OnlineCore", "ServerLive", "TerminalUI", "TLS",
+        "AppCore", "AppLive", "Architecture", "AuthenticationClient", "AuthenticationClientLive",
+        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameAI", "GameCore", "GameProtocol",
+        "GameRules", "NetworkIO", "OnlineClientLive", "OnlineCore", "ServerLive", "TerminalUI",
+        "TLS",
       ]
     ),
     .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),
@@ -224,16 +227,15 @@ if buildsGTK {
     .target(
       name: "GTKUI",
       dependencies: [
-        "AppCore", "Architecture", "AuthenticationClient", "CGTK", "DatabaseClient", "GameCore",
-        "GameRules", "LoginCore", "NewGameCore", "StatsCore", "TwoFactorCore",
+        "AppCore", "Architecture", "CGTK", "GameCore", "GameRules", "LoginCore", "NewGameCore",
+        "StatsCore", "TwoFactorCore",
       ],
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
     .executableTarget(
       name: "tictactoe-gtk",
       dependencies: [
-        "AppCore", "AppLive", "Architecture", "CGTK", "DatabaseClient", "GameCore", "GameRules",
-        "GTKUI", "LoginCore", "NewGameCore", "TicTacToeCLI",
+        "AppCore", "AppLive", "Architecture", "CGTK", "DatabaseClient", "GTKUI", "TicTacToeCLI",
       ]
     ),
     .testTarget(

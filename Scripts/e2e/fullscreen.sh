@@ -70,6 +70,13 @@ wait_exit() {
   return 1
 }
 
+# Esc on New game asks before leaving; y leaves.
+leave_from_new_game() {
+  t send-keys -t "$session" Escape
+  wait_for "Leave Tic-Tac-Toe?" 5 || fail "$1: no question before leaving"
+  t send-keys -t "$session" y
+}
+
 check_restored() {
   local name=$1
   if ! wait_exit; then
@@ -241,10 +248,10 @@ t send-keys -t "$session" q
 if wait_for "Quit this game?" 2; then
   t send-keys -t "$session" y
 fi
-# Quit leads to New game with the names kept; Esc there leaves the program.
+# Quit leads to New game with the names kept; Esc there leaves the program, once confirmed.
 wait_for "^ New game" 5 || fail "quit: no New game screen:"$'\n'"$(screen)"
 expect_screen "quit" "X name .*\[Ada "
-t send-keys -t "$session" Escape
+leave_from_new_game "Esc"
 check_restored "q"
 [[ $(cat "$work/status" 2>/dev/null) == 0 ]] || fail "q: exit status $(cat "$work/status")"
 t kill-session -t "$session"
@@ -287,9 +294,13 @@ t send-keys -t "$session" BTab BTab
 t send-keys -t "$session" -l "long enough"
 t send-keys -t "$session" Tab Tab
 t send-keys -t "$session" Enter
+# The password is asked for twice; Enter in the second field creates the account.
+wait_for "Type the password again" 5 || fail "create account: the password was asked once"
+t send-keys -t "$session" -l "shortlong enough"
+t send-keys -t "$session" Enter
 wait_for "Signed in as ada" 15 || fail "create account: not signed in:"$'\n'"$(screen)"
 expect_screen "create account" "X name .*\[ada "
-t send-keys -t "$session" Escape
+leave_from_new_game "create account Esc"
 check_restored "create account Esc"
 t kill-session -t "$session"
 
@@ -318,29 +329,26 @@ done
 
 colour_codes() { t capture-pane -e -p -t "$session" | grep -c $'\e\\[[34][0-7]m' || true; }
 
-start --x Ada --computer none
-t send-keys -t "$session" 5
-wait_for "(X)\|\[X\]" 5 || fail "colour: no move"
-[[ $(colour_codes) -gt 0 ]] || fail "colour: no colours by default"
-t send-keys -t "$session" C-c
-check_restored "colour"
-t kill-session -t "$session"
+# Plays one move in a fresh game with these start options, then counts the colour codes shown.
+colours_after_a_move() {
+  local name=$1 expected=$2
+  shift 2
+  start --x Ada --computer none "$@"
+  t send-keys -t "$session" 5
+  wait_for "(X)\|\[X\]" 5 || fail "$name: no move"
+  if [[ $expected == some ]]; then
+    [[ $(colour_codes) -gt 0 ]] || fail "$name: no colours by default"
+  else
+    [[ $(colour_codes) -eq 0 ]] || fail "$name: colours shown"
+  fi
+  t send-keys -t "$session" C-c
+  check_restored "$name"
+  t kill-session -t "$session"
+}
 
-start --x Ada --computer none --no-color
-t send-keys -t "$session" 5
-wait_for "(X)\|\[X\]" 5 || fail "--no-color: no move"
-[[ $(colour_codes) -eq 0 ]] || fail "--no-color: colours shown"
-t send-keys -t "$session" C-c
-check_restored "--no-color"
-t kill-session -t "$session"
-
-START_ENV="NO_COLOR=1" start --x Ada --computer none
-t send-keys -t "$session" 5
-wait_for "(X)\|\[X\]" 5 || fail "NO_COLOR: no move"
-[[ $(colour_codes) -eq 0 ]] || fail "NO_COLOR: colours shown"
-t send-keys -t "$session" C-c
-check_restored "NO_COLOR"
-t kill-session -t "$session"
+colours_after_a_move "colour" some
+colours_after_a_move "--no-color" none --no-color
+START_ENV="NO_COLOR=1" colours_after_a_move "NO_COLOR" none
 
 if [[ $failures -gt 0 ]]; then
   echo "fullscreen.sh: $failures failure(s)" >&2

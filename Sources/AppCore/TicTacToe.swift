@@ -2,33 +2,96 @@ public import Architecture
 public import AuthenticationClient
 public import DatabaseClient
 public import GameCore
+import GameRules
 public import LoginCore
 public import NewGameCore
+public import TwoFactorCore
 
 /// The whole app: Sign in (with Two-factor), then New game (with Game and Stats), and back.
 ///
-/// Front ends hold one `Store<TicTacToe>`, render the screen its state names and send the
-/// actions of that screen.
+/// Front ends hold one `Store<TicTacToe>`, show the ``State/screen`` its state names, send the
+/// actions of that screen, and end when ``State/termination`` is set.
 public struct TicTacToe: Reducer {
+  /// The screen shown, the question about leaving, and whether the app is done.
+  public struct State: Equatable, Sendable {
+    /// The screen shown, with its state.
+    public var destination: Destination
+    /// The Recovery codes screen, over New game, while it is shown.
+    public var recoveryCodes: RecoveryCodes.State?
+    /// Whether the player is asked before leaving the app.
+    public var isConfirmingExit = false
+    /// Set when the app is done: the front end ends, with the status this names.
+    public var termination: Termination?
+
+    /// The app as it starts: a fresh Sign in.
+    public init() {
+      destination = .login(Login.State())
+    }
+
+    /// The app as a launch asks for it: Sign in, or a game from options.
+    public init(launch: Launch) {
+      switch launch {
+      case .signIn(let userName):
+        destination = .login(Login.State(userName: userName))
+      case .game(let request, let session, let isStandalone):
+        destination = .newGame(
+          NewGame.State(
+            launching: request.settings(for: session), session: session,
+            isStandalone: isStandalone))
+      }
+    }
+  }
+
   /// The screen shown, with its state.
-  public enum State: Equatable, Sendable {
+  public enum Destination: Equatable, Sendable {
     /// Sign in, possibly with Two-factor on top.
     case login(Login.State)
     /// New game, possibly with Game or Stats on top.
     case newGame(NewGame.State)
+  }
 
-    /// The app as it starts: a fresh Sign in.
-    public init() {
-      self = .login(Login.State())
-    }
+  /// How the app ended.
+  public enum Termination: Equatable, Sendable {
+    /// The player left: exit status 0.
+    case finished
+    /// The app could not go on: the sentence goes to standard error, exit status 1.
+    case failed(String)
+  }
+
+  /// Which screen the app shows; front ends show one view for each.
+  public enum Screen: Hashable, Sendable {
+    case signIn
+    case twoFactor
+    case newGame
+    case game
+    case stats
+    case recoveryCodes
   }
 
   /// What can happen anywhere in the app.
   public enum Action: Equatable, Sendable {
+    /// The front end is up: a launch straight into New game looks for a game to resume.
+    case started
+    /// The player did something that concerns the whole app.
+    case view(View)
     /// An action of the Sign in screen or the screens it presents.
     case login(Login.Action)
     /// An action of the New game screen or the screens it presents.
     case newGame(NewGame.Action)
+    /// An action of the Recovery codes screen.
+    case recoveryCodes(RecoveryCodes.Action)
+
+    /// What the player can do anywhere.
+    public enum View: Equatable, Sendable {
+      /// Leave the app (asks first past Sign in).
+      case exitTapped
+      /// Yes, leave.
+      case exitConfirmed
+      /// No, stay.
+      case exitCancelled
+      /// A line typed in plain mode, for whatever the screen asks.
+      case lineTyped(String)
+    }
   }
 
   /// Routes the Sign in screen's actions.
@@ -39,6 +102,13 @@ public struct TicTacToe: Reducer {
   /// Routes the New game screen's actions.
   public static let newGameAction = CaseKey<Action, NewGame.Action>(embed: Action.newGame) {
     if case .newGame(let action) = $0 { action } else { nil }
+  }
+
+  /// Routes the Recovery codes screen's actions.
+  public static let recoveryCodesAction = CaseKey<Action, RecoveryCodes.Action>(
+    embed: Action.recoveryCodes
+  ) {
+    if case .recoveryCodes(let action) = $0 { action } else { nil }
   }
 
   /// The Sign in feature.
@@ -63,7 +133,8 @@ public struct TicTacToe: Reducer {
   ///   - thinkingPause: How long the computer seems to think (zero in tests).
   public init(
     authentication: AuthenticationClient, database: DatabaseClient, engine: EngineClient,
-    clock: ClockClient, random: RandomClient, thinkingPause: Duration = .milliseconds(350)
+    clock: ClockClient, random: RandomClient,
+    thinkingPause: Duration = GameFeature.naturalThinkingPause
   ) {
     self.init(
       login: Login(authentication: authentication),
@@ -77,51 +148,124 @@ public struct TicTacToe: Reducer {
     Reduce(core)
       .ifLet(\.loginState, action: Self.loginAction) { login }
       .ifLet(\.newGameState, action: Self.newGameAction) { newGame }
+      .ifLet(\.recoveryCodes, action: Self.recoveryCodesAction) {
+        RecoveryCodes(authentication: login.authentication)
+      }
       .reduce(into: &state, action: action)
   }
 
   private func core(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
+    case .started:
+      return state.newGameState == nil ? .none : .send(.newGame(.started))
+
+    case .view(let view):
+      return reduce(into: &state, view: view)
+
     case .login(.delegate(.didAuthenticate(let session))):
-      state = .newGame(NewGame.State(signedInName: session.userName, accountID: session.accountID))
+      state.destination = .newGame(NewGame.State(session: session))
       return .send(.newGame(.started))
 
     case .login(.delegate(.didChooseGuest)):
-      state = .newGame(NewGame.State())
+      state.destination = .newGame(NewGame.State())
       return .send(.newGame(.started))
 
     case .newGame(.delegate(.didSignOut)):
-      state = .login(Login.State())
+      let owner = state.newGameState?.settings.owner
+      state.destination = .login(Login.State())
+      state.recoveryCodes = nil
+      guard let owner else { return .none }
+      // Another session may play this player's game in progress now.
+      return .run { [database = newGame.gameFeature.database] _ in
+        await database.releaseGameInProgress(owner)
+      }
+
+    case .newGame(.delegate(.didAskForRecoveryCodes(let session))):
+      state.recoveryCodes = RecoveryCodes.State(session: session)
+      return .send(.recoveryCodes(.started))
+
+    case .recoveryCodes(.delegate(.didClose)):
+      state.recoveryCodes = nil
       return .none
 
-    case .login, .newGame:
+    case .newGame(.delegate(.didFinish)):
+      state.termination = .finished
       return .none
+
+    case .newGame(.delegate(.didStop(let sentence))):
+      state.termination = .failed(sentence)
+      return .none
+
+    case .login, .newGame, .recoveryCodes:
+      return .none
+    }
+  }
+
+  private func reduce(into state: inout State, view: Action.View) -> Effect<Action> {
+    switch view {
+    case .exitTapped:
+      switch state.screen {
+      case .signIn, .twoFactor: state.termination = .finished
+      case .newGame, .game, .stats, .recoveryCodes: state.isConfirmingExit = true
+      }
+      return .none
+
+    case .exitConfirmed:
+      guard state.isConfirmingExit else { return .none }
+      state.isConfirmingExit = false
+      state.termination = .finished
+      return .none
+
+    case .exitCancelled:
+      state.isConfirmingExit = false
+      return .none
+
+    case .lineTyped(let line):
+      if state.isConfirmingExit {
+        switch line.trimmingWhitespace().lowercased() {
+        case "y", "yes": return reduce(into: &state, view: .exitConfirmed)
+        case "n", "no": return reduce(into: &state, view: .exitCancelled)
+        default: return .none
+        }
+      }
+      guard let newGame = state.newGameState else { return .none }
+      if newGame.game != nil { return .send(.newGame(.game(.view(.lineTyped(line))))) }
+      return .send(.newGame(.view(.lineTyped(line))))
     }
   }
 }
 
 extension TicTacToe.State {
+  /// The screen the state shows.
+  public var screen: TicTacToe.Screen {
+    if recoveryCodes != nil { return .recoveryCodes }
+    switch destination {
+    case .login(let login): return login.twoFactor == nil ? .signIn : .twoFactor
+    case .newGame(let newGame):
+      return newGame.game != nil ? .game : newGame.stats != nil ? .stats : .newGame
+    }
+  }
+
   /// The Sign in screen's state while it is shown; setting it changes nothing on another screen.
   public var loginState: Login.State? {
-    get {
-      guard case .login(let state) = self else { return nil }
-      return state
-    }
-    set {
-      guard let newValue, case .login = self else { return }
-      self = .login(newValue)
-    }
+    get { if case .login(let state) = destination { state } else { nil } }
+    set { if let newValue, case .login = destination { destination = .login(newValue) } }
   }
 
   /// The New game screen's state while it is shown; setting it changes nothing on another screen.
   public var newGameState: NewGame.State? {
-    get {
-      guard case .newGame(let state) = self else { return nil }
-      return state
+    get { if case .newGame(let state) = destination { state } else { nil } }
+    set { if let newValue, case .newGame = destination { destination = .newGame(newValue) } }
+  }
+
+  /// The game shown, if any.
+  public var game: GameFeature.State? { newGameState?.game }
+
+  /// The question asked before leaving the app.
+  public var exitQuestion: String {
+    if let game, game.board.outcome == .inProgress, !game.game.moves.isEmpty {
+      return "Leave Tic-Tac-Toe? This game is saved and offered again next time."
     }
-    set {
-      guard let newValue, case .newGame = self else { return }
-      self = .newGame(newValue)
-    }
+    return "Leave Tic-Tac-Toe?"
   }
 }

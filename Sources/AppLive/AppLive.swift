@@ -57,7 +57,7 @@ public struct LiveClients: Sendable {
   ///
   /// - Parameter thinkingPause: How long the computer seems to think before it moves.
   /// - Returns: The root reducer.
-  public func app(thinkingPause: Duration = .milliseconds(350)) -> TicTacToe {
+  public func app(thinkingPause: Duration = GameFeature.naturalThinkingPause) -> TicTacToe {
     TicTacToe(
       authentication: authentication, database: database, engine: engine, clock: clock,
       random: random, thinkingPause: thinkingPause)

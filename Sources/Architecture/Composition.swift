@@ -21,36 +21,6 @@ public struct CaseKey<Root, Value>: Sendable {
   }
 }
 
-/// Runs a child reducer on a part of the parent's state, for the child's actions only.
-public struct Scope<State: Equatable & Sendable, Action: Sendable, Child: Reducer>: Reducer {
-  private let toChildState: WritableKeyPath<State, Child.State>
-  private let toChildAction: CaseKey<Action, Child.Action>
-  private let child: Child
-
-  /// Creates the scope.
-  ///
-  /// - Parameters:
-  ///   - state: Where the child's state lives in the parent's.
-  ///   - action: The parent's case for the child's actions.
-  ///   - child: The child's reducer.
-  public init(
-    state: WritableKeyPath<State, Child.State>,
-    action: CaseKey<Action, Child.Action>,
-    child: () -> Child
-  ) {
-    self.toChildState = state
-    self.toChildAction = action
-    self.child = child()
-  }
-
-  /// Runs the child for its actions and lifts its effect; ignores other actions.
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    guard let childAction = toChildAction.extract(action) else { return .none }
-    return child.reduce(into: &state[keyPath: toChildState], action: childAction)
-      .map(toChildAction.embed)
-  }
-}
-
 /// Runs a child on optional state (a presented screen) before the parent, and cancels the child's
 /// effects when the parent dismisses it.
 ///

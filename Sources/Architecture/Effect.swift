@@ -41,6 +41,33 @@ public struct Effect<Action: Sendable>: Sendable {
     Self(instructions: [.run(priority: priority, cancelIDs: [], operation: operation)])
   }
 
+  /// An effect that runs a request off the main actor and sends its result.
+  ///
+  /// ```swift
+  /// .result(Action.loginResponse, failure: AuthenticationError.init) { [authentication] in
+  ///   try await authentication.login(userName, password)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - action: The action that carries the result.
+  ///   - failure: The error to send for an error the request throws.
+  ///   - request: The work.
+  /// - Returns: The effect.
+  public static func result<Value: Sendable, Failure: Error>(
+    _ action: @escaping @Sendable (Result<Value, Failure>) -> Action,
+    failure: @escaping @Sendable (any Error) -> Failure,
+    _ request: @escaping @concurrent @Sendable () async throws -> Value
+  ) -> Self {
+    .run { send in
+      do {
+        await send(action(.success(try await request())))
+      } catch {
+        await send(action(.failure(failure(error))))
+      }
+    }
+  }
+
   /// An effect that feeds an action back into the reducer immediately, before any other action.
   public static func send(_ action: Action) -> Self {
     Self(instructions: [.send(action)])
@@ -54,11 +81,6 @@ public struct Effect<Action: Sendable>: Sendable {
   /// An effect that performs the given effects in order, their operations running concurrently.
   public static func merge(_ effects: some Sequence<Self>) -> Self {
     Self(instructions: effects.flatMap(\.instructions))
-  }
-
-  /// This effect followed by another.
-  public func merge(with other: Self) -> Self {
-    Self(instructions: instructions + other.instructions)
   }
 
   /// An effect that cancels every operation started under an identifier.

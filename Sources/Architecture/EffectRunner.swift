@@ -4,6 +4,7 @@ package final class EffectRunner<Action: Sendable> {
   private var tasks: [Int: Task<Void, Never>] = [:]
   private var taskIDsByCancelID: [CancelID: Set<Int>] = [:]
   private var nextTaskID = 0
+  private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
   package init() {}
 
@@ -48,6 +49,15 @@ package final class EffectRunner<Action: Sendable> {
     return started
   }
 
+  /// Returns once no operation is running; at once when none is.
+  ///
+  /// An operation that sends an action starting another operation keeps it waiting: the new one
+  /// is registered before the first one finishes.
+  package func whenIdle() async {
+    guard !tasks.isEmpty else { return }
+    await withCheckedContinuation { idleWaiters.append($0) }
+  }
+
   /// Cancels every operation registered under an identifier.
   package func cancel(_ id: CancelID) {
     guard let taskIDs = taskIDsByCancelID.removeValue(forKey: id) else { return }
@@ -66,6 +76,13 @@ package final class EffectRunner<Action: Sendable> {
 
   private func didFinish(_ taskID: Int) {
     tasks[taskID] = nil
+    defer {
+      if tasks.isEmpty {
+        let waiters = idleWaiters
+        idleWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+      }
+    }
     for id in taskIDsByCancelID.keys {
       taskIDsByCancelID[id]?.remove(taskID)
       if taskIDsByCancelID[id]?.isEmpty == true {

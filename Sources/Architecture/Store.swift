@@ -72,8 +72,14 @@ public final class Store<R: Reducer> {
     }
   }
 
-  /// The number of effects still running; a front end can wait for it to reach zero on exit.
+  /// The number of effects still running.
   public var runningEffectCount: Int { runner.inFlightCount }
+
+  /// Returns once no effect is running, such as before reading the next line of a script or
+  /// before exiting, so that a save under way is finished.
+  public func settled() async {
+    await runner.whenIdle()
+  }
 }
 
 /// Keeps an observation of a store alive; cancelling or releasing it stops the observation.

@@ -1,3 +1,5 @@
+public import GameRules
+
 /// Whose records to read: a signed-in account, or the guest (games with no account).
 public enum RecordOwner: Hashable, Sendable {
   /// The account with this id.
@@ -11,7 +13,7 @@ public enum OpponentKind: Hashable, Sendable {
   /// Another person at the same keyboard.
   case person
   /// The computer at a difficulty.
-  case computer(difficulty: String)
+  case computer(Difficulty)
 }
 
 /// Wins, losses and draws against one kind of opponent.
@@ -72,6 +74,12 @@ public struct Stats: Equatable, Sendable {
   public var games: Int { wins + losses + draws }
   /// Wins over games, or `nil` before the first game.
   public var winRate: Double? { games == 0 ? nil : Double(wins) / Double(games) }
+
+  /// The win rate as a whole percentage, rounded half up, or `nil` before the first game.
+  public var winPercentage: Int? {
+    // Integer arithmetic rounds the same everywhere, without the C maths library.
+    games == 0 ? nil : (wins * 200 + games) / (2 * games)
+  }
 }
 
 /// Why the records could not be read or written, in one sentence for the player.
@@ -113,6 +121,11 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
   }
 
   public var description: String { message }
+
+  /// The error as is, or one with `sentence` for an unexpected one.
+  public init(_ error: any Error, or sentence: String) {
+    self = error as? DatabaseError ?? DatabaseError(sentence)
+  }
 }
 
 /// The game records: finished games, the game in progress, stats and history.
@@ -121,6 +134,10 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
 public struct DatabaseClient: Sendable {
   /// Saves a finished game and returns its id.
   public var saveFinishedGame: @Sendable (_ record: GameRecord) async throws -> Int64
+  /// Saves the owner's game in progress as finished and forgets it as a game in progress, in one
+  /// transaction, so that a crash leaves one or the other; returns the finished game's id.
+  public var finishGameInProgress:
+    @Sendable (_ record: GameRecord, _ owner: RecordOwner) async throws -> Int64
   /// Saves (replacing) the owner's game in progress.
   public var saveGameInProgress:
     @Sendable (_ record: GameRecord, _ owner: RecordOwner) async throws
@@ -129,6 +146,13 @@ public struct DatabaseClient: Sendable {
   public var loadGameInProgress: @Sendable (_ owner: RecordOwner) async throws -> GameRecord?
   /// Forgets the owner's game in progress.
   public var clearGameInProgress: @Sendable (_ owner: RecordOwner) async throws -> Void
+  /// Takes the owner's game in progress for this client (one session), so that no other
+  /// session loads, saves or forgets it meanwhile; writes to it take it too.
+  ///
+  /// Throws ``DatabaseError`` with ``DatabaseError/Kind/busy`` when another session plays it.
+  public var claimGameInProgress: @Sendable (_ owner: RecordOwner) async throws -> Void
+  /// Lets another session have the owner's game in progress, as signing out does.
+  public var releaseGameInProgress: @Sendable (_ owner: RecordOwner) async -> Void
   /// The owner's stats with up to ten recent games.
   public var stats: @Sendable (_ owner: RecordOwner) async throws -> Stats
   /// The owner's finished games, newest first, at most `limit`.
@@ -141,20 +165,27 @@ public struct DatabaseClient: Sendable {
   /// Creates a client from its endpoints.
   public init(
     saveFinishedGame: @escaping @Sendable (_ record: GameRecord) async throws -> Int64,
+    finishGameInProgress:
+      @escaping @Sendable (_ record: GameRecord, _ owner: RecordOwner) async throws -> Int64,
     saveGameInProgress:
       @escaping @Sendable (_ record: GameRecord, _ owner: RecordOwner)
       async throws -> Void,
     loadGameInProgress: @escaping @Sendable (_ owner: RecordOwner) async throws -> GameRecord?,
     clearGameInProgress: @escaping @Sendable (_ owner: RecordOwner) async throws -> Void,
+    claimGameInProgress: @escaping @Sendable (_ owner: RecordOwner) async throws -> Void,
+    releaseGameInProgress: @escaping @Sendable (_ owner: RecordOwner) async -> Void,
     stats: @escaping @Sendable (_ owner: RecordOwner) async throws -> Stats,
     history: @escaping @Sendable (_ owner: RecordOwner, _ limit: Int) async throws -> [GameRecord],
     game: @escaping @Sendable (_ id: Int64) async throws -> GameRecord?,
     resetStats: @escaping @Sendable (_ owner: RecordOwner) async throws -> Void
   ) {
     self.saveFinishedGame = saveFinishedGame
+    self.finishGameInProgress = finishGameInProgress
     self.saveGameInProgress = saveGameInProgress
     self.loadGameInProgress = loadGameInProgress
     self.clearGameInProgress = clearGameInProgress
+    self.claimGameInProgress = claimGameInProgress
+    self.releaseGameInProgress = releaseGameInProgress
     self.stats = stats
     self.history = history
     self.game = game

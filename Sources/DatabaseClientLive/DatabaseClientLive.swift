@@ -9,11 +9,25 @@ extension DatabaseClient {
   /// - Returns: A client whose endpoints throw ``DatabaseError`` with one sentence.
   public static func live(database: LocalDatabase) -> DatabaseClient {
     let records = Records(database: database)
+    // One client is one session: a game in progress it writes is its own until it lets go.
+    let claims = GameInProgressClaims(databasePath: database.path)
     return DatabaseClient(
       saveFinishedGame: { record in try records.saveFinished(record) },
-      saveGameInProgress: { record, owner in try records.saveInProgress(record, owner: owner) },
+      finishGameInProgress: { record, owner in
+        try claims.hold(owner)
+        return try records.saveFinished(record, owner: owner)
+      },
+      saveGameInProgress: { record, owner in
+        try claims.hold(owner)
+        try records.saveInProgress(record, owner: owner)
+      },
       loadGameInProgress: { owner in try records.loadInProgress(owner: owner) },
-      clearGameInProgress: { owner in try records.clearInProgress(owner: owner) },
+      clearGameInProgress: { owner in
+        try claims.hold(owner)
+        try records.clearInProgress(owner: owner)
+      },
+      claimGameInProgress: { owner in try claims.hold(owner) },
+      releaseGameInProgress: { owner in claims.release(owner) },
       stats: { owner in try records.stats(owner: owner) },
       history: { owner, limit in try records.history(owner: owner, limit: limit) },
       game: { id in try records.game(id: id) },
@@ -32,8 +46,8 @@ private struct Records: Sendable {
     """
 
   // The owner's finished games with the side the owner played. ?1 is the account id, or NULL
-  // for the guest: games with no account and at least one person. A guest hot-seat game counts
-  // from X's side, as does an account playing itself.
+  // for the guest: games with no account. A guest hot-seat game counts from X's side, as does
+  // an account playing itself. Games between two computers are listed but scored for no one.
   private static let owned = """
     WITH owned AS (
       SELECT id, ended_at, result, x_computer, o_computer,
@@ -45,8 +59,7 @@ private struct Records: Sendable {
       FROM games
       WHERE saved_for IS NULL AND (
         (?1 IS NOT NULL AND (x_account = ?1 OR o_account = ?1))
-        OR (?1 IS NULL AND x_account IS NULL AND o_account IS NULL
-          AND (x_computer IS NULL OR o_computer IS NULL)))
+        OR (?1 IS NULL AND x_account IS NULL AND o_account IS NULL))
     ),
     scored AS (
       SELECT id, ended_at,
@@ -57,6 +70,7 @@ private struct Records: Sendable {
         END AS outcome,
         CASE WHEN side = 'x' THEN o_computer ELSE x_computer END AS opponent_skill
       FROM owned
+      WHERE x_computer IS NULL OR o_computer IS NULL
     ),
     runs AS (
       SELECT outcome,
@@ -67,14 +81,19 @@ private struct Records: Sendable {
 
   // MARK: - Writing
 
-  func saveFinished(_ record: GameRecord) throws(DatabaseError) -> Int64 {
+  /// Saves a finished game and, given its owner, forgets the owner's game in progress with it.
+  func saveFinished(_ record: GameRecord, owner: RecordOwner? = nil) throws(DatabaseError) -> Int64
+  {
     guard record.result != nil, record.endedAt != nil else {
       throw DatabaseError(
         "A game without a result and an end time cannot be saved as finished.",
         kind: .invalidRequest)
     }
     return try write { database throws(SQLiteError) in
-      try insert(record, savedFor: nil, into: database)
+      if let owner {
+        try database.run("DELETE FROM games WHERE saved_for = ?", ownerKey(owner))
+      }
+      return try insert(record, savedFor: nil, into: database)
     }
   }
 
@@ -181,7 +200,7 @@ private struct Records: Sendable {
         ).map { row throws(SQLiteError) in
           let skill: Double? = try row.get(0)
           return Tally(
-            opponent: skill.map { .computer(difficulty: Difficulty(skill: $0).name) } ?? .person,
+            opponent: skill.map { .computer(Difficulty(skill: $0)) } ?? .person,
             wins: try row.get(1), losses: try row.get(2), draws: try row.get(3))
         }
         // Each run number groups the wins that follow one non-win; the last run's wins are the

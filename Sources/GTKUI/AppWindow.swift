@@ -1,62 +1,39 @@
 public import AppCore
 public import Architecture
 public import CGTK
-import Foundation
 import GameCore
 import LoginCore
 import NewGameCore
 import StatsCore
 import TwoFactorCore
 
-/// The screens the window can show, one at a time.
-public enum ScreenKind: Equatable, Sendable {
-  case login
-  case twoFactor
-  case newGame
-  case game
-  case stats
-
-  /// The screen that `state` names.
-  public init(_ state: TicTacToe.State) {
-    switch state {
-    case .login(let login): self = login.twoFactor == nil ? .login : .twoFactor
-    case .newGame(let newGame):
-      self = newGame.game != nil ? .game : newGame.stats != nil ? .stats : .newGame
-    }
-  }
-}
-
-/// The app's window: shows the screen the store's state names and sends the player's actions.
+/// The app's window: shows the screen the core's state names and sends the player's actions.
 public final class AppWindow {
   /// The window.
-  public let window: Widget
+  public let window: Window
   /// The store the window renders.
   public let store: Store<TicTacToe>
   /// The screen shown.
-  public private(set) var screen: ScreenKind?
-  /// The Sign in screen, while shown.
-  public private(set) var loginView: LoginView?
-  /// The Two-factor screen, while shown.
-  public private(set) var twoFactorView: TwoFactorView?
-  /// The New game screen, while shown.
-  public private(set) var newGameView: NewGameView?
-  /// The Game screen, while shown.
-  public private(set) var gameView: GameView?
-  /// The Stats screen, while shown.
-  public private(set) var statsView: StatsView?
+  public private(set) var screen: TicTacToe.Screen?
+  /// Called once the core says the app is done.
+  var onTermination: (TicTacToe.Termination) -> Void = { _ in }
+  package private(set) var loginView: LoginView?
+  package private(set) var twoFactorView: TwoFactorView?
+  package private(set) var newGameView: NewGameView?
+  package private(set) var gameView: GameView?
+  package private(set) var statsView: StatsView?
+  package private(set) var recoveryCodesView: RecoveryCodesView?
 
-  private let content: Widget
+  private let content = Box.column(spacing: 0)
   private var observation: ObservationToken?
 
   /// Creates the window for an application (or a bare window when `application` is nil).
   public init(application: UnsafeMutablePointer<GtkApplication>?, store: Store<TicTacToe>) {
     self.store = store
-    window = application.map { gtk_application_window_new($0) } ?? gtk_window_new()
-    gtk_window_set_title(cgtk_window(window), "Tic-Tac-Toe")
-    gtk_window_set_icon_name(cgtk_window(window), AppWindow.iconName)
-    gtk_window_set_default_size(cgtk_window(window), 560, 680)
-    content = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 0)
-    gtk_window_set_child(cgtk_window(window), content)
+    window = Window(application: application, title: "Tic-Tac-Toe")
+    window.setIcon(AppWindow.iconName)
+    window.setDefaultSize(width: 560, height: 680)
+    window.setChild(content)
     Self.installStyle()
     addShortcuts()
     observation = store.observe { [weak self] state in self?.render(state) }
@@ -66,9 +43,14 @@ public final class AppWindow {
   public static let iconName = "org.tictactoe.TicTacToe"
 
   private func render(_ state: TicTacToe.State) {
-    let kind = ScreenKind(state)
+    if let termination = state.termination {
+      onTermination(termination)
+      return
+    }
+    let kind = state.screen
     if kind != screen { show(kind) }
-    switch state {
+    if let codes = state.recoveryCodes { recoveryCodesView?.render(codes) }
+    switch state.destination {
     case .login(let login):
       if let twoFactor = login.twoFactor {
         twoFactorView?.render(twoFactor)
@@ -90,38 +72,32 @@ public final class AppWindow {
     }
   }
 
-  private func show(_ kind: ScreenKind) {
-    removeChildren(content)
+  private func show(_ kind: TicTacToe.Screen) {
+    content.removeAll()
     loginView = nil
     twoFactorView = nil
     newGameView = nil
     gameView = nil
     statsView = nil
+    recoveryCodesView = nil
     let store = store
-    let root: Widget
     switch kind {
-    case .login:
-      let view = LoginView { store.send(.login(.view($0))) }
-      loginView = view
-      root = view.root
-    case .twoFactor:
-      let view = TwoFactorView { store.send(.login(.twoFactor(.view($0)))) }
-      twoFactorView = view
-      root = view.root
-    case .newGame:
-      let view = NewGameView { store.send(.newGame(.view($0))) }
-      newGameView = view
-      root = view.root
-    case .game:
-      let view = GameView { store.send(.newGame(.game(.view($0)))) }
-      gameView = view
-      root = view.root
-    case .stats:
-      let view = StatsView { store.send(.newGame(.stats(.view($0)))) }
-      statsView = view
-      root = view.root
+    case .signIn: loginView = LoginView { store.send(.login(.view($0))) }
+    case .twoFactor: twoFactorView = TwoFactorView { store.send(.login(.twoFactor(.view($0)))) }
+    case .newGame: newGameView = NewGameView { store.send(.newGame(.view($0))) }
+    case .game: gameView = GameView { store.send(.newGame(.game(.view($0)))) }
+    case .stats: statsView = StatsView { store.send(.newGame(.stats(.view($0)))) }
+    case .recoveryCodes:
+      recoveryCodesView = RecoveryCodesView { store.send(.recoveryCodes(.view($0))) }
     }
-    append(content, root)
+    let roots = [
+      loginView?.root, twoFactorView?.root, newGameView?.root, gameView?.root, statsView?.root,
+      recoveryCodesView?.root,
+    ]
+    guard let root = roots.compactMap({ $0 }).first else {
+      preconditionFailure("every screen has a view")
+    }
+    content.append(root)
   }
 
   private func focusScreen() {
@@ -130,14 +106,15 @@ public final class AppWindow {
     newGameView?.focus()
     gameView?.focusBoard()
     statsView?.focus()
+    recoveryCodesView?.focus()
   }
 
   // MARK: - Keyboard
 
   private func addShortcuts() {
-    addShortcut(window, "<Control>z") { [weak self] in self?.undo() }
-    addShortcut(window, "<Control>n") { [weak self] in self?.newGame() }
-    addShortcut(window, "F1") { [weak self] in self?.showHelp() }
+    window.addShortcut("<Control>z") { [weak self] in self?.undo() }
+    window.addShortcut("<Control>n") { [weak self] in self?.newGame() }
+    window.addShortcut("F1") { [weak self] in self?.showHelp() }
   }
 
   private func undo() {
@@ -156,19 +133,13 @@ public final class AppWindow {
 
   /// The keys, in a small window that Escape or Close dismisses.
   public func showHelp() {
-    let dialog: Widget = gtk_window_new()
-    gtk_window_set_title(cgtk_window(dialog), "Keyboard help")
-    gtk_window_set_transient_for(cgtk_window(dialog), cgtk_window(window))
-    gtk_window_set_modal(cgtk_window(dialog), 1)
-    let text = makeLabel(Self.helpText)
-    let close = makeButton("_Close") { gtk_window_destroy(cgtk_window(dialog)) }
-    let box = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, [text, close])
-    for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { side(box, 18) }
-    for side in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { side(box, 18) }
-    gtk_window_set_child(cgtk_window(dialog), box)
-    addShortcut(dialog, "Escape") { gtk_window_destroy(cgtk_window(dialog)) }
-    gtk_window_present(cgtk_window(dialog))
-    gtk_widget_grab_focus(close)
+    let dialog = Window(application: nil, title: "Keyboard help")
+    dialog.makeModal(over: window)
+    let close = Button(mnemonic: "_Close") { dialog.destroy() }
+    dialog.setChild(Box.column(spacing: 12, Label(Self.helpText), close).margin(18))
+    dialog.addShortcut("Escape") { dialog.destroy() }
+    dialog.present()
+    close.grabFocus()
   }
 
   private static let helpText = """
@@ -209,11 +180,8 @@ public final class AppWindow {
     """
 
   private static func installStyle() {
-    guard !isStyleInstalled, let display = gdk_display_get_default() else { return }
-    isStyleInstalled = true
-    let provider = gtk_css_provider_new()
-    gtk_css_provider_load_from_data(provider, css, -1)
-    gtk_style_context_add_provider_for_display(
-      display, OpaquePointer(provider), UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+    guard !isStyleInstalled else { return }
+    isStyleInstalled = Window.addStyle(css)
   }
+
 }

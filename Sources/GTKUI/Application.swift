@@ -12,6 +12,8 @@ public enum GTKApplication {
 
   private static var store: Store<TicTacToe>?
   private static var windows: [AppWindow] = []
+  private static var application: UnsafeMutablePointer<GtkApplication>?
+  private static var status: Int32 = 0
   private static var lastTick = 0
   private static var activatedAt = 0
 
@@ -24,12 +26,15 @@ public enum GTKApplication {
   /// milliseconds, after the first second (which builds the window).
   public private(set) static var longestStallWhileThinking: Double = 0
 
-  /// Opens the window on `store` and runs until it closes, SIGINT or SIGTERM.
+  /// Opens the window on `store` and runs until it closes, SIGINT, SIGTERM or the core ends the
+  /// app.
   ///
-  /// - Returns: The exit status.
+  /// - Returns: The exit status: 1 when the core stopped the app, after its sentence went to
+  ///   standard error.
   public static func run(store: Store<TicTacToe>) -> Int32 {
     self.store = store
     let application = gtk_application_new(id, G_APPLICATION_NON_UNIQUE)
+    self.application = application
     g_signal_connect_data(
       UnsafeMutableRawPointer(application), "activate",
       unsafeBitCast(activateTrampoline, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
@@ -39,18 +44,29 @@ public enum GTKApplication {
     g_unix_signal_add(SIGTERM, quitOnSignal, applicationPointer)
     g_unix_signal_add(SIGINT, quitOnSignal, applicationPointer)
     // Our options are parsed already: GTK sees none of them.
-    let status = g_application_run(cgtk_g_application(application), 0, nil)
+    let ran = g_application_run(cgtk_g_application(application), 0, nil)
     windows.removeAll()
+    self.application = nil
     g_object_unref(UnsafeMutableRawPointer(application))
-    return status
+    return status == 0 ? ran : status
   }
 
   fileprivate static func didActivate(_ application: UnsafeMutablePointer<GtkApplication>) {
     guard let store else { return }
     activatedAt = g_get_monotonic_time()
     let window = AppWindow(application: application, store: store)
+    window.onTermination = { termination in
+      if case .failed(let sentence) = termination {
+        FileHandle.standardError.write(Data("tictactoe-gtk: \(sentence)\n".utf8))
+        status = 1
+      }
+      if let application = self.application {
+        g_application_quit(cgtk_g_application(application))
+      }
+    }
     windows.append(window)
-    gtk_window_present(cgtk_window(window.window))
+    window.window.present()
+    store.send(.started)
   }
 
   fileprivate static func didTick() {
@@ -60,9 +76,7 @@ public enum GTKApplication {
       longestStall = max(longestStall, gap)
       // Building the first window is start-up, not thinking.
       let isStartingUp = now - activatedAt < 1_000_000
-      if !isStartingUp, case .newGame(let newGame) = store?.state,
-        newGame.game?.isThinking == true
-      {
+      if !isStartingUp, store?.state.game?.isThinking == true {
         longestStallWhileThinking = max(longestStallWhileThinking, gap)
       }
     }

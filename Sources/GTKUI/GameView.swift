@@ -1,94 +1,59 @@
 import CGTK
 public import GameCore
-public import GameRules
+package import GameRules
 
 /// The Game screen: the title line, the board as a grid of buttons, and the game's buttons.
 ///
-/// It renders ``GameFeature/State`` and sends the player's actions; the core decides what they do.
+/// It renders ``GameFeature/State`` and sends the player's actions; the core decides what they
+/// do, and says why when they do nothing.
 public final class GameView {
   /// The screen's top widget.
-  public let root: Widget
-  /// The title line, a status that assistive technologies announce when it changes.
-  public let titleLabel: Widget
-  /// Undo.
-  public let undoButton: Widget
-  /// Redo.
-  public let redoButton: Widget
-  /// Hint.
-  public let hintButton: Widget
-  /// Show or hide every legal move's value.
-  public let analysisButton: Widget
-  /// The shown analysis in one sentence.
-  public let analysisLabel: Widget
-  /// Play again.
-  public let playAgainButton: Widget
-  /// Quit.
-  public let quitButton: Widget
-  /// The question shown before abandoning a game in progress, with its two answers.
-  public let confirmBar: Widget
-  /// Yes, quit the game in progress.
-  public let confirmQuitButton: Widget
-  /// No, keep playing.
-  public let keepPlayingButton: Widget
-  /// Spins while the computer thinks.
-  public let spinner: Widget
-  /// The board's cells, row by row.
-  public private(set) var cells: [[Widget]] = []
+  public let root: Element
+  package let titleLabel = Label.status().classes("title")
+  package let undoButton = Button(mnemonic: "_Undo")
+  package let redoButton = Button(mnemonic: "_Redo")
+  package let hintButton = Button(mnemonic: "_Hint")
+  package let analysisButton = Button(mnemonic: "_Analysis")
+  package let playAgainButton = Button(mnemonic: "_Play again")
+  package let quitButton = Button(mnemonic: "_Quit")
+  package let confirmBar: Box
+  package let confirmQuitButton = Button(mnemonic: "Quit _game")
+  package let keepPlayingButton = Button(mnemonic: "_Keep playing")
+  package let spinner = Spinner()
+  package let analysisLabel = Label().centeredText()
+  /// The core's line about the last action: a refusal, an undo, a hint, why the game stopped.
+  package let statusLabel = Label().centeredText()
+  package private(set) var cells: [[Button]] = []
 
   private let send: (GameFeature.Action.View) -> Void
-  private let frame: Widget
-  private var grid: Widget
-  private let confirmLabel: Widget
-  private let errorLabel: Widget
+  private let frame = AspectFrame().expanding()
+  private var grid = Grid()
+  private let confirmLabel = Label()
   private var presented: GameFeature.State?
 
   /// Creates the screen; `send` receives the player's actions.
   public init(send: @escaping (GameFeature.Action.View) -> Void) {
     self.send = send
-    titleLabel = cgtk_status_label_new("")
-    gtk_widget_add_css_class(titleLabel, "title")
-    gtk_label_set_wrap(cgtk_label(titleLabel), 1)
-    spinner = gtk_spinner_new()
-    let header = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, [titleLabel, spinner])
-    gtk_widget_set_halign(header, GTK_ALIGN_CENTER)
-
-    grid = gtk_grid_new()
-    frame = gtk_aspect_frame_new(0.5, 0.5, 1, 0)
-    gtk_widget_set_hexpand(frame, 1)
-    gtk_widget_set_vexpand(frame, 1)
-
-    undoButton = makeButton("_Undo") { send(.undoTapped) }
-    redoButton = makeButton("_Redo") { send(.redoTapped) }
-    hintButton = makeButton("_Hint") { send(.hintTapped) }
-    analysisButton = makeButton("_Analysis") { send(.analysisTapped) }
-    playAgainButton = makeButton("_Play again") { send(.playAgainTapped) }
-    quitButton = makeButton("_Quit") { send(.quitTapped) }
-    let buttons = makeBox(
-      GTK_ORIENTATION_HORIZONTAL, spacing: 6,
-      [undoButton, redoButton, hintButton, analysisButton, playAgainButton, quitButton])
-    gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
-
-    confirmLabel = makeLabel()
-    confirmQuitButton = makeButton("Quit _game") { send(.quitConfirmed) }
-    keepPlayingButton = makeButton("_Keep playing") { send(.quitCancelled) }
-    confirmBar = makeBox(
-      GTK_ORIENTATION_HORIZONTAL, spacing: 6, [confirmLabel, confirmQuitButton, keepPlayingButton])
-    gtk_widget_add_css_class(confirmBar, "confirm")
-    gtk_widget_set_halign(confirmBar, GTK_ALIGN_CENTER)
-    setVisible(confirmBar, false)
-
-    errorLabel = makeLabel(classes: ["error"])
-    setVisible(errorLabel, false)
-    analysisLabel = makeLabel()
-    gtk_label_set_xalign(cgtk_label(analysisLabel), 0.5)
-    setVisible(analysisLabel, false)
-
-    root = makeBox(
-      GTK_ORIENTATION_VERTICAL, spacing: 12,
-      [header, frame, analysisLabel, confirmBar, buttons, errorLabel])
-    for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { side(root, 12) }
-    for side in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { side(root, 12) }
-    onKeyPressed(frame) { [weak self] keyval, modifiers in
+    Button.send(
+      [
+        undoButton: .undoTapped, redoButton: .redoTapped, hintButton: .hintTapped,
+        analysisButton: .analysisTapped, playAgainButton: .playAgainTapped,
+        quitButton: .quitTapped, confirmQuitButton: .quitConfirmed,
+        keepPlayingButton: .quitCancelled,
+      ], to: send)
+    confirmBar = Box.row(confirmLabel, confirmQuitButton, keepPlayingButton)
+      .classes("confirm").centered()
+    confirmBar.isVisible = false
+    analysisLabel.isVisible = false
+    statusLabel.isVisible = false
+    root = Box.column(
+      spacing: 12, Box.row(spacing: 12, titleLabel, spinner).centered(), frame, analysisLabel,
+      statusLabel, confirmBar,
+      Box.row(
+        undoButton, redoButton, hintButton, analysisButton, playAgainButton, quitButton
+      ).centered()
+    ).margin(12)
+    frame.onKeyPressed { [weak self] keyval, modifiers in
       self?.moveFocus(keyval: keyval, modifiers: modifiers) ?? false
     }
   }
@@ -100,33 +65,36 @@ public final class GameView {
     if cells.count != state.board.rows || cells.first?.count != state.board.columns {
       buildBoard(rows: state.board.rows, columns: state.board.columns)
     }
-    setText(titleLabel, state.title)
-    setAccessibleName(titleLabel, state.title)
-    setSpinning(spinner, state.isThinking)
-    setClass(grid, "thinking", state.isThinking)
+    titleLabel.text = state.title
+    titleLabel.accessibleName = state.title
+    spinner.isSpinning = state.isThinking
+    grid.setClass("thinking", state.isThinking)
     for (row, presentations) in state.rows.enumerated() {
       for (column, cell) in presentations.enumerated() {
         render(cells[row][column], cell)
       }
     }
-    setSensitive(undoButton, state.canUndo)
-    setSensitive(redoButton, state.canRedo)
-    setSensitive(hintButton, state.canHint)
-    setSensitive(analysisButton, state.canAnalyze || state.analysis != nil)
-    setClass(analysisButton, "active", state.analysis != nil)
-    setMessage(analysisLabel, state.analysisSummary)
-    setClass(playAgainButton, "suggested-action", state.isGameOver)
-    setAccessibleDescription(playAgainButton, state.resultSentence ?? "")
-    setVisible(confirmBar, state.isConfirmingQuit)
-    setText(confirmLabel, state.quitConfirmationMessage)
-    setMessage(errorLabel, state.errorMessage)
+    undoButton.isSensitive = state.canUndo
+    redoButton.isSensitive = state.canRedo
+    hintButton.isSensitive = state.canHint
+    analysisButton.isSensitive = state.canAnalyze || state.analysis != nil
+    analysisButton.setClass("active", state.analysis != nil)
+    analysisLabel.message = state.analysisSummary
+    // The question has a bar of its own; the analysis summary has its own line.
+    let status = state.isConfirmingQuit || state.notice?.kind == .analysis ? nil : state.statusLine
+    statusLabel.message = state.notice == nil && state.failure == nil ? nil : status
+    statusLabel.setClass("error", state.statusIsProblem)
+    playAgainButton.setClass("suggested-action", state.isGameOver)
+    playAgainButton.accessibleDescription = state.resultSentence ?? ""
+    confirmBar.isVisible = state.isConfirmingQuit
+    confirmLabel.text = state.quitConfirmationMessage
 
     let wasOver = previous?.isGameOver ?? false
     if state.isGameOver && !wasOver {
       // The result is announced with the focus move: the button's description is the result.
-      gtk_widget_grab_focus(playAgainButton)
+      playAgainButton.grabFocus()
     } else if state.isConfirmingQuit && previous?.isConfirmingQuit != true {
-      gtk_widget_grab_focus(keepPlayingButton)
+      keepPlayingButton.grabFocus()
     } else if previous == nil || (wasOver && !state.isGameOver)
       || (previous?.isConfirmingQuit == true && !state.isConfirmingQuit)
     {
@@ -138,54 +106,40 @@ public final class GameView {
   public func focusBoard() {
     guard let state = presented, !cells.isEmpty else { return }
     let cell = state.game.lastMove ?? Cell(row: 0, column: 0)
-    gtk_widget_grab_focus(cells[cell.row][cell.column])
+    cells[cell.row][cell.column].grabFocus()
   }
 
-  private func render(_ button: Widget, _ cell: CellPresentation) {
+  private func render(_ button: Button, _ cell: CellPresentation) {
     // An empty cell shows its value while the analysis is on; its name stays the core's.
-    let shown = cell.label.isEmpty ? cell.analysisText ?? "" : cell.label
-    if buttonLabel(of: button) != shown {
-      gtk_button_set_label(cgtk_button(button), shown)
-    }
-    setClass(button, "analysis", cell.label.isEmpty && cell.analysisText != nil)
-    setAccessibleName(button, cell.accessibleName)
+    button.label = cell.label.isEmpty ? cell.analysisText ?? "" : cell.label
+    button.setClass("analysis", cell.label.isEmpty && cell.analysisText != nil)
+    button.accessibleName = cell.accessibleName
     // The hint is otherwise only a border: screen readers hear it on the cell.
-    setAccessibleDescription(button, cell.accessibleDescription)
-    if isAccessibleDisabled(button) == cell.isEnabled {
-      cgtk_set_accessible_disabled(button, cell.isEnabled ? 0 : 1)
-    }
-    setClass(button, "playable", cell.isEnabled)
-    setClass(button, "x", cell.label == "X")
-    setClass(button, "o", cell.label == "O")
-    setClass(button, "winning", cell.isWinning)
-    setClass(button, "last-move", cell.isLastMove)
-    setClass(button, "hint", cell.isHint)
+    button.accessibleDescription = cell.accessibleDescription
+    button.isAccessibleDisabled = !cell.isEnabled
+    button.setClass("playable", cell.isEnabled)
+    button.setClass("x", cell.label == "X")
+    button.setClass("o", cell.label == "O")
+    button.setClass("winning", cell.isWinning)
+    button.setClass("last-move", cell.isLastMove)
+    button.setClass("hint", cell.isHint)
   }
 
   private func buildBoard(rows: Int, columns: Int) {
-    grid = gtk_grid_new()
-    gtk_widget_add_css_class(grid, "board")
-    gtk_widget_add_css_class(grid, Self.sizeClass(rows: rows, columns: columns))
-    gtk_grid_set_row_homogeneous(cgtk_grid(grid), 1)
-    gtk_grid_set_column_homogeneous(cgtk_grid(grid), 1)
-    gtk_grid_set_row_spacing(cgtk_grid(grid), 4)
-    gtk_grid_set_column_spacing(cgtk_grid(grid), 4)
+    grid = Grid(rowSpacing: 4, columnSpacing: 4, isHomogeneous: true)
+      .classes("board", Self.sizeClass(rows: rows, columns: columns))
     cells = (0..<rows).map { row in
       (0..<columns).map { column in
         // Every cell stays focusable so arrows can walk the board; occupied or waiting cells are
-        // marked disabled for assistive technologies, and the core ignores them.
-        let button: Widget = gtk_button_new_with_label("")
-        gtk_widget_add_css_class(button, "cell")
-        gtk_widget_set_hexpand(button, 1)
-        gtk_widget_set_vexpand(button, 1)
+        // marked disabled for assistive technologies, and the core refuses them.
         let cell = Cell(row: row, column: column)
-        connect(button, "clicked") { [send] in send(.cellTapped(cell)) }
-        gtk_grid_attach(cgtk_grid(grid), button, Int32(column), Int32(row), 1, 1)
+        let button = Button(label: "") { [send] in send(.cellTapped(cell)) }
+          .classes("cell").expanding()
+        grid.attach(button, row: row, column: column)
         return button
       }
     }
-    gtk_aspect_frame_set_ratio(cgtk_aspect_frame(frame), Float(columns) / Float(rows))
-    gtk_aspect_frame_set_child(cgtk_aspect_frame(frame), grid)
+    frame.show(grid, columns: columns, rows: rows)
   }
 
   private static func sizeClass(rows: Int, columns: Int) -> String {
@@ -210,14 +164,14 @@ public final class GameView {
     guard let focused = focusedCell() else { return false }
     let row = min(max(focused.row + step.row, 0), cells.count - 1)
     let column = min(max(focused.column + step.column, 0), cells[row].count - 1)
-    gtk_widget_grab_focus(cells[row][column])
+    cells[row][column].grabFocus()
     return true
   }
 
   /// The cell holding the keyboard focus, if any.
-  public func focusedCell() -> Cell? {
+  package func focusedCell() -> Cell? {
     for (row, buttons) in cells.enumerated() {
-      for (column, button) in buttons.enumerated() where gtk_widget_is_focus(button) != 0 {
+      for (column, button) in buttons.enumerated() where button.isFocused {
         return Cell(row: row, column: column)
       }
     }
@@ -225,7 +179,7 @@ public final class GameView {
   }
 
   /// Handles a key as the arrow keys on the board do; returns whether it was used.
-  public func handleBoardKey(_ keyval: UInt32) -> Bool {
+  package func handleBoardKey(_ keyval: UInt32) -> Bool {
     moveFocus(keyval: keyval, modifiers: 0)
   }
 }

@@ -1,92 +1,65 @@
-import CGTK
 public import LoginCore
 
 /// The Sign in screen: user name, password, Sign in, Create account and Play as guest.
 public final class LoginView {
   /// The screen's top widget.
-  public let root: Widget
-  /// The user name field.
-  public let userNameEntry: Widget
-  /// The password field.
-  public let passwordEntry: Widget
-  /// Sign in.
-  public let signInButton: Widget
-  /// Create account.
-  public let createAccountButton: Widget
-  /// Play as guest.
-  public let guestButton: Widget
-  /// Why the last request failed.
-  public let errorLabel: Widget
+  public let root: Element
+  package let userNameEntry = Entry(placeholder: "User name")
+  package let passwordEntry = Entry(isPassword: true)
+  package let repeatedPasswordEntry = Entry(isPassword: true)
+  package let signInButton = Button(mnemonic: "_Sign in").classes("suggested-action")
+  package let createAccountButton = Button(mnemonic: "_Create account")
+  package let guestButton = Button(mnemonic: "Play as _guest")
+  package let errorLabel = Label().classes("error")
 
-  private let titleLabel: Widget
-  private let spinner: Widget
-  private var isRendering = false
+  private let titleLabel = Label().classes("title")
+  private let repeatedPasswordLabel = Label("_Repeat the password")
+  private let spinner = Spinner()
 
   /// Creates the screen; `send` receives the player's actions.
   public init(send: @escaping (Login.Action.View) -> Void) {
-    var rendering: () -> Bool = { false }
-    titleLabel = makeLabel(classes: ["title"])
-    userNameEntry = makeEntry(
-      placeholder: "User name",
-      onChange: { if !rendering() { send(.userNameChanged($0)) } },
-      onActivate: { send(.signInTapped) })
-    passwordEntry = makeEntry(
-      isPassword: true,
-      onChange: { if !rendering() { send(.passwordChanged($0)) } },
-      onActivate: { send(.signInTapped) })
-    signInButton = makeButton("_Sign in") { send(.signInTapped) }
-    gtk_widget_add_css_class(signInButton, "suggested-action")
-    createAccountButton = makeButton("_Create account") { send(.createAccountTapped) }
-    guestButton = makeButton("Play as _guest") { send(.playAsGuestTapped) }
-    spinner = gtk_spinner_new()
-    errorLabel = makeLabel(classes: ["error"])
-    setVisible(errorLabel, false)
-
-    let userNameLabel = makeLabel("_User name")
-    gtk_label_set_use_underline(cgtk_label(userNameLabel), 1)
-    gtk_label_set_mnemonic_widget(cgtk_label(userNameLabel), userNameEntry)
-    let passwordLabel = makeLabel("_Password")
-    gtk_label_set_use_underline(cgtk_label(passwordLabel), 1)
-    gtk_label_set_mnemonic_widget(cgtk_label(passwordLabel), passwordEntry)
-    let buttons = makeBox(
-      GTK_ORIENTATION_HORIZONTAL, spacing: 6, [signInButton, createAccountButton, spinner])
-    root = makeBox(
-      GTK_ORIENTATION_VERTICAL, spacing: 8,
+    Entry.send(
+      [userNameEntry: Login.Action.View.userNameChanged, passwordEntry: { .passwordChanged($0) }],
+      submit: .signInTapped, to: send)
+    Entry.send(
+      [repeatedPasswordEntry: Login.Action.View.repeatedPasswordChanged],
+      submit: .createAccountTapped, to: send)
+    repeatedPasswordLabel.mnemonic(for: repeatedPasswordEntry)
+    Button.send(
       [
-        titleLabel, userNameLabel, userNameEntry, passwordLabel, passwordEntry, buttons,
-        errorLabel, guestButton,
-      ])
-    layOutForm(root)
-    rendering = { [weak self] in self?.isRendering ?? false }
+        signInButton: .signInTapped, createAccountButton: .createAccountTapped,
+        guestButton: .playAsGuestTapped,
+      ], to: send)
+    errorLabel.isVisible = false
+    root = formColumn(
+      titleLabel, Label("_User name").mnemonic(for: userNameEntry), userNameEntry,
+      Label("_Password").mnemonic(for: passwordEntry), passwordEntry, repeatedPasswordLabel,
+      repeatedPasswordEntry, Box.row(signInButton, createAccountButton, spinner), errorLabel,
+      guestButton)
   }
 
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: Login.State) {
-    isRendering = true
-    defer { isRendering = false }
-    setText(titleLabel, state.title)
-    setEditableText(userNameEntry, state.userName)
-    setEditableText(passwordEntry, state.password)
-    setSensitive(userNameEntry, state.isFormEnabled)
-    setSensitive(passwordEntry, state.isFormEnabled)
-    setSensitive(signInButton, state.canSubmit)
-    setSensitive(createAccountButton, state.canSubmit)
-    setSensitive(guestButton, state.isFormEnabled)
-    setSpinning(spinner, state.showsProgress)
-    setMessage(errorLabel, state.errorMessage)
+    titleLabel.text = state.title
+    userNameEntry.text = state.userName
+    passwordEntry.text = state.password
+    let wasRepeating = repeatedPasswordEntry.isVisible
+    repeatedPasswordLabel.isVisible = state.isRepeatingPassword
+    repeatedPasswordEntry.isVisible = state.isRepeatingPassword
+    repeatedPasswordEntry.text = state.repeatedPassword ?? ""
+    if state.isRepeatingPassword && !wasRepeating { repeatedPasswordEntry.grabFocus() }
+    for field in [userNameEntry, passwordEntry, repeatedPasswordEntry] as [Element] + [guestButton]
+    {
+      field.isSensitive = state.isFormEnabled
+    }
+    for button in [signInButton, createAccountButton] { button.isSensitive = state.canSubmit }
+    spinner.isSpinning = state.showsProgress
+    errorLabel.message = state.errorMessage ?? state.repeatPasswordPrompt
+    errorLabel.setClass("error", state.errorMessage != nil)
   }
 
   /// Puts the keyboard focus in the user name field.
   public func focus() {
-    gtk_widget_grab_focus(userNameEntry)
+    userNameEntry.grabFocus()
   }
-}
-
-/// Centres a form and keeps it narrow in a wide window.
-func layOutForm(_ form: Widget) {
-  gtk_widget_set_halign(form, GTK_ALIGN_CENTER)
-  gtk_widget_set_valign(form, GTK_ALIGN_CENTER)
-  gtk_widget_set_size_request(form, 360, -1)
-  for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] { side(form, 24) }
-  for side in [gtk_widget_set_margin_start, gtk_widget_set_margin_end] { side(form, 24) }
 }

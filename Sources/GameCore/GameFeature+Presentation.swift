@@ -28,9 +28,37 @@ public struct CellPresentation: Equatable, Sendable {
   public var accessibleDescription: String {
     analysisText ?? (isHint ? "Suggested move" : "")
   }
+}
 
-  /// Whether the cell should stand out: winning line, last move or hint.
-  public var isHighlighted: Bool { isWinning || isLastMove || isHint }
+/// A button of the Game screen, offered only while it can do something.
+public enum GameControl: Hashable, Sendable {
+  case undo
+  case redo
+  case hint
+  case analysis
+  /// A new game, asking first while this one goes on.
+  case newGame
+  /// Another game once this one is over.
+  case playAgain
+  case quit
+  /// Yes to the question.
+  case confirm
+  /// No to the question.
+  case keepPlaying
+
+  /// The button's label.
+  public var title: String {
+    switch self {
+    case .undo: "Undo"
+    case .redo: "Redo"
+    case .hint: "Hint"
+    case .analysis: "Analysis"
+    case .newGame: "New game"
+    case .playAgain: "Play again"
+    case .quit, .confirm: "Quit"
+    case .keepPlaying: "Keep playing"
+    }
+  }
 }
 
 extension GameFeature.State {
@@ -38,21 +66,21 @@ extension GameFeature.State {
   public var title: String {
     switch board.outcome {
     case .win(let mark, _):
-      return "Winner! Congrats \(settings.name(of: mark))!"
+      return "Winner! Congrats \(shownName(of: mark))!"
     case .draw:
       return "Tied game!"
     case .inProgress:
       let mark = board.toMove
-      let name = settings.name(of: mark)
+      let name = shownName(of: mark)
       return settings.isComputer(mark)
         ? "\(name) is thinking…" : "\(name), place your \(mark.symbol)"
     }
   }
 
-  /// Whether the board takes a move from a person now.
-  public var isBoardEnabled: Bool {
-    board.outcome == .inProgress && !settings.isComputer(board.toMove) && !isThinking
-      && !isConfirmingQuit
+  /// A player's name as shown: a resumed game's names come from the records, so anything that
+  /// is not printable is escaped.
+  func shownName(of mark: Mark) -> String {
+    settings.name(of: mark).escapingControlCharacters
   }
 
   /// Every cell's presentation, row by row.
@@ -90,25 +118,36 @@ extension GameFeature.State {
     return cells
   }
 
-  /// Whether Undo does something: a person's move can be taken back while the game goes on.
-  public var canUndo: Bool {
-    guard board.outcome == .inProgress, !isConfirmingQuit else { return false }
-    let starter = game.start.firstMover
-    return game.moves.indices.contains { index in
-      !settings.isComputer(index.isMultiple(of: 2) ? starter : starter.opponent)
-    }
-  }
+  /// Whether Undo takes a move back now.
+  public var canUndo: Bool { refusal(of: .undo) == nil }
 
-  /// Whether Redo does something.
-  public var canRedo: Bool {
-    game.canRedo && board.outcome == .inProgress && !isThinking && !isConfirmingQuit
-  }
+  /// Whether Redo plays an undone move again now.
+  public var canRedo: Bool { refusal(of: .redo) == nil }
 
-  /// Whether Hint does something: a person is to move.
+  /// Whether Hint asks the engine now: a person is to move.
   public var canHint: Bool { isBoardEnabled }
 
   /// Whether Analysis can be asked for: the game goes on and the computer is not thinking.
-  public var canAnalyze: Bool { board.outcome == .inProgress && !isThinking }
+  public var canAnalyze: Bool { refusal(of: .analysis) == nil }
+
+  /// The buttons to offer now, in order, each with whether it does something at this moment.
+  ///
+  /// A question offers its two answers; a finished game offers Play again and Quit; a game in
+  /// progress offers everything, the buttons that do nothing this moment disabled.
+  public var controls: [(control: GameControl, isEnabled: Bool)] {
+    switch phase {
+    case .confirming:
+      return [(.confirm, true), (.keepPlaying, true)]
+    case .stopped:
+      return []
+    case .playing, .thinking, .saving, .finished:
+      if board.outcome.isOver { return [(.playAgain, !isSaving), (.quit, true)] }
+      return [
+        (.undo, canUndo), (.redo, canRedo), (.hint, canHint),
+        (.analysis, canAnalyze || analysis != nil), (.newGame, true), (.quit, true),
+      ]
+    }
+  }
 
   /// A value in at most four characters: `W3` (win in 3), `D` (draw), `L2` (loss in 2), with
   /// `~` after an estimate.
@@ -135,6 +174,17 @@ extension GameFeature.State {
     guard let analysis else { return nil }
     let best = analysis.best.map(\.name).joined(separator: ", ")
     return "\(board.toMove.symbol) to move: \(analysis.evaluation). Best: \(best)."
+  }
+
+  /// The analysis in two sentences: the summary, then every empty cell's value.
+  ///
+  /// For example `X to move: draw. Best: b2.` and `Values: a1 draw, b1 loss in 2.`
+  public var analysisSentences: [String] {
+    guard let summary = analysisSummary else { return [] }
+    let values = rows.joined().compactMap { cell in
+      cell.analysisText.map { "\(cell.cell.name) \($0)" }
+    }
+    return [summary, "Values: \(values.joined(separator: ", "))."]
   }
 
   /// Whether the game has ended, so Play again is the obvious next step.
@@ -167,5 +217,131 @@ extension GameFeature.State {
   }
 
   /// The question asked before abandoning a game in progress.
-  public var quitConfirmationMessage: String { "Quit this game? It will not be saved." }
+  public var quitConfirmationMessage: String {
+    if case .confirming(.newGame) = phase {
+      return "Start a new game? This one will not be saved."
+    }
+    return "Quit this game? It will not be saved."
+  }
+
+  /// The line under the board: the question, why the game stopped, the notice, or the last
+  /// move's sentence.
+  public var statusLine: String? {
+    if isConfirmingQuit { return quitConfirmationMessage }
+    if let failure { return failure.sentence }
+    if let notice { return line(for: notice.kind) }
+    return narration.last
+  }
+
+  /// Whether ``statusLine`` reports a problem.
+  public var statusIsProblem: Bool {
+    if isConfirmingQuit { return false }
+    if failure != nil { return true }
+    return notice?.kind.isProblem ?? false
+  }
+
+  /// A notice on one line, for a status line.
+  public func line(for notice: Notice.Kind) -> String {
+    switch notice {
+    case .analysis: analysisSummary ?? "There is no analysis now."
+    case .board: title
+    case .help: Self.typingHelp
+    default: sentences(for: notice).joined(separator: " ")
+    }
+  }
+
+  /// A notice in full, as plain mode says it: the board, the help and the analysis take
+  /// several lines.
+  public func sentences(for notice: Notice.Kind) -> [String] {
+    switch notice {
+    case .refused(let error): [error.description]
+    case .notYourTurn: ["It is not your turn."]
+    case .stillSaving: ["The last move is still being saved."]
+    case .answerYesOrNo: [typedQuestion ?? "Answer yes or no."]
+    case .stopped: [failure?.sentence ?? "The game stopped."]
+    case .nothingToUndo: ["There is no move to undo."]
+    case .nothingToRedo: ["There is no move to redo."]
+    case .undone(let count):
+      [count == 1 ? "One move taken back." : "\(count) moves taken back."]
+    case .redone(let count):
+      [count == 1 ? "One move played again." : "\(count) moves played again."]
+    case .hint(let cell): ["Hint: \(cell.name)."]
+    case .analysis: analysisSentences
+    case .keptPlaying: ["The game goes on."]
+    case .noMoveFound: ["The computer could not find a move."]
+    case .digitsNeedTheClassicBoard:
+      ["Digits pick cells only on a 3×3 board; name the cell, such as b2."]
+    case .help: [Self.typingHelp]
+    case .board: [board.diagram, title]
+    case .unknownCommand(let text):
+      ["Unknown command \"\(text.quotable)\". \(Self.typingHelp)"]
+    }
+  }
+
+  /// The question as plain mode asks it, or `nil` when nothing is asked.
+  public var typedQuestion: String? {
+    isConfirmingQuit ? "\(quitConfirmationMessage) Type yes or no." : nil
+  }
+
+  /// The commands of plain mode, in one sentence.
+  public static let typingHelp =
+    "Type a cell such as b2 (or 1 to 9 on a 3×3 board) to play; undo, redo, hint, analysis, new, "
+    + "board, quit."
+
+  /// The board as plain mode shows it after a move: the diagram, or on a board of more than
+  /// 49 cells, where a diagram a move would drown the sentences, a one-line summary.
+  public var boardForTyping: String {
+    guard board.rows * board.columns > 49 else { return board.diagram }
+    let moves = game.moves.count
+    return "\(board.rows)×\(board.columns) board, \(moves) move\(moves == 1 ? "" : "s") played; "
+      + "type board to see it."
+  }
+
+  /// What plain mode says when its input ends: that the game is saved only when it is.
+  public var endOfInputSentence: String? {
+    guard failure == nil, !isGameOver, !game.moves.isEmpty, !isSaving else { return nil }
+    return "Input ended; the unfinished game is saved."
+  }
+}
+
+extension Notice.Kind {
+  /// Whether the notice refuses something, shown as a problem.
+  public var isProblem: Bool {
+    switch self {
+    case .refused, .notYourTurn, .stillSaving, .answerYesOrNo, .stopped, .nothingToUndo,
+      .nothingToRedo, .noMoveFound, .digitsNeedTheClassicBoard, .unknownCommand:
+      true
+    case .undone, .redone, .hint, .analysis, .keptPlaying, .help, .board:
+      false
+    }
+  }
+}
+
+extension GameFeature.SaveFailure {
+  /// The failure in one sentence: why, and what is not stored.
+  ///
+  /// For example `The database … is full (…); the game stopped, and X's move c3 is not stored.`
+  public var sentence: String {
+    var reason = self.reason
+    while reason.last == "." { reason.removeLast() }
+    return "\(reason); the game stopped, and \(whatIsLost)."
+  }
+
+  private var whatIsLost: String {
+    let common = zip(stored.moves, unstored.moves).prefix { $0 == $1 }.count
+    let added = unstored.moves.dropFirst(common)
+    if write == .abandon { return "the abandoned game is still saved" }
+    guard !added.isEmpty else {
+      let taken = stored.moves.count - common
+      return "taking back \(taken == 1 ? "a move" : "\(taken) moves") is not stored"
+    }
+    var mark = unstored.start.firstMover
+    if !common.isMultiple(of: 2) { mark = mark.opponent }
+    var names: [String] = []
+    for move in added {
+      names.append("\(mark.symbol)'s move \(move.name)")
+      mark = mark.opponent
+    }
+    return names.joined(separator: " and ") + (names.count == 1 ? " is" : " are") + " not stored"
+  }
 }

@@ -3,32 +3,28 @@ public import DatabaseClient
 public import GameAI
 public import GameRules
 
-/// The Game screen: moves, the computer's turn, undo, redo, hint, play again and quit.
+/// The Game screen: moves, the computer's turn, undo, redo, hint, analysis, play again and quit.
+///
+/// Every change to the game is written to the records before it shows: a move's sentence and the
+/// board that shows it follow the commit, so a move that was announced is never lost. A write
+/// that fails stops the game.
 public struct GameFeature: Reducer {
   /// The game on the board and what the screen shows around it.
   public struct State: Equatable, Sendable {
     /// The players and options chosen on New game.
     public var settings: GameSettings
-    /// The game: starting board, moves and what was undone.
+    /// The game as stored: starting board, moves and what was undone.
     public var game: Game
     /// When the game began.
     public var startedAt: Timestamp
-    /// Whether the computer is choosing a move; the board ignores input meanwhile.
-    public var isThinking = false
+    /// What the game is doing now; see ``Phase``.
+    public var phase = Phase.playing
     /// The engine's suggestion for the side to move, until the next move.
     public var hint: Cell?
     /// The engine's value of every legal move, shown on request until the next move.
     public var analysis: Analysis?
-    /// Whether the player is being asked to confirm quitting a game in progress.
-    public var isConfirmingQuit = false
-    /// Whether the finished game is being written to the records.
-    public var isSavingRecord = false
-    /// Whether Quit was chosen while the record was being saved; the screen closes after.
-    public var isQuitting = false
-    /// The finished game's id in the records, once saved.
-    public var recordID: Int64?
-    /// A problem with the records, in one sentence.
-    public var errorMessage: String?
+    /// The last thing said to the player about their last action, if it is still current.
+    public private(set) var notice: Notice?
 
     /// Creates the state of a fresh game for `settings`.
     ///
@@ -56,9 +52,12 @@ public struct GameFeature: Reducer {
     public var board: Board { game.board }
 
     /// The game as the records keep it.
-    public var record: GameRecord {
+    public var record: GameRecord { record(of: game) }
+
+    /// A game of these players as the records keep it.
+    func record(of game: Game) -> GameRecord {
       let result: GameResult? =
-        switch board.outcome {
+        switch game.board.outcome {
         case .inProgress: nil
         case .win(.x, _): .xWins
         case .win(.o, _): .oWins
@@ -66,8 +65,101 @@ public struct GameFeature: Reducer {
         }
       return GameRecord(
         x: settings.playerRecord(.x), o: settings.playerRecord(.o),
-        rows: board.rows, columns: board.columns, k: board.k, firstMover: game.start.firstMover,
-        moves: game.moves, result: result, startedAt: startedAt)
+        rows: game.board.rows, columns: game.board.columns, k: game.board.k,
+        firstMover: game.start.firstMover, moves: game.moves, result: result,
+        startedAt: startedAt)
+    }
+
+    /// Says `kind` to the player; the same notice twice is said twice.
+    public mutating func post(_ kind: Notice.Kind) {
+      postedCount += 1
+      notice = Notice(kind: kind, number: postedCount)
+    }
+
+    /// Forgets the notice: the player has moved on.
+    public mutating func clearNotice() {
+      notice = nil
+    }
+
+    /// How many notices were posted, so that a repeated notice is still a change of state.
+    private var postedCount = 0
+  }
+
+  /// What the game is doing.
+  ///
+  /// Each phase allows only the actions that make sense in it.
+  public enum Phase: Equatable, Sendable {
+    /// Waiting for a person's move, or for ``Action/started`` when the computer starts.
+    case playing
+    /// The computer is choosing its move; the board takes no move meanwhile.
+    case thinking
+    /// Asking before a game in progress is abandoned.
+    case confirming(Question)
+    /// A change waits for the records; it shows once stored.
+    case saving(Save)
+    /// The game is over and recorded under this id.
+    case finished(recordID: Int64)
+    /// A write to the records failed: the game cannot go on.
+    case stopped(SaveFailure)
+  }
+
+  /// What abandoning a game in progress leads to.
+  public enum Question: Equatable, Sendable {
+    /// Leave the game.
+    case quit
+    /// Leave it for a new game.
+    case newGame
+  }
+
+  /// A change to the game that waits for the records.
+  public struct Save: Equatable, Sendable {
+    /// The game as it will be once stored.
+    public var game: Game
+    /// What to write.
+    public var write: Write
+    /// What to say once it is stored.
+    public var notice: Notice.Kind?
+    /// The message for the parent once it is stored, if the screen closes then.
+    public var then: Delegate?
+
+    /// Creates a save.
+    public init(game: Game, write: Write, notice: Notice.Kind? = nil, then: Delegate? = nil) {
+      self.game = game
+      self.write = write
+      self.notice = notice
+      self.then = then
+    }
+
+    /// What a save writes.
+    public enum Write: Equatable, Sendable {
+      /// The game in progress, replacing the last one saved.
+      case progress
+      /// The finished game, forgetting the game in progress in the same transaction.
+      case finished
+      /// Forget the game in progress: it was taken back to its start.
+      case clear
+      /// Forget the game in progress: the player abandoned it.
+      case abandon
+    }
+  }
+
+  /// Why the game stopped: the records' sentence and what was not stored.
+  public struct SaveFailure: Equatable, Sendable {
+    /// The records' one sentence.
+    public var reason: String
+    /// The game as stored.
+    public var stored: Game
+    /// The game that could not be stored.
+    public var unstored: Game
+    /// What was being written.
+    public var write: Save.Write
+
+    /// Creates a failure.
+    public init(reason: String, stored: Game, unstored: Game, write: Save.Write) {
+      self.reason = reason
+      self.stored = stored
+      self.unstored = unstored
+      self.write = write
     }
   }
 
@@ -83,10 +175,10 @@ public struct GameFeature: Reducer {
     case hintResponse(Cell?)
     /// The engine's analysis of the position arrived.
     case analysisResponse(Analysis)
-    /// The finished game was saved with this id.
-    case recordSaved(Int64)
-    /// Writing to the records failed.
-    case saveFailed(String)
+    /// The change waiting in ``Phase/saving(_:)`` is stored; a finished game with this id.
+    case saved(recordID: Int64?)
+    /// Writing the change failed.
+    case saveFailed(DatabaseError)
     /// Messages for the parent.
     case delegate(Delegate)
 
@@ -94,6 +186,10 @@ public struct GameFeature: Reducer {
     public enum View: Equatable, Sendable {
       /// A cell was chosen.
       case cellTapped(Cell)
+      /// A digit was typed: 1 to 9 pick the cells of a 3×3 board in reading order.
+      case digitTyped(Int)
+      /// A line was typed in plain mode: a cell, a command or an answer.
+      case lineTyped(String)
       /// Undo: against the computer, takes back its reply and your move.
       case undoTapped
       /// Redo what was undone.
@@ -102,8 +198,10 @@ public struct GameFeature: Reducer {
       case hintTapped
       /// Show (or hide) every legal move's value.
       case analysisTapped
-      /// Start another game with the same players and settings.
+      /// Start another game with the same players and settings now, even one in progress.
       case playAgainTapped
+      /// A new game: play again once the game is over, else ask before abandoning this one.
+      case newGameTapped
       /// Leave the game (asks first while a game is in progress).
       case quitTapped
       /// Yes, abandon the game in progress.
@@ -111,20 +209,26 @@ public struct GameFeature: Reducer {
       /// No, keep playing.
       case quitCancelled
     }
+  }
 
-    /// What the parent must act on.
-    public enum Delegate: Equatable, Sendable {
-      /// Close the Game screen.
-      case didQuit
-    }
+  /// What the parent must act on.
+  public enum Delegate: Equatable, Sendable {
+    /// Close the Game screen.
+    case didQuit
+    /// Close the Game screen for a new game.
+    case didAskForNewGame
+    /// The game stopped because a write failed; the sentence says what is not stored.
+    case didStop(String)
   }
 
   private enum CancelID: Hashable, Sendable {
     case computerMove
     case hint
     case analysis
-    case saveProgress
   }
+
+  /// How long the computer seems to think before it moves, unless told otherwise.
+  public static let naturalThinkingPause = Duration.milliseconds(350)
 
   /// The engine that plays for the computer and gives hints.
   public var engine: EngineClient
@@ -140,7 +244,7 @@ public struct GameFeature: Reducer {
   /// Creates the feature with its clients.
   public init(
     engine: EngineClient, clock: ClockClient, random: RandomClient, database: DatabaseClient,
-    thinkingPause: Duration = .milliseconds(350)
+    thinkingPause: Duration = naturalThinkingPause
   ) {
     self.engine = engine
     self.clock = clock
@@ -153,37 +257,51 @@ public struct GameFeature: Reducer {
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .view(let view):
+      state.clearNotice()
       return reduce(into: &state, view: view)
 
     case .started:
       return computerTurn(&state)
 
     case .computerMoved(let cell):
-      guard state.isThinking else { return .none }
-      state.isThinking = false
-      guard let cell, (try? state.game.play(at: cell)) != nil else {
-        state.errorMessage = "The computer could not find a move."
+      guard state.phase == .thinking else { return .none }
+      state.phase = .playing
+      guard let cell, let next = try? state.game.playing(at: cell) else {
+        state.post(.noMoveFound)
         return .none
       }
-      return afterMove(&state)
+      return commit(&state, next)
 
     case .hintResponse(let cell):
       state.hint = cell
+      if let cell { state.post(.hint(cell)) }
       return .none
 
     case .analysisResponse(let analysis):
       state.analysis = analysis
+      state.post(.analysis)
       return .none
 
-    case .recordSaved(let id):
-      state.isSavingRecord = false
-      state.recordID = id
-      return state.isQuitting ? .send(.delegate(.didQuit)) : .none
+    case .saved(let recordID):
+      guard case .saving(let save) = state.phase else { return .none }
+      state.game = save.game
+      state.hint = nil
+      state.analysis = nil
+      if let notice = save.notice { state.post(notice) } else { state.clearNotice() }
+      if let recordID {
+        state.phase = .finished(recordID: recordID)
+      } else {
+        state.phase = .playing
+      }
+      if let then = save.then { return .send(.delegate(then)) }
+      return computerTurn(&state)
 
-    case .saveFailed(let message):
-      state.isSavingRecord = false
-      state.errorMessage = message
-      return state.isQuitting ? .send(.delegate(.didQuit)) : .none
+    case .saveFailed(let error):
+      guard case .saving(let save) = state.phase else { return .none }
+      let failure = SaveFailure(
+        reason: error.message, stored: state.game, unstored: save.game, write: save.write)
+      state.phase = .stopped(failure)
+      return .send(.delegate(.didStop(failure.sentence)))
 
     case .delegate:
       return .none
@@ -191,146 +309,156 @@ public struct GameFeature: Reducer {
   }
 
   private func reduce(into state: inout State, view: Action.View) -> Effect<Action> {
+    if case .stopped = state.phase { return .none }
+    if case .confirming(let question) = state.phase {
+      return answer(&state, question, view)
+    }
     switch view {
     case .cellTapped(let cell):
-      guard state.isBoardEnabled, (try? state.game.play(at: cell)) != nil else { return .none }
-      return afterMove(&state)
+      return play(&state, cell)
+
+    case .digitTyped(let digit):
+      guard let cell = Cell(digit: digit, on: state.board) else {
+        state.post(.digitsNeedTheClassicBoard)
+        return .none
+      }
+      return play(&state, cell)
+
+    case .lineTyped(let line):
+      return typed(&state, line)
 
     case .undoTapped:
-      guard state.canUndo else { return .none }
-      state.isThinking = false
-      state.hint = nil
-      state.analysis = nil
-      repeat {
-        state.game.undo()
-      } while state.settings.isComputer(state.board.toMove) && state.game.canUndo
-      return .merge(
-        .cancel(id: CancelID.computerMove), .cancel(id: CancelID.hint),
-        .cancel(id: CancelID.analysis), saveProgress(state))
+      guard !isRefused(&state, .undo) else { return .none }
+      // Against the computer, its reply and the person's move go back together.
+      let (next, count) = state.game.stepping(
+        { $0.undo() }, while: { state.settings.isComputer($0.board.toMove) && $0.canUndo })
+      state.phase = .playing
+      return .merge(cancelEngine(), commit(&state, next, notice: .undone(count)))
 
     case .redoTapped:
-      guard state.canRedo else { return .none }
-      repeat {
-        state.game.redo()
-      } while state.game.canRedo && state.settings.isComputer(state.board.toMove)
-        && !state.board.outcome.isOver
-      return afterMove(&state)
+      guard !isRefused(&state, .redo) else { return .none }
+      let (next, count) = state.game.stepping(
+        { $0.redo() },
+        while: { game in
+          game.canRedo && state.settings.isComputer(game.board.toMove)
+            && !game.board.outcome.isOver
+        })
+      return .merge(cancelEngine(), commit(&state, next, notice: .redone(count)))
 
     case .hintTapped:
-      guard state.canHint else { return .none }
-      let board = state.board
-      return .run { [engine] send in
-        await send(.hintResponse(await engine.hint(board)))
-      }
-      .cancellable(id: CancelID.hint, cancelInFlight: true)
+      guard !isRefused(&state, .move) else { return .none }
+      return ask(state, id: .hint) { engine, board in .hintResponse(await engine.hint(board)) }
 
     case .analysisTapped:
       guard state.analysis == nil else {
         state.analysis = nil
         return .cancel(id: CancelID.analysis)
       }
-      guard state.canAnalyze else { return .none }
-      let board = state.board
-      return .run { [engine] send in
-        await send(.analysisResponse(await engine.analyze(board)))
+      guard !isRefused(&state, .analysis) else { return .none }
+      return ask(state, id: .analysis) { engine, board in
+        .analysisResponse(await engine.analyze(board))
       }
-      .cancellable(id: CancelID.analysis, cancelInFlight: true)
 
     case .playAgainTapped:
-      let wasAbandoned = !state.board.outcome.isOver && !state.game.moves.isEmpty
-      let starter: Mark =
-        switch state.settings.startingRule {
-        case .x: .x
-        case .o: .o
-        case .alternate: state.game.start.firstMover.opponent
-        case .random: random.int(0..<2) == 0 ? .x : .o
-        }
-      let start = state.game.start
-      let board: Board
-      do {
-        board = try Board(rows: start.rows, columns: start.columns, k: start.k, firstMover: starter)
-      } catch {
-        preconditionFailure("the dimensions of a board in play are valid: \(error)")
+      if case .saving = state.phase {
+        state.post(.stillSaving)
+        return .none
       }
-      state.game = Game(start: board)
-      state.startedAt = clock.now()
-      state.isThinking = false
-      state.hint = nil
-      state.analysis = nil
-      state.isConfirmingQuit = false
-      state.recordID = nil
-      state.errorMessage = nil
-      let cancellations = Effect<Action>.merge(
-        .cancel(id: CancelID.computerMove), .cancel(id: CancelID.hint),
-        .cancel(id: CancelID.analysis), .cancel(id: CancelID.saveProgress))
-      return .merge(
-        cancellations, wasAbandoned ? clearProgress(state) : .none, computerTurn(&state))
+      return playAgain(&state)
+
+    case .newGameTapped:
+      if state.isGameOver {
+        return reduce(into: &state, view: .playAgainTapped)
+      }
+      if state.isAbandoning {
+        return ask(&state, .newGame)
+      }
+      return .send(.delegate(.didAskForNewGame))
 
     case .quitTapped:
-      if state.board.outcome == .inProgress && !state.game.moves.isEmpty {
-        state.isConfirmingQuit = true
+      if state.isAbandoning {
+        return ask(&state, .quit)
+      }
+      if case .saving(var save) = state.phase {
+        save.then = .didQuit
+        state.phase = .saving(save)
         return .none
       }
-      if state.isSavingRecord {
-        state.isQuitting = true
-        return .none
-      }
-      return .merge(
-        .cancel(id: CancelID.computerMove), .cancel(id: CancelID.hint), .send(.delegate(.didQuit)))
+      return .merge(cancelEngine(), .send(.delegate(.didQuit)))
 
-    case .quitConfirmed:
-      guard state.isConfirmingQuit else { return .none }
-      state.isConfirmingQuit = false
-      state.isThinking = false
-      let owner = state.settings.owner
-      return .merge(
-        .cancel(id: CancelID.computerMove), .cancel(id: CancelID.hint),
-        .cancel(id: CancelID.saveProgress),
-        .run { [database] send in
-          // The game was abandoned on purpose, so it is not offered for resume; a failure to
-          // forget it only means it is offered once more.
-          try? await database.clearGameInProgress(owner)
-          await send(.delegate(.didQuit))
-        })
-
-    case .quitCancelled:
-      state.isConfirmingQuit = false
+    case .quitConfirmed, .quitCancelled:
       return .none
     }
   }
 
-  /// Records a move just played and starts the computer's turn when it is due.
-  private func afterMove(_ state: inout State) -> Effect<Action> {
-    state.hint = nil
-    state.analysis = nil
-    let cancelHint = Effect<Action>.merge(
-      .cancel(id: CancelID.hint), .cancel(id: CancelID.analysis))
-    guard state.board.outcome.isOver else {
-      return .merge(cancelHint, saveProgress(state), computerTurn(&state))
+  /// Posts why `request` does nothing now and returns `true`, or returns `false` when it acts.
+  private func isRefused(_ state: inout State, _ request: State.Request) -> Bool {
+    guard let refusal = state.refusal(of: request) else { return false }
+    state.post(refusal)
+    return true
+  }
+
+  /// Asks the engine about the board, replacing a question of the same kind still open.
+  private func ask(
+    _ state: State, id: CancelID,
+    _ question: @escaping @concurrent @Sendable (EngineClient, Board) async -> Action
+  ) -> Effect<Action> {
+    let board = state.board
+    return .run { [engine] send in await send(await question(engine, board)) }
+      .cancellable(id: id, cancelInFlight: true)
+  }
+
+  // MARK: - Moves
+
+  private func play(_ state: inout State, _ cell: Cell) -> Effect<Action> {
+    guard !isRefused(&state, .move) else { return .none }
+    do {
+      return .merge(cancelEngine(), commit(&state, try state.game.playing(at: cell)))
+    } catch {
+      state.post(.refused(error))
+      return .none
     }
-    state.isSavingRecord = true
-    let record = state.record
+  }
+
+  /// Stores `next` and shows it once stored; the computer moves after when it is its turn.
+  private func commit(
+    _ state: inout State, _ next: Game, notice: Notice.Kind? = nil, then: Delegate? = nil
+  ) -> Effect<Action> {
+    let write: Save.Write =
+      next.board.outcome.isOver ? .finished : next.moves.isEmpty ? .clear : .progress
+    return save(&state, Save(game: next, write: write, notice: notice, then: then))
+  }
+
+  private func save(_ state: inout State, _ save: Save) -> Effect<Action> {
+    state.phase = .saving(save)
+    let record = state.record(of: save.game)
     let owner = state.settings.owner
-    return .merge(
-      cancelHint, .cancel(id: CancelID.saveProgress),
-      .run { [database, clock] send in
-        do {
+    return .run { [database, clock] send in
+      do {
+        switch save.write {
+        case .progress:
+          try await database.saveGameInProgress(record, owner)
+          await send(.saved(recordID: nil))
+        case .finished:
           var finished = record
           finished.endedAt = clock.now()
-          let id = try await database.saveFinishedGame(finished)
+          await send(.saved(recordID: try await database.finishGameInProgress(finished, owner)))
+        case .clear, .abandon:
           try await database.clearGameInProgress(owner)
-          await send(.recordSaved(id))
-        } catch {
-          await send(.saveFailed(Self.message(for: error)))
+          await send(.saved(recordID: nil))
         }
-      })
+      } catch {
+        await send(.saveFailed(DatabaseError(error, or: "\(error)")))
+      }
+    }
   }
 
   /// Starts the computer's move when it is the computer's turn.
   private func computerTurn(_ state: inout State) -> Effect<Action> {
-    guard state.board.outcome == .inProgress, state.settings.isComputer(state.board.toMove)
+    guard state.phase == .playing, state.board.outcome == .inProgress,
+      state.settings.isComputer(state.board.toMove)
     else { return .none }
-    state.isThinking = true
+    state.phase = .thinking
     let board = state.board
     let difficulty = state.settings.difficulty
     return .run { [engine, clock, thinkingPause] send in
@@ -344,42 +472,194 @@ public struct GameFeature: Reducer {
     .cancellable(id: CancelID.computerMove, cancelInFlight: true)
   }
 
-  private func saveProgress(_ state: State) -> Effect<Action> {
-    // A game taken back to its start has nothing worth resuming.
-    guard !state.game.moves.isEmpty else {
-      return clearProgress(state).cancellable(id: CancelID.saveProgress, cancelInFlight: true)
-    }
-    let record = state.record
-    let owner = state.settings.owner
-    return .run { [database] send in
-      do {
-        // A save replaced by a newer one before it began must not overwrite it.
-        try Task.checkCancellation()
-        try await database.saveGameInProgress(record, owner)
-      } catch is CancellationError {
-        // A newer move replaced this save.
-      } catch {
-        await send(.saveFailed(Self.message(for: error)))
-      }
-    }
-    .cancellable(id: CancelID.saveProgress, cancelInFlight: true)
+  private func cancelEngine() -> Effect<Action> {
+    .merge(
+      .cancel(id: CancelID.computerMove), .cancel(id: CancelID.hint),
+      .cancel(id: CancelID.analysis))
   }
 
-  private func clearProgress(_ state: State) -> Effect<Action> {
-    let owner = state.settings.owner
-    return .run { [database] send in
-      do {
-        try Task.checkCancellation()
-        try await database.clearGameInProgress(owner)
-      } catch is CancellationError {
-        // A newer save replaced this one.
-      } catch {
-        await send(.saveFailed(Self.message(for: error)))
+  private func playAgain(_ state: inout State) -> Effect<Action> {
+    let wasAbandoned = state.isAbandoning
+    let start = state.game.start
+    let starter = state.settings.startingRule.firstMover(
+      after: start.firstMover, random: random)
+    let board: Board
+    do {
+      board = try Board(rows: start.rows, columns: start.columns, k: start.k, firstMover: starter)
+    } catch {
+      preconditionFailure("the dimensions of a board in play are valid: \(error)")
+    }
+    state.startedAt = clock.now()
+    state.hint = nil
+    state.analysis = nil
+    state.phase = .playing
+    guard wasAbandoned else {
+      state.game = Game(start: board)
+      return .merge(cancelEngine(), computerTurn(&state))
+    }
+    return .merge(
+      cancelEngine(), save(&state, Save(game: Game(start: board), write: .abandon)))
+  }
+
+  // MARK: - Questions
+
+  private func ask(_ state: inout State, _ question: Question) -> Effect<Action> {
+    state.phase = .confirming(question)
+    return cancelEngine()
+  }
+
+  private func answer(
+    _ state: inout State, _ question: Question, _ view: Action.View
+  ) -> Effect<Action> {
+    switch view {
+    case .quitConfirmed:
+      state.phase = .playing
+      let then: Delegate = question == .quit ? .didQuit : .didAskForNewGame
+      return save(&state, Save(game: state.game, write: .abandon, then: then))
+    case .quitCancelled:
+      state.phase = .playing
+      state.post(.keptPlaying)
+      return computerTurn(&state)
+    case .lineTyped(let line):
+      switch Answer(line) {
+      case .yes: return answer(&state, question, .quitConfirmed)
+      case .no: return answer(&state, question, .quitCancelled)
+      case nil:
+        state.post(.answerYesOrNo)
+        return .none
       }
+    default:
+      state.post(.answerYesOrNo)
+      return .none
     }
   }
 
-  private static func message(for error: any Error) -> String {
-    (error as? DatabaseError)?.message ?? "The game could not be saved."
+  // MARK: - Plain mode's lines
+
+  private func typed(_ state: inout State, _ line: String) -> Effect<Action> {
+    switch TypedCommand(line) {
+    case .nothing: return .none
+    case .cell(let cell): return play(&state, cell)
+    case .digit(let digit): return reduce(into: &state, view: .digitTyped(digit))
+    case .undo: return reduce(into: &state, view: .undoTapped)
+    case .redo: return reduce(into: &state, view: .redoTapped)
+    case .hint: return reduce(into: &state, view: .hintTapped)
+    case .analysis:
+      // Shown already (no move since): say it again rather than hide it.
+      guard state.analysis == nil else {
+        state.post(.analysis)
+        return .none
+      }
+      return reduce(into: &state, view: .analysisTapped)
+    case .newGame: return reduce(into: &state, view: .newGameTapped)
+    case .quit: return reduce(into: &state, view: .quitTapped)
+    case .help: state.post(.help)
+    case .board: state.post(.board)
+    case .unknown(let text): state.post(.unknownCommand(text))
+    }
+    return .none
+  }
+}
+
+extension GameFeature.State {
+  /// Whether the board takes a person's move now.
+  public var isBoardEnabled: Bool { refusal(of: .move) == nil }
+
+  /// Whether the computer is choosing a move.
+  public var isThinking: Bool { phase == .thinking }
+
+  /// Whether the player is being asked before a game in progress is abandoned.
+  public var isConfirmingQuit: Bool {
+    if case .confirming = phase { return true }
+    return false
+  }
+
+  /// Whether a change waits for the records.
+  public var isSaving: Bool {
+    if case .saving = phase { return true }
+    return false
+  }
+
+  /// The finished game's id in the records, once saved.
+  public var recordID: Int64? {
+    if case .finished(let id) = phase { return id }
+    return nil
+  }
+
+  /// Why the game stopped, if a write failed.
+  public var failure: GameFeature.SaveFailure? {
+    if case .stopped(let failure) = phase { return failure }
+    return nil
+  }
+
+  /// Whether leaving now abandons a game in progress, which is asked about first.
+  var isAbandoning: Bool {
+    guard board.outcome == .inProgress, !game.moves.isEmpty else { return false }
+    switch phase {
+    case .playing, .thinking: return true
+    case .confirming, .saving, .finished, .stopped: return false
+    }
+  }
+
+  /// What a person may ask of the game, each refused with a notice when it cannot be done.
+  enum Request {
+    /// A move, or a hint for one.
+    case move
+    case undo
+    case redo
+    case analysis
+  }
+
+  /// Why `request` does nothing now, or `nil` when it acts.
+  func refusal(of request: Request) -> Notice.Kind? {
+    if board.outcome.isOver { return .refused(.gameOver) }
+    switch (phase, request) {
+    case (.saving, _): return .stillSaving
+    case (.confirming, _): return .answerYesOrNo
+    case (.finished, _): return .refused(.gameOver)
+    case (.stopped, _): return .stopped
+    case (.playing, .undo), (.thinking, .undo): return hasPersonsMove ? nil : .nothingToUndo
+    case (.thinking, _): return .notYourTurn
+    case (.playing, .move): return settings.isComputer(board.toMove) ? .notYourTurn : nil
+    case (.playing, .redo): return game.canRedo ? nil : .nothingToRedo
+    case (.playing, .analysis): return nil
+    }
+  }
+
+  /// Whether a person made one of the moves, so Undo has something to take back.
+  private var hasPersonsMove: Bool {
+    let starter = game.start.firstMover
+    return game.moves.indices.contains { index in
+      !settings.isComputer(index.isMultiple(of: 2) ? starter : starter.opponent)
+    }
+  }
+}
+
+extension Game {
+  /// The game after `step`, repeated while `more` holds, and how many steps were taken.
+  fileprivate func stepping(
+    _ step: (inout Game) -> Void, while more: (Game) -> Bool
+  ) -> (game: Game, count: Int) {
+    var game = self
+    var count = 0
+    repeat {
+      step(&game)
+      count += 1
+    } while more(game)
+    return (game, count)
+  }
+}
+
+/// An answer to a yes-or-no question, as typed.
+enum Answer {
+  case yes
+  case no
+
+  init?(_ line: String) {
+    switch line.trimmingWhitespace().lowercased() {
+    case "y", "yes", "q", "quit": self = .yes
+    case "n", "no": self = .no
+    default: return nil
+    }
   }
 }

@@ -21,6 +21,21 @@ public enum StartingRule: Hashable, Sendable, CaseIterable {
   case alternate
   /// A coin toss before each game.
   case random
+
+  /// Who starts a game under this rule.
+  ///
+  /// - Parameters:
+  ///   - previous: Who started the game before, or `nil` for the first game.
+  ///   - random: The coin for ``random``.
+  /// - Returns: The first mover.
+  public func firstMover(after previous: Mark?, random: RandomClient) -> Mark {
+    switch self {
+    case .x: .x
+    case .o: .o
+    case .alternate: previous?.opponent ?? .x
+    case .random: random.int(0..<2) == 0 ? .x : .o
+    }
+  }
 }
 
 /// Everything chosen on the New game screen.
@@ -79,18 +94,92 @@ public struct GameSettings: Equatable, Sendable {
   /// Whose records the games go to.
   public var owner: RecordOwner { accountID.map(RecordOwner.account) ?? .guest }
 
-  /// The side that starts the first game.
-  public var firstGameStarter: Mark { startingRule == .o ? .o : .x }
+  /// The name the computer plays `mark` under: `Computer`, or `Computer X` and `Computer O`
+  /// when it plays both sides.
+  public static func computerName(of mark: Mark, mode: GameMode) -> String {
+    mode == .computerVersusComputer ? "Computer \(mark.symbol)" : "Computer"
+  }
+
+  /// The name a person plays `mark` under when none is given: `Player X`, `Player O`.
+  public static func playerName(of mark: Mark) -> String { "Player \(mark.symbol)" }
+
+  /// Whether `name` is one of the names given when none was chosen.
+  static func isDefaultName(_ name: String) -> Bool {
+    name.trimmingWhitespace().isEmpty
+      || Mark.allCases.contains { mark in
+        name == playerName(of: mark)
+          || GameMode.allCases.contains { name == computerName(of: mark, mode: $0) }
+      }
+  }
+
+  /// Renames the sides after the mode or the computer's side changed, so that names follow who
+  /// plays: a side the computer plays gets the computer's name unless it had one of its own, and
+  /// a side a person takes back from the computer gets `personName` (the signed-in player, on the
+  /// side an account plays) or is left empty to be filled in.
+  ///
+  /// - Parameters:
+  ///   - old: The settings before the change.
+  ///   - personName: The signed-in player's name, if any.
+  public mutating func renameSides(after old: GameSettings, personName: String?) {
+    for mark in Mark.allCases {
+      let name = self.name(of: mark)
+      let renamed: String
+      if isComputer(mark) {
+        guard !old.isComputer(mark) || Self.isDefaultName(name) else { continue }
+        renamed = Self.computerName(of: mark, mode: mode)
+      } else {
+        guard old.isComputer(mark) else { continue }
+        let isAccountSide = personName != nil && accountSide == mark
+        renamed = isAccountSide ? personName ?? "" : ""
+      }
+      if mark == .x { xName = renamed } else { oName = renamed }
+    }
+  }
+
+  /// The side whose record carries the signed-in account: the first side a person plays, or
+  /// X when the computer plays both, so that the account's watched games are listed with its
+  /// own (they count in no tally).
+  public var accountSide: Mark {
+    switch mode {
+    case .hotSeat: .x
+    case .versusComputer: computerMark.opponent
+    case .computerVersusComputer: .x
+    }
+  }
+
+  /// The settings of a recorded game, to resume it: players, mode and board from the record.
+  ///
+  /// - Parameters:
+  ///   - record: The recorded game.
+  ///   - accountID: The signed-in account, or `nil` for a guest.
+  ///   - startingRule: Who starts the games after this one.
+  public init(resuming record: GameRecord, accountID: Int64?, startingRule: StartingRule = .x) {
+    let mode: GameMode
+    var computerMark = Mark.o
+    var difficulty = Difficulty.unbeatable
+    switch (record.x.computer, record.o.computer) {
+    case (nil, nil):
+      mode = .hotSeat
+    case (let skill?, nil):
+      mode = .versusComputer
+      computerMark = .x
+      difficulty = skill
+    case (nil, let skill?):
+      mode = .versusComputer
+      difficulty = skill
+    case (let skill?, _?):
+      mode = .computerVersusComputer
+      difficulty = skill
+    }
+    self.init(
+      xName: record.x.name, oName: record.o.name, mode: mode, computerMark: computerMark,
+      difficulty: difficulty, rows: record.rows, columns: record.columns, k: record.k,
+      startingRule: startingRule, accountID: accountID)
+  }
 
   /// The record of `mark`'s player: the account goes to the first side a person plays.
   func playerRecord(_ mark: Mark) -> PlayerRecord {
-    let accountSide: Mark? =
-      switch mode {
-      case .hotSeat: .x
-      case .versusComputer: computerMark.opponent
-      case .computerVersusComputer: nil
-      }
-    return PlayerRecord(
+    PlayerRecord(
       name: name(of: mark),
       accountID: mark == accountSide ? accountID : nil,
       computer: isComputer(mark) ? difficulty : nil)

@@ -55,9 +55,17 @@ public struct Board: Hashable, Sendable, CustomStringConvertible {
   public static func validate(rows: Int, columns: Int, k: Int) throws(BoardError) {
     guard (minimumSide...maximumSide).contains(rows), (minimumSide...maximumSide).contains(columns)
     else { throw .sizeOutOfRange(rows: rows, columns: columns) }
-    guard k >= 3, k <= max(rows, columns) else {
+    guard kRange(rows: rows, columns: columns).contains(k) else {
       throw .lineLengthOutOfRange(k: k, rows: rows, columns: columns)
     }
+  }
+
+  /// The shortest line that may win on any board.
+  public static let minimumK = 3
+
+  /// The line lengths a board of these dimensions allows: 3 up to its longer side.
+  public static func kRange(rows: Int, columns: Int) -> ClosedRange<Int> {
+    minimumK...max(minimumK, rows, columns)
   }
 
   /// The line length used when none is given: the shorter side, but at most five.
@@ -107,7 +115,7 @@ public struct Board: Hashable, Sendable, CustomStringConvertible {
   public var toMove: Mark { markCount.isMultiple(of: 2) ? firstMover : firstMover.opponent }
 
   /// Whether the side to move may play in `cell`.
-  public func isLegal(_ cell: Cell) -> Bool {
+  package func isLegal(_ cell: Cell) -> Bool {
     outcome == .inProgress && contains(cell) && self[cell] == nil
   }
 

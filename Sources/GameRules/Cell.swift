@@ -40,3 +40,12 @@ public struct Cell: Hashable, Sendable, Comparable, CustomStringConvertible {
     (lhs.row, lhs.column) < (rhs.row, rhs.column)
   }
 }
+
+extension Cell {
+  /// The cell a digit 1 to 9 names on a 3×3 board, in reading order (1 is a1, 5 b2, 9 c3);
+  /// `nil` for another digit or another board.
+  public init?(digit: Int, on board: Board) {
+    guard board.rows == 3, board.columns == 3, (1...9).contains(digit) else { return nil }
+    self.init(row: (digit - 1) / 3, column: (digit - 1) % 3)
+  }
+}

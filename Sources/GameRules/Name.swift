@@ -85,11 +85,24 @@ extension String {
     return result
   }
 
+  /// The text as a message may quote it: control characters escaped, and cut after 40
+  /// characters, so that a hostile argument of 100,000 characters is not echoed whole.
+  public var quotable: String {
+    let escaped = escapingControlCharacters
+    return escaped.count <= 40 ? escaped : String(escaped.prefix(40)) + "…"
+  }
+
   /// The text without leading and trailing whitespace (spaces, tabs, newlines and the other
   /// Unicode white space).
   public func trimmingWhitespace() -> String {
     var characters = Substring(self)
     while characters.first?.isWhitespace == true { characters.removeFirst() }
+    return String(characters).trimmingTrailingWhitespace()
+  }
+
+  /// The text without trailing whitespace, as a line is drawn.
+  public func trimmingTrailingWhitespace() -> String {
+    var characters = Substring(self)
     while characters.last?.isWhitespace == true { characters.removeLast() }
     return String(characters)
   }

@@ -12,6 +12,9 @@ public struct Login: Reducer {
     public var userName = ""
     /// The password as typed; cleared after a failure.
     public var password = ""
+    /// The password typed again to create an account, while Create account asks for it; `nil`
+    /// otherwise.
+    public var repeatedPassword: String?
     /// Whether a request is in flight; the form is disabled meanwhile.
     public var isRequestInFlight = false
     /// Why the last request failed.
@@ -45,6 +48,8 @@ public struct Login: Reducer {
       case userNameChanged(String)
       /// The password field changed.
       case passwordChanged(String)
+      /// The field repeating the new account's password changed.
+      case repeatedPasswordChanged(String)
       /// Sign in with the form.
       case signInTapped
       /// Create an account from the form.
@@ -88,6 +93,33 @@ public struct Login: Reducer {
       .reduce(into: &state, action: action)
   }
 
+  /// Whether the form takes a request now, saying what is missing when it does not.
+  private func isComplete(_ state: inout State) -> Bool {
+    guard state.isFormEnabled else { return false }
+    guard let missing = state.missingField else { return true }
+    state.errorMessage = missing
+    return false
+  }
+
+  /// Sends the user name and password to the accounts, the form disabled meanwhile.
+  private func request<Value: Sendable>(
+    _ state: inout State,
+    _ response: @escaping @Sendable (Result<Value, AuthenticationError>) -> Action,
+    _ call:
+      @escaping @concurrent @Sendable (AuthenticationClient, String, String) async throws
+      -> Value
+  ) -> Effect<Action> {
+    state.repeatedPassword = nil
+    state.isRequestInFlight = true
+    state.errorMessage = nil
+    let userName = state.userName.trimmingWhitespace()
+    let password = state.password
+    return .result(response, failure: AuthenticationError.init) { [authentication] in
+      try await call(authentication, userName, password)
+    }
+    .cancellable(id: CancelID.request, cancelInFlight: true)
+  }
+
   private func core(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .view(.userNameChanged(let userName)):
@@ -98,42 +130,38 @@ public struct Login: Reducer {
     case .view(.passwordChanged(let password)):
       guard state.isFormEnabled else { return .none }
       state.password = password
+      // A changed password has to be repeated anew.
+      if state.repeatedPassword != nil { state.repeatedPassword = "" }
+      return .none
+
+    case .view(.repeatedPasswordChanged(let password)):
+      guard state.isFormEnabled, state.repeatedPassword != nil else { return .none }
+      state.repeatedPassword = password
       return .none
 
     case .view(.signInTapped):
-      guard state.canSubmit else { return .none }
-      state.isRequestInFlight = true
-      state.errorMessage = nil
-      let userName = state.userName.trimmingWhitespace()
-      let password = state.password
-      return .run { [authentication] send in
-        do {
-          await send(.loginResponse(.success(try await authentication.login(userName, password))))
-        } catch {
-          await send(.loginResponse(.failure(AuthenticationError(error))))
-        }
-      }
-      .cancellable(id: CancelID.request, cancelInFlight: true)
+      // Sign in signs in, or says what is missing: never anything else.
+      guard isComplete(&state) else { return .none }
+      return request(&state, Action.loginResponse) { try await $0.login($1, $2) }
 
     case .view(.createAccountTapped):
-      guard state.canSubmit else { return .none }
-      guard state.password.count >= Self.minimumPasswordLength else {
+      guard isComplete(&state) else { return .none }
+      guard state.password.count >= PasswordRule.minimumLength else {
         state.errorMessage = AuthenticationError.passwordTooShort.message
         return .none
       }
-      state.isRequestInFlight = true
-      state.errorMessage = nil
-      let userName = state.userName.trimmingWhitespace()
-      let password = state.password
-      return .run { [authentication] send in
-        do {
-          let session = try await authentication.createAccount(userName, password)
-          await send(.createAccountResponse(.success(session)))
-        } catch {
-          await send(.createAccountResponse(.failure(AuthenticationError(error))))
-        }
+      // The password is asked for twice, so a typo cannot lock the player out.
+      guard let repeated = state.repeatedPassword, !repeated.isEmpty else {
+        state.repeatedPassword = ""
+        state.errorMessage = nil
+        return .none
       }
-      .cancellable(id: CancelID.request, cancelInFlight: true)
+      guard repeated == state.password else {
+        state.repeatedPassword = ""
+        state.errorMessage = "The two passwords differ; type the password again."
+        return .none
+      }
+      return request(&state, Action.createAccountResponse) { try await $0.createAccount($1, $2) }
 
     case .view(.playAsGuestTapped):
       guard state.isFormEnabled else { return .none }
@@ -153,6 +181,7 @@ public struct Login: Reducer {
       state.isRequestInFlight = false
       state.errorMessage = error.message
       state.password = ""
+      state.repeatedPassword = nil
       return .none
 
     case .twoFactor(.delegate(.didAuthenticate(let session))):
@@ -169,9 +198,6 @@ public struct Login: Reducer {
       return .none
     }
   }
-
-  /// The shortest password an account may have.
-  public static let minimumPasswordLength = 8
 }
 
 extension Login.State {
@@ -179,8 +205,25 @@ extension Login.State {
   public var title: String { "Sign in" }
 
   /// Whether both fields are filled in.
-  public var isFormValid: Bool {
-    !userName.trimmingWhitespace().isEmpty && !password.isEmpty
+  public var isFormValid: Bool { missingField == nil }
+
+  /// What Sign in still needs, in one sentence, or `nil` when both fields are filled in.
+  public var missingField: String? {
+    let hasName = !userName.trimmingWhitespace().isEmpty
+    switch (hasName, !password.isEmpty) {
+    case (true, true): return nil
+    case (false, false): return "Enter your user name and password."
+    case (false, true): return "Enter your user name."
+    case (true, false): return "Enter your password."
+    }
+  }
+
+  /// Whether Create account waits for the password a second time.
+  public var isRepeatingPassword: Bool { repeatedPassword != nil }
+
+  /// What the form asks while Create account waits for the password again.
+  public var repeatPasswordPrompt: String? {
+    isRepeatingPassword ? "Type the password again to create the account." : nil
   }
 
   /// Whether the fields and buttons take input.

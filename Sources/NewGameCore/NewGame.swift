@@ -1,4 +1,5 @@
 public import Architecture
+public import AuthenticationClient
 public import DatabaseClient
 public import GameCore
 public import GameRules
@@ -6,35 +7,35 @@ public import StatsCore
 
 /// The New game screen: players, mode, difficulty, board and who starts; it presents the Game
 /// and Stats screens and offers to resume a game in progress.
+///
+/// A launch with game options fills the form and starts the game as soon as the records show no
+/// game to resume; with one to resume it offers that first, and replaces it only when the player
+/// chooses a new game.
 public struct NewGame: Reducer {
   /// The form, the game offered for resume and the presented screens.
   public struct State: Equatable, Sendable {
-    /// X's name as typed.
-    public var xName: String
-    /// O's name as typed.
-    public var oName: String
-    /// Who plays.
-    public var mode: GameMode = .versusComputer
-    /// The computer's side against a person.
-    public var computerMark: Mark = .o
-    /// The computer's strength.
-    public var difficulty: Difficulty = .hard
-    /// The board's rows.
-    public var rows = 3
-    /// The board's columns.
-    public var columns = 3
-    /// How many in a row win.
-    public var k = 3
-    /// Who starts each game.
-    public var startingRule: StartingRule = .x
+    /// The game the form describes, names as typed.
+    public var settings: GameSettings
     /// The signed-in player's name, or `nil` for a guest.
     public var signedInName: String?
-    /// The signed-in account, or `nil` for a guest.
-    public var accountID: Int64?
+    /// The signed-in player's session, for what only they may do (new recovery codes).
+    public var session: Session?
     /// A game left unfinished, offered for resume.
     public var resumableGame: GameRecord?
+    /// Whether the game in progress is being looked up.
+    public var isLoading = false
+    /// Whether the game starts as soon as the records show nothing to resume.
+    public var startsWhenLoaded = false
+    /// Whether games follow one another without the form (plain mode): quitting the game ends
+    /// the app, and a new game starts at once.
+    public var isStandalone = false
     /// A problem with the records, in one sentence.
     public var errorMessage: String?
+    /// Why no game can start: the game in progress could not be taken for this session (another
+    /// program plays it) or read.
+    public var blockingProblem: String?
+    /// How many typed lines answered the offer to resume with neither yes nor no.
+    public var unansweredLines = 0
     /// The Game screen, while a game is shown.
     public var game: GameFeature.State?
     /// The Stats screen, while it is shown.
@@ -43,10 +44,36 @@ public struct NewGame: Reducer {
     /// Creates the form, with the signed-in player's name filled in for X.
     public init(signedInName: String? = nil, accountID: Int64? = nil) {
       self.signedInName = signedInName
-      self.accountID = accountID
-      xName = signedInName ?? ""
-      oName = NewGame.computerName
+      settings = GameSettings(
+        xName: signedInName ?? "", oName: GameSettings.computerName(of: .o, mode: .versusComputer),
+        mode: .versusComputer, accountID: accountID)
     }
+
+    /// Creates the form for a signed-in player.
+    public init(session: Session) {
+      self.init(signedInName: session.userName, accountID: session.accountID)
+      self.session = session
+    }
+
+    /// Creates the form for a launch with game options: it starts the game once the records
+    /// show nothing to resume.
+    public init(launching settings: GameSettings, session: Session?, isStandalone: Bool) {
+      self.settings = settings
+      self.signedInName = session?.userName
+      self.session = session
+      self.isStandalone = isStandalone
+      startsWhenLoaded = true
+    }
+  }
+
+  /// A choice of the form that steps through its values.
+  public enum Choice: Hashable, Sendable, CaseIterable {
+    case mode
+    case computerMark
+    case difficulty
+    case size
+    case k
+    case startingRule
   }
 
   /// What can happen on the New game screen.
@@ -78,22 +105,24 @@ public struct NewGame: Reducer {
       case difficultyChanged(Difficulty)
       /// A square board of this side was chosen.
       case sizeChanged(Int)
-      /// The number of rows changed.
-      case rowsChanged(Int)
-      /// The number of columns changed.
-      case columnsChanged(Int)
       /// The line length changed.
       case kChanged(Int)
       /// The starting rule changed.
       case startingRuleChanged(StartingRule)
+      /// A choice moved by steps (-1 back, 1 on), within its values.
+      case stepped(Choice, by: Int)
       /// Start a game with the form.
       case letsPlayTapped
       /// Continue the game in progress.
       case resumeTapped
       /// Leave the game in progress behind.
       case discardResumeTapped
+      /// A line typed in plain mode: `resume` or `new` answer the offer to resume.
+      case lineTyped(String)
       /// Show the stats.
       case statsTapped
+      /// Show the signed-in player's recovery codes.
+      case recoveryCodesTapped
       /// Back to a fresh Sign in.
       case signOutTapped
     }
@@ -102,15 +131,18 @@ public struct NewGame: Reducer {
     public enum Delegate: Equatable, Sendable {
       /// Sign out and show Sign in.
       case didSignOut
+      /// A standalone game was left: the app is done.
+      case didFinish
+      /// The app cannot go on; the sentence says why.
+      case didStop(String)
+      /// Show the Recovery codes screen for this session.
+      case didAskForRecoveryCodes(Session)
     }
   }
 
   private enum CancelID: Hashable, Sendable {
     case load
   }
-
-  /// The name filled in for the computer's side.
-  public static let computerName = "Computer"
 
   /// Routes the Game screen's actions.
   public static let gameAction = CaseKey<Action, GameFeature.Action>(embed: Action.game) {
@@ -136,7 +168,7 @@ public struct NewGame: Reducer {
   /// Creates the feature and its children from the clients.
   public init(
     engine: EngineClient, clock: ClockClient, random: RandomClient, database: DatabaseClient,
-    thinkingPause: Duration = .milliseconds(350)
+    thinkingPause: Duration = GameFeature.naturalThinkingPause
   ) {
     self.init(
       game: GameFeature(
@@ -159,28 +191,45 @@ public struct NewGame: Reducer {
       return reduce(into: &state, view: view)
 
     case .started:
+      state.isLoading = true
       let owner = state.settings.owner
-      return .run { [database = gameFeature.database] send in
-        do {
-          await send(.gameInProgressLoaded(.success(try await database.loadGameInProgress(owner))))
-        } catch {
-          let failure = error as? DatabaseError ?? DatabaseError("The records could not be read.")
-          await send(.gameInProgressLoaded(.failure(failure)))
-        }
+      return .result(
+        Action.gameInProgressLoaded,
+        failure: { DatabaseError($0, or: "The records could not be read.") }
+      ) { [database = gameFeature.database] in
+        // This session's own from now on: no other program saves over it meanwhile.
+        try await database.claimGameInProgress(owner)
+        return try await database.loadGameInProgress(owner)
       }
       .cancellable(id: CancelID.load, cancelInFlight: true)
 
     case .gameInProgressLoaded(.success(let record)):
+      state.isLoading = false
+      state.blockingProblem = nil
       state.resumableGame = record
-      return .none
+      guard record == nil, state.startsWhenLoaded else { return .none }
+      return start(&state)
 
     case .gameInProgressLoaded(.failure(let error)):
-      state.errorMessage = error.message
+      state.isLoading = false
+      // Without the form there is nowhere to show the problem: the app stops with it.
+      guard !state.isStandalone else { return .send(.delegate(.didStop(error.message))) }
+      state.blockingProblem = error.message
       return .none
 
     case .game(.delegate(.didQuit)):
       state.game = nil
-      return .none
+      return state.isStandalone ? .send(.delegate(.didFinish)) : .none
+
+    case .game(.delegate(.didAskForNewGame)):
+      guard state.isStandalone, let previous = state.game else {
+        state.game = nil
+        return .none
+      }
+      return start(&state, after: previous.game.start.firstMover)
+
+    case .game(.delegate(.didStop(let sentence))):
+      return .send(.delegate(.didStop(sentence)))
 
     case .stats(.delegate(.didClose)):
       state.stats = nil
@@ -194,46 +243,29 @@ public struct NewGame: Reducer {
   private func reduce(into state: inout State, view: Action.View) -> Effect<Action> {
     switch view {
     case .xNameChanged(let name):
-      state.xName = name
+      state.settings.xName = name
     case .oNameChanged(let name):
-      state.oName = name
+      state.settings.oName = name
     case .modeChanged(let mode):
-      state.mode = mode
-      state.fillComputerNames()
+      state.change { $0.mode = mode }
     case .computerMarkChanged(let mark):
-      state.computerMark = mark
-      state.fillComputerNames()
+      state.change { $0.computerMark = mark }
     case .difficultyChanged(let difficulty):
-      state.difficulty = difficulty
+      state.settings.difficulty = difficulty
     case .sizeChanged(let size):
-      state.rows = size
-      state.columns = size
-      state.k = Board.defaultK(rows: size, columns: size)
-    case .rowsChanged(let rows):
-      state.rows = rows
-    case .columnsChanged(let columns):
-      state.columns = columns
+      state.settings.rows = size
+      state.settings.columns = size
+      state.settings.k = Board.defaultK(rows: size, columns: size)
     case .kChanged(let k):
-      state.k = k
+      state.settings.k = k
     case .startingRuleChanged(let rule):
-      state.startingRule = rule
+      state.settings.startingRule = rule
+    case .stepped(let choice, let step):
+      return reduce(into: &state, view: state.stepping(choice, by: step))
 
     case .letsPlayTapped:
       guard state.canStart else { return .none }
-      let settings = state.settings
-      let starter: Mark =
-        settings.startingRule == .random
-        ? (gameFeature.random.int(0..<2) == 0 ? .x : .o) : settings.firstGameStarter
-      do {
-        state.game = try GameFeature.State(
-          settings: settings, firstMover: starter, startedAt: gameFeature.clock.now())
-      } catch {
-        state.errorMessage = error.description
-        return .none
-      }
-      state.errorMessage = nil
-      state.resumableGame = nil
-      return .merge(.cancel(id: CancelID.load), .send(.game(.started)))
+      return start(&state)
 
     case .resumeTapped:
       guard let record = state.resumableGame else { return .none }
@@ -243,10 +275,14 @@ public struct NewGame: Reducer {
       } catch {
         state.errorMessage = "The unfinished game could not be read back."
         state.resumableGame = nil
-        return .none
+        // Without the form, a new game is the only way on.
+        return state.isStandalone ? start(&state) : .none
       }
-      state.apply(record)
+      state.settings = GameSettings(
+        resuming: record, accountID: state.settings.accountID,
+        startingRule: state.settings.startingRule)
       state.resumableGame = nil
+      state.startsWhenLoaded = false
       state.errorMessage = nil
       state.game = GameFeature.State(
         settings: state.settings, game: game, startedAt: record.startedAt)
@@ -261,54 +297,100 @@ public struct NewGame: Reducer {
         try? await database.clearGameInProgress(owner)
       }
 
+    case .lineTyped(let line):
+      guard state.resumableGame != nil else { return .none }
+      switch line.trimmingWhitespace().lowercased() {
+      case "r", "resume", "y", "yes": return reduce(into: &state, view: .resumeTapped)
+      case "n", "new": return reduce(into: &state, view: .letsPlayTapped)
+      case "q", "quit", "exit": return .send(.delegate(.didFinish))
+      default: state.unansweredLines += 1
+      }
+
     case .statsTapped:
       state.stats = StatsFeature.State(owner: state.settings.owner)
       return .send(.stats(.started))
+
+    case .recoveryCodesTapped:
+      guard let session = state.session else { return .none }
+      return .send(.delegate(.didAskForRecoveryCodes(session)))
 
     case .signOutTapped:
       return .merge(.cancel(id: CancelID.load), .send(.delegate(.didSignOut)))
     }
     return .none
   }
+
+  /// Starts a game with the form's settings, names checked.
+  private func start(_ state: inout State, after previous: Mark? = nil) -> Effect<Action> {
+    guard let settings = state.validSettings else {
+      let problem = state.validationMessage ?? "The game cannot start."
+      guard !state.isStandalone else { return .send(.delegate(.didStop(problem))) }
+      state.errorMessage = problem
+      return .none
+    }
+    let starter = settings.startingRule.firstMover(after: previous, random: gameFeature.random)
+    do {
+      state.game = try GameFeature.State(
+        settings: settings, firstMover: starter, startedAt: gameFeature.clock.now())
+    } catch {
+      state.errorMessage = error.description
+      return .none
+    }
+    state.errorMessage = nil
+    state.resumableGame = nil
+    state.startsWhenLoaded = false
+    return .merge(.cancel(id: CancelID.load), .send(.game(.started)))
+  }
 }
 
 extension NewGame.State {
-  /// The settings the form describes, names trimmed.
-  public var settings: GameSettings {
-    GameSettings(
-      xName: xName.trimmingWhitespace(), oName: oName.trimmingWhitespace(), mode: mode,
-      computerMark: computerMark, difficulty: difficulty, rows: rows, columns: columns, k: k,
-      startingRule: startingRule, accountID: accountID)
+  /// The form's settings with the names checked and trimmed, or `nil` while the form is not
+  /// valid.
+  var validSettings: GameSettings? {
+    guard validationMessage == nil,
+      let x = try? Name.validated(settings.xName), let o = try? Name.validated(settings.oName)
+    else { return nil }
+    var valid = settings
+    valid.xName = x
+    valid.oName = o
+    return valid
   }
 
-  /// Gives each computer side with no name the computer's name.
-  mutating func fillComputerNames() {
-    let settings = settings
-    if settings.isComputer(.x) && settings.xName.isEmpty { xName = NewGame.computerName }
-    if settings.isComputer(.o) && settings.oName.isEmpty { oName = NewGame.computerName }
+  /// Changes who plays, and lets the names follow: a side the computer takes over gets its
+  /// name, a side a person takes back gets the signed-in name or nothing.
+  mutating func change(_ body: (inout GameSettings) -> Void) {
+    let old = settings
+    body(&settings)
+    settings.renameSides(after: old, personName: signedInName)
   }
 
-  /// Takes the players and board of a recorded game into the form.
-  mutating func apply(_ record: GameRecord) {
-    xName = record.x.name
-    oName = record.o.name
-    switch (record.x.computer, record.o.computer) {
-    case (nil, nil):
-      mode = .hotSeat
-    case (let difficulty?, nil):
-      mode = .versusComputer
-      computerMark = .x
-      self.difficulty = difficulty
-    case (nil, let difficulty?):
-      mode = .versusComputer
-      computerMark = .o
-      self.difficulty = difficulty
-    case (let difficulty?, _?):
-      mode = .computerVersusComputer
-      self.difficulty = difficulty
+  /// The view action that moves `choice` by `step`, kept within its values.
+  func stepping(_ choice: NewGame.Choice, by step: Int) -> NewGame.Action.View {
+    switch choice {
+    case .mode:
+      return .modeChanged(Self.cycle(GameMode.allCases, settings.mode, step))
+    case .computerMark:
+      return .computerMarkChanged(
+        step.isMultiple(of: 2) ? settings.computerMark : settings.computerMark.opponent)
+    case .difficulty:
+      let stops = Difficulty.named.map(\.difficulty)
+      let index =
+        stops.firstIndex(of: settings.difficulty)
+        ?? stops.lastIndex { $0.skill <= settings.difficulty.skill } ?? 0
+      return .difficultyChanged(stops[min(max(index + step, 0), stops.count - 1)])
+    case .size:
+      return .sizeChanged(
+        min(max(settings.rows + step, Board.minimumSide), Board.maximumSide))
+    case .k:
+      let range = Board.kRange(rows: settings.rows, columns: settings.columns)
+      return .kChanged(min(max(settings.k + step, range.lowerBound), range.upperBound))
+    case .startingRule:
+      return .startingRuleChanged(Self.cycle(StartingRule.allCases, settings.startingRule, step))
     }
-    rows = record.rows
-    columns = record.columns
-    k = record.k
+  }
+
+  private static func cycle<T: Equatable>(_ all: [T], _ current: T, _ step: Int) -> T {
+    let index = all.firstIndex(of: current) ?? 0
+    return all[((index + step) % all.count + all.count) % all.count]
   }
 }

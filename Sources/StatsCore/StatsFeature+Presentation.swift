@@ -15,9 +15,7 @@ extension StatsFeature.State {
 
   /// The win rate as a whole percentage (`75%`), or `–` before the first game.
   public var winRateText: String {
-    guard let stats, stats.games > 0 else { return "–" }
-    // Integer arithmetic rounds half up without needing the C maths library.
-    return "\((stats.wins * 200 + stats.games) / (2 * stats.games))%"
+    stats?.winPercentage.map { "\($0)%" } ?? "–"
   }
 
   /// The streaks in one line, such as `Current streak: 2 · Best streak: 5`.
@@ -25,18 +23,20 @@ extension StatsFeature.State {
     "Current streak: \(stats?.currentStreak ?? 0) · Best streak: \(stats?.bestStreak ?? 0)"
   }
 
-  /// One line a recent game, newest first, such as `Blob vs Computer: Blob won in 7 moves`.
+  /// One line a recent game, newest first, such as `Blob vs Computer: Blob won in 7 moves`;
+  /// the names come from the records, so anything not printable in them is escaped.
   public var recentGameLines: [String] {
     (stats?.recentGames ?? []).map { record in
+      let x = record.x.name.escapingControlCharacters
+      let o = record.o.name.escapingControlCharacters
       let result =
         switch record.result {
-        case .xWins: "\(record.x.name) won"
-        case .oWins: "\(record.o.name) won"
+        case .xWins: "\(x) won"
+        case .oWins: "\(o) won"
         case .draw: "tied"
         case nil: "unfinished"
         }
-      return
-        "\(record.x.name) vs \(record.o.name): \(result) in \(Self.count(record.moves.count, "move"))"
+      return "\(x) vs \(o): \(result) in \(Self.count(record.moves.count, "move"))"
     }
   }
 
@@ -64,8 +64,7 @@ extension StatsFeature.State {
     case .person:
       return "People"
     case .computer(let difficulty):
-      let shown = Difficulty(difficulty)?.displayName ?? difficulty
-      return "Computer (\(shown))"
+      return "Computer (\(difficulty.displayName))"
     }
   }
 

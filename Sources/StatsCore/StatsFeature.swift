@@ -156,16 +156,12 @@ public struct StatsFeature: Reducer {
   }
 
   private func load(_ owner: RecordOwner, reset: Bool) -> Effect<Action> {
-    .run { [database] send in
-      do {
-        if reset {
-          try await database.resetStats(owner)
-        }
-        await send(.statsResponse(.success(try await database.stats(owner))))
-      } catch {
-        let message = (error as? DatabaseError) ?? DatabaseError("The stats could not be read.")
-        await send(.statsResponse(.failure(message)))
-      }
+    .result(
+      Action.statsResponse, failure: { DatabaseError($0, or: "The stats could not be read.") }
+    ) {
+      [database] in
+      if reset { try await database.resetStats(owner) }
+      return try await database.stats(owner)
     }
     .cancellable(id: CancelID.load, cancelInFlight: true)
   }

@@ -6,123 +6,218 @@ import NewGameCore
 import StatsCore
 import TwoFactorCore
 
-/// Which screen the app shows.
-public enum AppScreenKind: Hashable, Sendable {
-  case signIn
-  case twoFactor
-  case newGame
-  case game
-  case stats
-}
-
-/// What the terminal keeps about the app's screens besides the core's state.
+/// What the terminal keeps about the app's screens besides the core's state: focus, cursor and
+/// help, nothing the core decides.
 public struct AppTerminalState: Hashable, Sendable {
   /// The screen last shown, to reset the focus when it changes.
-  public var screen: AppScreenKind?
+  public var screen: TicTacToe.Screen?
   /// The focused item of a form.
-  public var focus: String?
-  /// The game screen's cursor, help and notice.
+  public var focus: FormID?
+  /// The game screen's cursor and help.
   public var game = GameTerminalState(rows: 3, columns: 3)
-  /// A line shown on Sign in, such as which accounts a demo client accepts.
-  public var signInNote: String?
+  /// Whether the keys of a form screen cover it.
+  public var isShowingFormHelp = false
+  /// Whether Sign in asked for the password again when last shown, to focus the new field once.
+  var wasRepeatingPassword = false
 
   /// Creates the state.
-  public init(signInNote: String? = nil) { self.signInNote = signInNote }
+  public init() {}
 }
 
 /// What a key leads to anywhere in the app.
 public enum AppResponse: Equatable, Sendable {
-  /// Nothing for the core.
+  /// Nothing for the core (the terminal's own state may have changed).
   case none
   /// An action for the core.
   case send(TicTacToe.Action)
-  /// Leave the program.
-  case exit
+  /// Leave the program now with this status: Ctrl-C, Ctrl-D.
+  case exit(Int32)
+  /// Suspend the program, as Ctrl-Z does in a shell.
+  case suspend
 }
 
-/// The app's screens for the terminal: which one is shown, how it looks, what keys do.
+/// The app's screens for the terminal: how each looks, and which action each key sends.
+///
+/// Keys reach the store in two hops, as a GTK click does: key → this mapping → action. Whether
+/// the action is allowed, and what is said when it is not, is the core's.
 public enum AppScreens {
-  /// The screen `state` shows.
-  public static func kind(of state: TicTacToe.State) -> AppScreenKind {
-    switch state {
-    case .login(let login): login.twoFactor == nil ? .signIn : .twoFactor
-    case .newGame(let newGame):
-      newGame.game != nil ? .game : newGame.stats != nil ? .stats : .newGame
-    }
-  }
-
   /// Resets the focus and the cursor when the screen changed since the last call.
   public static func follow(_ state: TicTacToe.State, terminal: inout AppTerminalState) {
-    let kind = kind(of: state)
-    guard kind != terminal.screen else { return }
-    terminal.screen = kind
-    terminal.focus =
-      switch kind {
-      case .signIn: "userName"
-      case .twoFactor: "code"
-      case .newGame:
-        if case .newGame(let newGame) = state, !newGame.canStart {
-          newGame.xName.isEmpty ? "xName" : newGame.oName.isEmpty ? "oName" : "size"
-        } else {
-          "play"
-        }
-      case .stats: "back"
-      case .game: nil
+    let screen = state.screen
+    let isRepeating = state.loginState?.isRepeatingPassword == true
+    if isRepeating != terminal.wasRepeatingPassword {
+      terminal.wasRepeatingPassword = isRepeating
+      if screen == terminal.screen { terminal.focus = isRepeating ? .repeatedPassword : .password }
+    }
+    guard screen != terminal.screen else { return }
+    terminal.screen = screen
+    terminal.isShowingFormHelp = false
+    if state.recoveryCodes != nil {
+      terminal.focus = .back
+      return
+    }
+    switch state.destination {
+    case .login(let login):
+      terminal.focus =
+        login.twoFactor != nil ? .code : login.isRepeatingPassword ? .repeatedPassword : .userName
+    case .newGame(let newGame):
+      if let game = newGame.game {
+        terminal.focus = nil
+        terminal.game = GameTerminalState(rows: game.board.rows, columns: game.board.columns)
+      } else if newGame.stats != nil {
+        terminal.focus = .back
+      } else if newGame.resumableGame != nil {
+        terminal.focus = .resume
+      } else if !newGame.canStart {
+        let settings = newGame.settings
+        terminal.focus =
+          settings.xName.isEmpty ? .xName : settings.oName.isEmpty ? .oName : .choice(.size)
+      } else {
+        terminal.focus = .play
       }
-    if case .newGame(let newGame) = state, let game = newGame.game {
-      terminal.game = GameTerminalState(rows: game.board.rows, columns: game.board.columns)
     }
   }
 
   /// Lays out the screen for `state` on a `width` × `height` terminal.
+  ///
+  /// A terminal smaller than ``neededSize(_:)`` shows one notice instead, with the question of
+  /// the moment if there is one.
   public static func frame(
     _ state: TicTacToe.State, terminal: AppTerminalState, width: Int, height: Int
   ) -> Frame {
-    if case .newGame(let newGame) = state, let game = newGame.game {
-      return GameScreen(game, terminal: terminal.game).frame(width: width, height: height)
+    let needed = neededSize(state)
+    guard width >= needed.width, height >= needed.height else {
+      return ScreenLayout.tooSmall(
+        needed: needed, width: width, height: height, question: question(state))
     }
-    return form(state, terminal: terminal).frame(width: width, height: height)
+    if let game = state.game {
+      var screen = GameScreen(game, terminal: terminal.game)
+      if state.isConfirmingExit {
+        screen.message = state.exitQuestion
+        screen.messageIsError = false
+        screen.buttons = exitButtons
+      }
+      return screen.frame(width: width, height: height)
+    }
+    var form = form(state, terminal: terminal)
+    if terminal.isShowingFormHelp {
+      form.body = formHelp.map { StyledLine($0) }
+      form.items = []
+    }
+    if state.isConfirmingExit {
+      form.message = state.exitQuestion
+      form.messageIsError = false
+      form.shortcuts = exitButtons
+    }
+    return form.frame(width: width, height: height)
+  }
+
+  /// The smallest terminal every screen fits for the board in play (or on the form): one
+  /// figure per board, whichever screen is shown.
+  public static func neededSize(_ state: TicTacToe.State) -> (width: Int, height: Int) {
+    let rows = state.game?.board.rows ?? state.newGameState?.settings.rows ?? 3
+    let columns = state.game?.board.columns ?? state.newGameState?.settings.columns ?? 3
+    let game = GameScreen.neededSize(rows: rows, columns: columns)
+    return (
+      max(game.width, FormScreen.neededSize.width), max(game.height, FormScreen.neededSize.height)
+    )
   }
 
   /// Handles `key` on the screen for `state`, laid out as `frame`.
   public static func handle(
     _ key: Key, state: TicTacToe.State, frame: Frame, terminal: inout AppTerminalState
   ) -> AppResponse {
-    if key == .interrupt { return .exit }
-    switch state {
-    case .newGame(let newGame):
-      if let game = newGame.game {
-        switch GameInput.handle(key, frame: frame, state: game, terminal: &terminal.game) {
-        case .none: return .none
-        case .exit: return .exit
-        case .send(let view): return .send(.newGame(.game(.view(view))))
-        }
+    switch key {
+    case .interrupt: return .exit(130)
+    case .endOfInput: return .exit(0)
+    case .suspend: return .suspend
+    default: break
+    }
+    if state.isConfirmingExit {
+      switch key {
+      case .character("y"), .character("Y"): return .send(.view(.exitConfirmed))
+      case .character("n"), .character("N"), .escape: return .send(.view(.exitCancelled))
+      default: return .none
       }
-      let form = form(state, terminal: terminal)
-      let event = FormInput.handle(key, form: form, frame: frame, focus: &terminal.focus)
-      if let stats = newGame.stats {
-        return statsResponse(event, stats).map { .send(.newGame(.stats(.view($0)))) } ?? .none
+    }
+    if frame.isTooSmall {
+      // Only quitting and answering act while nothing else can be seen.
+      switch key {
+      case .character("q"), .character("Q"): return .send(.view(.exitTapped))
+      case .character("y"), .character("n"):
+        guard let game = state.game, game.isConfirmingQuit else { return .none }
+        return .send(
+          .newGame(.game(.view(key == .character("y") ? .quitConfirmed : .quitCancelled))))
+      default: return .none
       }
-      return newGameResponse(event, newGame)
+    }
+    if let game = state.game {
+      return GameInput.handle(key, frame: frame, state: game, terminal: &terminal.game)
+        .map { .send(.newGame(.game(.view($0)))) } ?? .none
+    }
+    if terminal.isShowingFormHelp {
+      terminal.isShowingFormHelp = false
+      return .none
+    }
+    if key == .f1 {
+      terminal.isShowingFormHelp = true
+      return .none
+    }
+    let form = form(state, terminal: terminal)
+    let event = FormInput.handle(key, form: form, frame: frame, focus: &terminal.focus)
+    if let codes = state.recoveryCodes {
+      return recoveryCodesResponse(event, codes).map { .send(.recoveryCodes(.view($0))) } ?? .none
+    }
+    switch state.destination {
     case .login(let login):
-      let form = form(state, terminal: terminal)
-      let event = FormInput.handle(key, form: form, frame: frame, focus: &terminal.focus)
       if login.twoFactor != nil {
         return twoFactorResponse(event).map { .send(.login(.twoFactor(.view($0)))) } ?? .none
       }
       return signInResponse(event)
+    case .newGame(let newGame):
+      if let stats = newGame.stats {
+        return statsResponse(event, stats).map { .send(.newGame(.stats(.view($0)))) } ?? .none
+      }
+      return newGameResponse(event)
     }
   }
+
+  /// The question of the moment, asked even on a terminal too small for anything else.
+  private static func question(_ state: TicTacToe.State) -> String? {
+    if state.isConfirmingExit { return state.exitQuestion + " [y] Leave [n] Stay" }
+    if let game = state.game, game.isConfirmingQuit {
+      return game.quitConfirmationMessage + " [y] Quit [n] Keep playing"
+    }
+    return nil
+  }
+
+  private static let exitButtons = [ScreenButton("y", "Leave"), ScreenButton("n", "Stay")]
+
+  /// The keys of the form screens, shown by F1.
+  static let formHelp = [
+    "Keys",
+    "",
+    "  Tab, ↓        next field or button",
+    "  Shift-Tab, ↑  previous field or button",
+    "  ← →, Space    change a choice",
+    "  Enter         press the button, or in a field the main one",
+    "  Esc           back, or leave (asks first)",
+    "  F1            show or hide this help",
+    "  Ctrl-Z        suspend;  Ctrl-C  leave at once",
+    "",
+    "Any key closes the help.",
+  ]
 
   // MARK: - Forms
 
   static func form(_ state: TicTacToe.State, terminal: AppTerminalState) -> FormScreen {
-    switch state {
+    if let codes = state.recoveryCodes { return recoveryCodesForm(codes, focus: terminal.focus) }
+    switch state.destination {
     case .login(let login):
       if let twoFactor = login.twoFactor {
         return twoFactorForm(twoFactor, focus: terminal.focus)
       }
-      return signInForm(login, note: terminal.signInNote, focus: terminal.focus)
+      return signInForm(login, focus: terminal.focus)
     case .newGame(let newGame):
       if let stats = newGame.stats { return statsForm(stats, focus: terminal.focus) }
       return newGameForm(newGame, focus: terminal.focus)
@@ -130,143 +225,176 @@ public enum AppScreens {
   }
 
   private static let nextShortcut = ScreenButton(key: .tab, keyName: "Tab", "Next")
+  private static let helpShortcut = ScreenButton(key: .f1, keyName: "F1", "Help")
   private static let exitShortcut = ScreenButton(key: .escape, keyName: "Esc", "Exit")
 
-  static func signInForm(_ state: Login.State, note: String?, focus: String?) -> FormScreen {
+  static func signInForm(_ state: Login.State, focus: FormID?) -> FormScreen {
     let enabled = state.isFormEnabled
+    let repeated = state.repeatedPassword.map { repeated in
+      FormItem(
+        id: .repeatedPassword, label: "Repeat", kind: .text(repeated, isSecret: true),
+        isEnabled: enabled)
+    }
     return FormScreen(
-      title: state.title, notes: note.map { [$0] } ?? [],
+      title: state.title,
       items: [
         FormItem(
-          id: "userName", label: "User name", kind: .text(state.userName, isSecret: false),
+          id: .userName, label: "User name", kind: .text(state.userName, isSecret: false),
           isEnabled: enabled),
         FormItem(
-          id: "password", label: "Password", kind: .text(state.password, isSecret: true),
+          id: .password, label: "Password", kind: .text(state.password, isSecret: true),
           isEnabled: enabled),
-        FormItem(id: "signIn", label: "Sign in", kind: .button, isEnabled: state.canSubmit),
+      ] + [repeated].compactMap { $0 } + [
+        FormItem(id: .signIn, label: "Sign in", kind: .button, isEnabled: state.canSubmit),
         FormItem(
-          id: "createAccount", label: "Create account", kind: .button,
+          id: .createAccount, label: "Create account", kind: .button,
           isEnabled: state.canSubmit),
-        FormItem(id: "guest", label: "Play as guest", kind: .button, isEnabled: enabled),
+        FormItem(id: .guest, label: "Play as guest", kind: .button, isEnabled: enabled),
       ],
       focus: focus,
-      message: state.showsProgress ? "Signing in…" : state.errorMessage,
+      message: state.showsProgress
+        ? "Signing in…" : state.errorMessage ?? state.repeatPasswordPrompt,
       messageIsError: !state.showsProgress && state.errorMessage != nil,
       shortcuts: [
         ScreenButton(key: .control("g"), keyName: "Ctrl-G", "Play as guest"), nextShortcut,
-        exitShortcut,
+        helpShortcut, exitShortcut,
       ])
   }
 
   private static func signInResponse(_ event: FormEvent) -> AppResponse {
     let view: Login.Action.View
     switch event {
-    case .edit("userName", let value): view = .userNameChanged(value)
-    case .edit("password", let value): view = .passwordChanged(value)
-    case .activate("signIn"): view = .signInTapped
-    case .activate("createAccount"): view = .createAccountTapped
-    case .activate("guest"), .key(.control("g")): view = .playAsGuestTapped
-    case .key(.escape): return .exit
+    case .edit(.userName, let value): view = .userNameChanged(value)
+    case .edit(.password, let value): view = .passwordChanged(value)
+    case .edit(.repeatedPassword, let value): view = .repeatedPasswordChanged(value)
+    case .submit(from: .repeatedPassword): view = .createAccountTapped
+    case .activate(.signIn), .submit: view = .signInTapped
+    case .activate(.createAccount): view = .createAccountTapped
+    case .activate(.guest), .key(.control("g")): view = .playAsGuestTapped
+    case .key(.escape): return .send(.view(.exitTapped))
     default: return .none
     }
     return .send(.login(.view(view)))
   }
 
-  static func twoFactorForm(_ state: TwoFactor.State, focus: String?) -> FormScreen {
+  static func twoFactorForm(_ state: TwoFactor.State, focus: FormID?) -> FormScreen {
     FormScreen(
       title: state.title, notes: [state.prompt],
       items: [
         FormItem(
-          id: "code", label: "Code", kind: .text(state.code, isSecret: false),
+          id: .code, label: "Code", kind: .text(state.code, isSecret: false),
           isEnabled: state.isFormEnabled),
-        FormItem(id: "verify", label: "Verify", kind: .button, isEnabled: state.canSubmit),
-        FormItem(id: "back", label: "Back", kind: .button),
+        FormItem(id: .verify, label: "Verify", kind: .button, isEnabled: state.canSubmit),
+        FormItem(id: .back, label: "Back", kind: .button),
       ],
       focus: focus,
       message: state.showsProgress ? "Checking the code…" : state.errorMessage,
       messageIsError: !state.showsProgress && state.errorMessage != nil,
-      shortcuts: [ScreenButton(key: .escape, keyName: "Esc", "Back")])
+      shortcuts: [helpShortcut, ScreenButton(key: .escape, keyName: "Esc", "Back")])
   }
 
   private static func twoFactorResponse(_ event: FormEvent) -> TwoFactor.Action.View? {
     switch event {
-    case .edit("code", let value): .codeChanged(value)
-    case .activate("verify"): .submitTapped
-    case .activate("back"), .key(.escape): .cancelTapped
+    case .edit(.code, let value): .codeChanged(value)
+    case .activate(.verify), .submit: .submitTapped
+    case .activate(.back), .key(.escape): .cancelTapped
     default: nil
     }
   }
 
-  static func newGameForm(_ state: NewGame.State, focus: String?) -> FormScreen {
-    var items = [
-      FormItem(id: "xName", label: "X name", kind: .text(state.xName, isSecret: false)),
-      FormItem(id: "oName", label: "O name", kind: .text(state.oName, isSecret: false)),
-      FormItem(id: "mode", label: "Mode", kind: .choice(state.mode.title)),
-      FormItem(
-        id: "computer", label: "Computer plays", kind: .choice(state.computerMark.symbol),
-        isEnabled: state.isComputerMarkEnabled),
-      FormItem(
-        id: "difficulty", label: "Difficulty", kind: .choice(state.difficulty.displayName),
-        isEnabled: state.isDifficultyEnabled),
-      FormItem(id: "size", label: "Board", kind: .choice("\(state.rows)×\(state.columns)")),
-      FormItem(id: "k", label: "In a row to win", kind: .choice(String(state.k))),
-      FormItem(id: "first", label: "First move", kind: .choice(state.startingRule.title)),
-      FormItem(id: "play", label: "Let's play!", kind: .button, isEnabled: state.canStart),
+  static func newGameForm(_ state: NewGame.State, focus: FormID?) -> FormScreen {
+    let settings = state.settings
+    let choices: [(NewGame.Choice, String)] = [
+      (.mode, "Mode"), (.computerMark, "Computer plays"), (.difficulty, "Difficulty"),
+      (.size, "Board"), (.k, "In a row to win"), (.startingRule, "First move"),
     ]
+    var items = [
+      FormItem(id: .xName, label: "X name", kind: .text(settings.xName, isSecret: false)),
+      FormItem(id: .oName, label: "O name", kind: .text(settings.oName, isSecret: false)),
+    ]
+    items += choices.map { choice, label in
+      FormItem(
+        id: .choice(choice), label: label, kind: .choice(state.value(of: choice)),
+        isEnabled: state.isEnabled(choice))
+    }
+    items.append(
+      FormItem(id: .play, label: "Let's play!", kind: .button, isEnabled: state.canStart))
     if state.resumableGame != nil {
       items += [
-        FormItem(id: "resume", label: "Resume", kind: .button),
-        FormItem(id: "discard", label: "Discard the unfinished game", kind: .button),
+        FormItem(id: .resume, label: "Resume", kind: .button),
+        FormItem(id: .discard, label: "Discard the unfinished game", kind: .button),
       ]
     }
+    items.append(FormItem(id: .stats, label: "Stats", kind: .button))
+    if state.session != nil {
+      items.append(FormItem(id: .recoveryCodes, label: "Recovery codes", kind: .button))
+    }
     items += [
-      FormItem(id: "stats", label: "Stats", kind: .button),
-      FormItem(id: "signOut", label: state.signOutTitle, kind: .button),
-      FormItem(id: "exit", label: "Exit", kind: .button),
+      FormItem(id: .signOut, label: state.signOutTitle, kind: .button),
+      FormItem(id: .exit, label: "Exit", kind: .button),
     ]
     let problem = state.errorMessage ?? state.validationMessage
     return FormScreen(
       title: state.title, notes: [state.accountLine] + [state.resumeMessage].compactMap { $0 },
       items: items, focus: focus, message: problem, messageIsError: problem != nil,
-      shortcuts: [nextShortcut, ScreenButton(key: .left, keyName: "← →", "Change"), exitShortcut])
+      shortcuts: [
+        nextShortcut, ScreenButton(key: .left, keyName: "← →", "Change"), helpShortcut,
+        exitShortcut,
+      ])
   }
 
-  private static func newGameResponse(_ event: FormEvent, _ state: NewGame.State) -> AppResponse {
+  private static func newGameResponse(_ event: FormEvent) -> AppResponse {
     let view: NewGame.Action.View
     switch event {
-    case .edit("xName", let value): view = .xNameChanged(value)
-    case .edit("oName", let value): view = .oNameChanged(value)
-    case .step("mode", let step): view = .modeChanged(cycle(GameMode.allCases, state.mode, step))
-    case .step("computer", _): view = .computerMarkChanged(state.computerMark.opponent)
-    case .step("difficulty", let step):
-      let stops = Difficulty.named.map(\.difficulty)
-      let index =
-        stops.firstIndex(of: state.difficulty)
-        ?? stops.lastIndex { $0.skill <= state.difficulty.skill } ?? 0
-      view = .difficultyChanged(stops[min(max(index + step, 0), stops.count - 1)])
-    case .step("size", let step):
-      view = .sizeChanged(min(max(state.rows + step, Board.minimumSide), Board.maximumSide))
-    case .step("k", let step):
-      view = .kChanged(min(max(state.k + step, 3), max(state.rows, state.columns)))
-    case .step("first", let step):
-      view = .startingRuleChanged(cycle(StartingRule.allCases, state.startingRule, step))
-    case .activate("play"): view = .letsPlayTapped
-    case .activate("resume"): view = .resumeTapped
-    case .activate("discard"): view = .discardResumeTapped
-    case .activate("stats"): view = .statsTapped
-    case .activate("signOut"): view = .signOutTapped
-    case .activate("exit"), .key(.escape), .key(.character("q")): return .exit
+    case .edit(.xName, let value): view = .xNameChanged(value)
+    case .edit(.oName, let value): view = .oNameChanged(value)
+    case .step(.choice(let choice), let step): view = .stepped(choice, by: step)
+    case .activate(.play), .submit: view = .letsPlayTapped
+    case .activate(.resume): view = .resumeTapped
+    case .activate(.discard): view = .discardResumeTapped
+    case .activate(.stats): view = .statsTapped
+    case .activate(.recoveryCodes): view = .recoveryCodesTapped
+    case .activate(.signOut): view = .signOutTapped
+    case .activate(.exit), .key(.escape), .key(.character("q")): return .send(.view(.exitTapped))
     default: return .none
     }
     return .send(.newGame(.view(view)))
   }
 
-  private static func cycle<T: Equatable>(_ all: [T], _ current: T, _ step: Int) -> T {
-    let index = all.firstIndex(of: current) ?? 0
-    return all[(index + step + all.count) % all.count]
+  static func recoveryCodesForm(_ state: RecoveryCodes.State, focus: FormID?) -> FormScreen {
+    var body = [state.remainingText, state.newCodesNote].compactMap { $0 }.map { StyledLine($0) }
+    body += (state.newCodes ?? []).map { StyledLine("  " + $0, .bold) }
+    let items: [FormItem] =
+      state.isConfirming
+      ? [
+        FormItem(id: .newCodesConfirmed, label: "Make new codes", kind: .button),
+        FormItem(id: .newCodesCancelled, label: "Keep the old ones", kind: .button),
+      ]
+      : [
+        FormItem(
+          id: .newCodes, label: "Make new codes", kind: .button, isEnabled: state.canMakeNewCodes),
+        FormItem(id: .back, label: "Back", kind: .button),
+      ]
+    return FormScreen(
+      title: state.title, body: body, items: items, focus: focus,
+      message: state.isConfirming ? state.confirmationMessage : state.errorMessage,
+      messageIsError: !state.isConfirming && state.errorMessage != nil,
+      shortcuts: [nextShortcut, helpShortcut, ScreenButton(key: .escape, keyName: "Esc", "Back")])
   }
 
-  static func statsForm(_ state: StatsFeature.State, focus: String?) -> FormScreen {
+  private static func recoveryCodesResponse(_ event: FormEvent, _ state: RecoveryCodes.State)
+    -> RecoveryCodes.Action.View?
+  {
+    switch event {
+    case .activate(.newCodes): .newCodesTapped
+    case .activate(.newCodesConfirmed): .newCodesConfirmed
+    case .activate(.newCodesCancelled): .newCodesCancelled
+    case .activate(.back), .key(.escape): state.isConfirming ? .newCodesCancelled : .closeTapped
+    default: nil
+    }
+  }
+
+  static func statsForm(_ state: StatsFeature.State, focus: FormID?) -> FormScreen {
     var body: [StyledLine] = []
     var items: [FormItem] = []
     var message = state.errorMessage
@@ -274,35 +402,37 @@ public enum AppScreens {
       body += BoardRenderer.render(board, layout: board.rows <= 5 ? .grid : .compact).lines
       body.append(StyledLine(state.replayProgressText ?? ""))
       items = [
-        FormItem(id: "replayBack", label: "Back a move", kind: .button),
-        FormItem(id: "replayForward", label: "Forward a move", kind: .button),
-        FormItem(id: "replayClose", label: "Close the replay", kind: .button),
+        FormItem(id: .replayBack, label: "Back a move", kind: .button),
+        FormItem(id: .replayForward, label: "Forward a move", kind: .button),
+        FormItem(id: .replayClose, label: "Close the replay", kind: .button),
       ]
     } else {
       if state.isLoading { body.append("Loading…") }
       body += state.tallyLines.map { StyledLine($0) }
       body.append(StyledLine("Win rate: \(state.winRateText)"))
       body.append(StyledLine(state.streakText))
-      items = state.recentGameLines.enumerated().map { index, line in
-        FormItem(id: "recent\(index)", label: line, kind: .button)
+      // As many recent games as the screen holds beside the rest of the form.
+      let room = max(0, FormScreen.neededSize.height - 10 - body.count)
+      items = state.recentGameLines.prefix(room).enumerated().map { index, line in
+        FormItem(id: .recentGame(index), label: line, kind: .button)
       }
       if state.isConfirmingReset {
         message = state.resetConfirmationMessage
         items += [
-          FormItem(id: "resetConfirmed", label: "Reset", kind: .button),
-          FormItem(id: "resetCancelled", label: "Keep my stats", kind: .button),
+          FormItem(id: .resetConfirmed, label: "Reset", kind: .button),
+          FormItem(id: .resetCancelled, label: "Keep my stats", kind: .button),
         ]
       } else {
         items += [
-          FormItem(id: "reset", label: "Reset stats", kind: .button, isEnabled: !state.isEmpty),
-          FormItem(id: "back", label: "Back", kind: .button),
+          FormItem(id: .reset, label: "Reset stats", kind: .button, isEnabled: !state.isEmpty),
+          FormItem(id: .back, label: "Back", kind: .button),
         ]
       }
     }
     return FormScreen(
       title: state.title, body: body, items: items, focus: focus, message: message,
       messageIsError: state.errorMessage != nil,
-      shortcuts: [nextShortcut, ScreenButton(key: .escape, keyName: "Esc", "Back")])
+      shortcuts: [nextShortcut, helpShortcut, ScreenButton(key: .escape, keyName: "Esc", "Back")])
   }
 
   private static func statsResponse(_ event: FormEvent, _ state: StatsFeature.State)
@@ -310,20 +440,19 @@ public enum AppScreens {
   {
     if state.replay != nil {
       switch event {
-      case .activate("replayBack"), .key(.left): return .replayBackTapped
-      case .activate("replayForward"), .key(.right): return .replayForwardTapped
-      case .activate("replayClose"), .key(.escape): return .replayClosed
+      case .activate(.replayBack), .key(.left): return .replayBackTapped
+      case .activate(.replayForward), .key(.right): return .replayForwardTapped
+      case .activate(.replayClose), .key(.escape): return .replayClosed
       default: return nil
       }
     }
     switch event {
-    case .activate("reset"): return .resetTapped
-    case .activate("resetConfirmed"): return .resetConfirmed
-    case .activate("resetCancelled"): return .resetCancelled
-    case .activate("back"), .key(.escape):
+    case .activate(.reset): return .resetTapped
+    case .activate(.resetConfirmed): return .resetConfirmed
+    case .activate(.resetCancelled): return .resetCancelled
+    case .activate(.back), .key(.escape):
       return state.isConfirmingReset ? .resetCancelled : .closeTapped
-    case .activate(let id) where id.hasPrefix("recent"):
-      return Int(id.dropFirst("recent".count)).map { .recentGameTapped($0) }
+    case .activate(.recentGame(let index)): return .recentGameTapped(index)
     default: return nil
     }
   }

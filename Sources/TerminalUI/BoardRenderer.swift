@@ -73,7 +73,7 @@ public enum BoardRenderer {
       let letter = Cell(row: 0, column: column).name.prefix(1)
       header.append(layout == .grid ? " \(letter)  " : " \(letter) ", Styles.label)
     }
-    frame.append(StyledLine(header.text.trailingSpacesRemoved, Styles.label))
+    frame.append(StyledLine(header.text.trimmingTrailingWhitespace(), Styles.label))
 
     let margin = String(repeating: " ", count: left)
     frame.append(horizontal(margin, board, layout, "┌", "┬", "┐"))
@@ -145,13 +145,5 @@ public enum BoardRenderer {
       style.isUnderlined = true
     }
     return StyledLine(open + symbol + close, style)
-  }
-}
-
-extension String {
-  var trailingSpacesRemoved: String {
-    var result = self
-    while result.last == " " { result.removeLast() }
-    return result
   }
 }

@@ -1,3 +1,19 @@
+public import NewGameCore
+
+/// The items of the app's forms, named by type so that a key's meaning never depends on
+/// parsing a name back.
+public enum FormID: Hashable, Sendable {
+  // Sign in and Two-factor.
+  case userName, password, repeatedPassword, signIn, createAccount, guest, code, verify, back
+  // New game.
+  case xName, oName, play, resume, discard, stats, recoveryCodes, signOut, exit
+  case choice(NewGame.Choice)
+  // Stats and Recovery codes.
+  case recentGame(Int)
+  case replayBack, replayForward, replayClose, reset, resetConfirmed, resetCancelled
+  case newCodes, newCodesConfirmed, newCodesCancelled
+}
+
 /// One line of a form: a text field, a choice among values, or a button.
 public struct FormItem: Hashable, Sendable {
   /// What kind of line it is.
@@ -10,8 +26,8 @@ public struct FormItem: Hashable, Sendable {
     case button
   }
 
-  /// A name that stays the same while the screen is shown, to keep the focus on it.
-  public var id: String
+  /// What the item is; it stays the same while the screen is shown, to keep the focus on it.
+  public var id: FormID
   /// The label (a button's text).
   public var label: String
   /// The kind and its value.
@@ -20,7 +36,7 @@ public struct FormItem: Hashable, Sendable {
   public var isEnabled: Bool
 
   /// Creates an item.
-  public init(id: String, label: String, kind: Kind, isEnabled: Bool = true) {
+  public init(id: FormID, label: String, kind: Kind, isEnabled: Bool = true) {
     self.id = id
     self.label = label
     self.kind = kind
@@ -45,7 +61,7 @@ public struct FormScreen: Hashable, Sendable {
   /// The fields and buttons, top to bottom.
   public var items: [FormItem]
   /// The focused item's id.
-  public var focus: String?
+  public var focus: FormID?
   /// A line under the form: a problem, a question or progress.
   public var message: String?
   /// Whether the message reports a problem.
@@ -56,7 +72,7 @@ public struct FormScreen: Hashable, Sendable {
   /// Creates a form screen.
   public init(
     title: String, notes: [String] = [], body: [StyledLine] = [], items: [FormItem],
-    focus: String?, message: String? = nil, messageIsError: Bool = false,
+    focus: FormID?, message: String? = nil, messageIsError: Bool = false,
     shortcuts: [ScreenButton] = []
   ) {
     self.title = title
@@ -71,6 +87,10 @@ public struct FormScreen: Hashable, Sendable {
 
   /// The width of a text field's box.
   static let fieldWidth = 28
+
+  /// The smallest terminal every form fits: the New game form with an offer to resume is the
+  /// largest, and Stats lists as many recent games as this leaves room for.
+  static let neededSize = (width: 50, height: 22)
 
   /// Lays the screen out for a `width` × `height` terminal.
   public func frame(width: Int, height: Int) -> Frame {
@@ -108,7 +128,9 @@ public struct FormScreen: Hashable, Sendable {
         .reduce(0, +)
     )
     guard needed.0 <= width, needed.1 <= height else {
-      return ScreenLayout.tooSmall(needed: needed, width: width, height: height)
+      return ScreenLayout.tooSmall(
+        needed: (max(needed.0, Self.neededSize.width), max(needed.1, Self.neededSize.height)),
+        width: width, height: height)
     }
     var frame = Frame()
     frame.append(StyledLine(title, ScreenLayout.titleStyle).indented(by: ScreenLayout.margin))
@@ -153,11 +175,13 @@ public enum FormEvent: Hashable, Sendable {
   /// Nothing (the focus may have moved).
   case none
   /// A text field's new value.
-  case edit(id: String, value: String)
+  case edit(id: FormID, value: String)
   /// A choice moved by one step, -1 or 1.
-  case step(id: String, by: Int)
-  /// A button was pressed, or Enter in a field.
-  case activate(id: String)
+  case step(id: FormID, by: Int)
+  /// A button was pressed.
+  case activate(id: FormID)
+  /// Enter in a field or on a choice: the form's main action, as the screen defines it.
+  case submit(from: FormID)
   /// A key the form does not handle: a shortcut for the screen.
   case key(Key)
 }
@@ -165,12 +189,12 @@ public enum FormEvent: Hashable, Sendable {
 /// Turns keys and clicks on a form into edits, steps and presses.
 ///
 /// Tab, Shift-Tab and the up and down arrows move the focus; typing edits the focused field;
-/// ← and → change a choice; Enter or Space presses a button; Enter in a field presses the
-/// first button (the form's main action).
+/// ← and → change a choice; Enter or Space presses a button; Enter in a field or on a choice
+/// submits the form, which the screen turns into its main action.
 public enum FormInput {
   /// Handles `key` on `form` laid out as `frame`; `focus` follows Tab, arrows and clicks.
   public static func handle(
-    _ key: Key, form: FormScreen, frame: Frame, focus: inout String?
+    _ key: Key, form: FormScreen, frame: Frame, focus: inout FormID?
   ) -> FormEvent {
     let enabled = form.items.filter(\.isEnabled)
     let current = enabled.first { $0.id == focus }
@@ -203,16 +227,12 @@ public enum FormInput {
       return .edit(id: current.id, value: value + String(character))
     case (.text(let value, _), .backspace):
       return value.isEmpty ? .none : .edit(id: current.id, value: String(value.dropLast()))
-    case (.text, .enter):
-      let main = enabled.first { $0.kind == .button }
-      return main.map { .activate(id: $0.id) } ?? .none
+    case (.text, .enter), (.choice, .enter):
+      return .submit(from: current.id)
     case (.choice, .left):
       return .step(id: current.id, by: -1)
     case (.choice, .right), (.choice, .character(" ")):
       return .step(id: current.id, by: 1)
-    case (.choice, .enter):
-      let main = enabled.first { $0.kind == .button }
-      return main.map { .activate(id: $0.id) } ?? .none
     case (.button, .enter), (.button, .character(" ")):
       return .activate(id: current.id)
     default:

@@ -33,6 +33,8 @@ public struct Frame: Hashable, Sendable {
   public var lines: [StyledLine] = []
   /// The clickable regions, in screen coordinates.
   public var regions: [HitRegion] = []
+  /// Whether the frame says the terminal is too small, so that keys other than quitting wait.
+  public var isTooSmall = false
 
   /// Creates an empty frame.
   public init() {}

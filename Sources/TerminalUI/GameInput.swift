@@ -6,25 +6,14 @@ public enum GameCommand: Hashable, Sendable {
   case moveCursor(rows: Int, columns: Int)
   /// Play where the cursor is.
   case playAtCursor
-  /// Play in a cell (a digit on 3×3, a click).
+  /// Play in a cell (a click).
   case play(Cell)
-  case undo
-  case redo
-  case hint
-  /// Show or hide every empty cell's value.
-  case analysis
-  /// A new game, or play again after one ends.
-  case newGame
-  /// Leave the game (confirmed while it is in progress).
-  case quit
-  /// Show or hide the help.
-  case toggleHelp
-  /// Answer yes to a question such as "Quit this game?".
-  case confirm
-  /// Answer no, or close an overlay.
-  case cancel
-  /// Leave the program at once: Ctrl-C, Ctrl-D.
-  case exit
+  /// A digit, which names a cell of a 3×3 board.
+  case digit(Int)
+  /// The game's commands; `analysis` shows or hides every empty cell's value, `newGame` also
+  /// plays again, `quit` asks while a game is in progress, `confirm` and `cancel` answer a
+  /// question (or close an overlay).
+  case undo, redo, hint, analysis, newGame, quit, toggleHelp, confirm, cancel
 }
 
 /// The game screen's keys.
@@ -32,30 +21,25 @@ public enum GameCommand: Hashable, Sendable {
 /// Arrows, `w` `a` `s` `d` and `k` `j` `l` move the cursor; `h` asks for a hint (so it does
 /// not also move left). Digits 1–9 pick the cells of a 3×3 board in reading order.
 public enum GameKeys {
-  /// The command for `key` on a board of `rows` × `columns`, or `nil` if it means nothing here.
-  public static func command(for key: Key, rows: Int, columns: Int) -> GameCommand? {
+  /// The command for `key`, or `nil` if it means nothing on the game screen.
+  public static func command(for key: Key) -> GameCommand? {
     switch key {
-    case .up: return .moveCursor(rows: -1, columns: 0)
-    case .down: return .moveCursor(rows: 1, columns: 0)
-    case .left: return .moveCursor(rows: 0, columns: -1)
-    case .right: return .moveCursor(rows: 0, columns: 1)
-    case .enter: return .playAtCursor
-    case .escape: return .cancel
-    case .interrupt, .endOfInput: return .exit
-    case .character(let character):
-      return command(for: character, rows: rows, columns: columns)
+    case .up: .moveCursor(rows: -1, columns: 0)
+    case .down: .moveCursor(rows: 1, columns: 0)
+    case .left: .moveCursor(rows: 0, columns: -1)
+    case .right: .moveCursor(rows: 0, columns: 1)
+    case .enter: .playAtCursor
+    case .escape: .cancel
+    case .f1: .toggleHelp
+    case .character(let character): command(for: character)
     case .mouse, .home, .end, .pageUp, .pageDown, .insert, .delete, .tab, .backTab, .backspace,
       .control, .unknown:
-      return nil
+      nil
     }
   }
 
-  private static func command(for character: Character, rows: Int, columns: Int) -> GameCommand? {
-    if let digit = character.wholeNumberValue, character.isASCII,
-      let cell = PlainCommand.cell(forDigit: digit, rows: rows, columns: columns)
-    {
-      return .play(cell)
-    }
+  private static func command(for character: Character) -> GameCommand? {
+    if let digit = character.wholeNumberValue, character.isASCII { return .digit(digit) }
     switch character.lowercased() {
     case "w", "k": return .moveCursor(rows: -1, columns: 0)
     case "s", "j": return .moveCursor(rows: 1, columns: 0)
@@ -84,7 +68,7 @@ public enum GameKeys {
       column: min(max(cursor.column + deltaColumns, 0), boardColumns - 1))
   }
 
-  /// The help overlay's lines.
+  /// The help overlay's lines: the keys, then what the marks around a cell mean.
   public static let help: [String] = [
     "Keys",
     "",
@@ -96,64 +80,10 @@ public enum GameKeys {
     "  e  analysis: every empty cell's value",
     "  n  new game / play again",
     "  q  quit (asks while a game is on)",
-    "  ?  show or hide this help",
-    "  Ctrl-C  leave at once",
+    "  ?, F1  show or hide this help",
+    "  Ctrl-Z  suspend    Ctrl-C  leave at once",
+    "",
+    "Marks: [X] the cursor, (X) the last move, <X> the winning line,",
+    "       + the hint",
   ]
-}
-
-/// One line typed in plain mode.
-public enum PlainCommand: Hashable, Sendable {
-  /// A move: `b2`, or `5` on a 3×3 board.
-  case play(Cell)
-  case undo
-  case redo
-  case hint
-  /// Every empty cell's value.
-  case analysis
-  /// A new game, or play again.
-  case newGame
-  case quit
-  case help
-  /// Show the board again.
-  case board
-  /// An empty line.
-  case nothing
-  /// Anything else, as typed (trimmed).
-  case unknown(String)
-
-  /// Parses a line for a board of `rows` × `columns`.
-  ///
-  /// Cell names are checked against the board by the game, not here, so `z9` is a move that the
-  /// game refuses with its own sentence.
-  public init(parsing line: String, rows: Int, columns: Int) {
-    let text = String(line.filter { $0 != "\r" }).trimmingWhitespace()
-    let lowered = text.lowercased()
-    switch lowered {
-    case "": self = .nothing
-    case "u", "undo": self = .undo
-    case "r", "redo": self = .redo
-    case "h", "hint": self = .hint
-    case "e", "analysis", "analyze", "values": self = .analysis
-    case "n", "new", "new game", "again", "play again": self = .newGame
-    case "q", "quit", "exit": self = .quit
-    case "?", "help": self = .help
-    case "b", "board", "show": self = .board
-    default:
-      if let digit = Int(lowered),
-        let cell = Self.cell(forDigit: digit, rows: rows, columns: columns)
-      {
-        self = .play(cell)
-      } else if let cell = Cell(name: lowered) {
-        self = .play(cell)
-      } else {
-        self = .unknown(text)
-      }
-    }
-  }
-
-  /// The cell a digit 1–9 names on a 3×3 board, in reading order; `nil` on other boards.
-  public static func cell(forDigit digit: Int, rows: Int, columns: Int) -> Cell? {
-    guard rows == 3, columns == 3, (1...9).contains(digit) else { return nil }
-    return Cell(row: (digit - 1) / 3, column: (digit - 1) % 3)
-  }
 }

@@ -7,8 +7,6 @@ public struct GameTerminalState: Hashable, Sendable {
   public var cursor: Cell
   /// Whether the help covers the board.
   public var isShowingHelp = false
-  /// A refused move's reason, until the next key.
-  public var notice: String?
 
   /// Creates the state with the cursor in the middle of a board of `rows` × `columns`.
   public init(rows: Int, columns: Int) {
@@ -16,45 +14,34 @@ public struct GameTerminalState: Hashable, Sendable {
   }
 }
 
-/// What a key on the game screen leads to.
-public enum GameResponse: Equatable, Sendable {
-  /// Nothing for the core (the terminal's own state may have changed).
-  case none
-  /// An action for the core.
-  case send(GameFeature.Action.View)
-  /// Leave the program now.
-  case exit
+extension GameControl {
+  /// The key that presses the control on the terminal.
+  var key: Character {
+    switch self {
+    case .undo: "u"
+    case .redo: "r"
+    case .hint: "h"
+    case .analysis: "e"
+    case .newGame, .playAgain, .keepPlaying: "n"
+    case .quit: "q"
+    case .confirm: "y"
+    }
+  }
 }
 
 extension GameScreen {
   /// The game screen for the core's `state` and the terminal's own `terminal` state.
   public init(_ state: GameFeature.State, terminal: GameTerminalState) {
-    let buttons: [ScreenButton]
-    let message: String?
-    if state.isConfirmingQuit {
-      message = state.quitConfirmationMessage
-      buttons = [ScreenButton("y", "Quit"), ScreenButton("n", "Keep playing")]
-    } else {
-      message = state.errorMessage ?? terminal.notice ?? state.narration.last
-      buttons = [
-        ScreenButton("u", "Undo", isEnabled: state.canUndo),
-        ScreenButton("r", "Redo", isEnabled: state.canRedo),
-        ScreenButton("h", "Hint", isEnabled: state.canHint),
-        ScreenButton("e", "Analysis", isEnabled: state.canAnalyze || state.analysis != nil),
-        ScreenButton("n", state.isGameOver ? "Play again" : "New game"),
-        ScreenButton("q", "Quit"),
-        ScreenButton("?", "Help"),
-      ]
+    var buttons = state.controls.map { control, isEnabled in
+      ScreenButton(control.key, control.title, isEnabled: isEnabled)
     }
+    if !state.isConfirmingQuit { buttons.append(ScreenButton("?", "Help")) }
     self.init(
       title: state.title, board: state.board,
       decorations: BoardDecorations(
         cursor: state.isBoardEnabled ? terminal.cursor : nil, lastMove: state.game.lastMove,
         hint: state.hint),
-      message: message,
-      messageIsError: !state.isConfirmingQuit
-        && (state.errorMessage != nil || terminal.notice != nil),
-      buttons: buttons,
+      message: state.statusLine, messageIsError: state.statusIsProblem, buttons: buttons,
       overlay: terminal.isShowingHelp ? GameKeys.help : GameScreen.analysisLines(state))
   }
 
@@ -74,7 +61,7 @@ extension GameScreen {
     let perLine = analysisWidth / 8
     let valueLines = stride(from: 0, to: entries.count, by: perLine).map { start in
       entries[start..<min(start + perLine, entries.count)]
-        .map { $0.padding(toLength: 8) }.joined().trimmingTrailingSpaces
+        .map { $0.padding(to: 7) + " " }.joined().trimmingTrailingWhitespace()
     }
     var lines = ["Analysis", "", summary, ""]
     if valueLines.count > analysisValueLines {
@@ -87,66 +74,52 @@ extension GameScreen {
   }
 }
 
-extension String {
-  /// The text padded with spaces on the right to `length` characters.
-  fileprivate func padding(toLength length: Int) -> String {
-    count >= length ? self + " " : self + String(repeating: " ", count: length - count)
-  }
-
-  /// The text without trailing spaces.
-  fileprivate var trimmingTrailingSpaces: String {
-    String(reversed().drop { $0 == " " }.reversed())
-  }
-}
-
 /// Turns keys and clicks on the game screen into the core's actions.
+///
+/// The terminal keeps only the cursor and the help; whether a move, an undo or a hint is allowed,
+/// and what is said when it is not, is the core's.
 public enum GameInput {
   /// Handles `key` on a game screen laid out as `frame`.
   ///
-  /// - Returns: What to send to the core, if anything; `terminal` holds the cursor, the help
-  ///   and a refused move's reason.
+  /// - Returns: The action for the core, if any; `terminal` holds the cursor and the help.
   public static func handle(
     _ key: Key, frame: Frame, state: GameFeature.State, terminal: inout GameTerminalState
-  ) -> GameResponse {
-    let board = state.board
+  ) -> GameFeature.Action.View? {
     let command: GameCommand?
     if case .mouse(let event) = key {
       guard event.isLeftClick, let target = frame.target(row: event.row, column: event.column)
-      else { return .none }
+      else { return nil }
       switch target {
       case .cell(let cell): command = .play(cell)
-      case .key(let key):
-        command = GameKeys.command(for: key, rows: board.rows, columns: board.columns)
+      case .key(let key): command = GameKeys.command(for: key)
       case .field: command = nil
       }
     } else {
-      command = GameKeys.command(for: key, rows: board.rows, columns: board.columns)
+      command = GameKeys.command(for: key)
     }
-    guard let command else { return .none }
-    terminal.notice = nil
+    guard let command else { return nil }
     return handle(command, state: state, terminal: &terminal)
   }
 
   /// Handles a command on the game screen.
   public static func handle(
     _ command: GameCommand, state: GameFeature.State, terminal: inout GameTerminalState
-  ) -> GameResponse {
-    if command == .exit { return .exit }
+  ) -> GameFeature.Action.View? {
     if state.isConfirmingQuit {
       switch command {
-      case .confirm, .quit, .playAtCursor: return .send(.quitConfirmed)
-      case .cancel, .newGame: return .send(.quitCancelled)
-      default: return .none
+      case .confirm, .quit, .playAtCursor: return .quitConfirmed
+      case .cancel, .newGame: return .quitCancelled
+      default: return nil
       }
     }
     if terminal.isShowingHelp {
       // Any key closes the help; q still quits.
       terminal.isShowingHelp = false
-      return command == .quit ? .send(.quitTapped) : .none
+      return command == .quit ? .quitTapped : nil
     }
     if state.analysis != nil, command != .quit {
       // Any key closes the analysis, which covers the board.
-      return .send(.analysisTapped)
+      return .analysisTapped
     }
     let board = state.board
     switch command {
@@ -154,38 +127,26 @@ public enum GameInput {
       terminal.cursor = GameKeys.moving(
         terminal.cursor, rows: rows, columns: columns, boardRows: board.rows,
         boardColumns: board.columns)
-      return .none
+      return nil
     case .playAtCursor:
-      return play(terminal.cursor, state: state, terminal: &terminal)
+      return .cellTapped(terminal.cursor)
     case .play(let cell):
       if board.contains(cell) { terminal.cursor = cell }
-      return play(cell, state: state, terminal: &terminal)
-    case .undo: return .send(.undoTapped)
-    case .redo: return .send(.redoTapped)
-    case .hint: return .send(.hintTapped)
-    case .analysis: return .send(.analysisTapped)
-    case .newGame:
-      // Mid-game, a new game means leaving this one (confirmed) for the New game screen.
-      return .send(state.isGameOver ? .playAgainTapped : .quitTapped)
-    case .quit: return .send(.quitTapped)
+      return .cellTapped(cell)
+    case .digit(let digit):
+      if let cell = Cell(digit: digit, on: board) { terminal.cursor = cell }
+      return .digitTyped(digit)
+    case .undo: return .undoTapped
+    case .redo: return .redoTapped
+    case .hint: return .hintTapped
+    case .analysis: return .analysisTapped
+    case .newGame: return .newGameTapped
+    case .quit: return .quitTapped
     case .toggleHelp:
       terminal.isShowingHelp = true
-      return .none
-    case .confirm, .cancel, .exit:
-      return .none
-    }
-  }
-
-  private static func play(
-    _ cell: Cell, state: GameFeature.State, terminal: inout GameTerminalState
-  ) -> GameResponse {
-    guard state.isBoardEnabled else { return .none }
-    do {
-      _ = try state.board.playing(at: cell)
-      return .send(.cellTapped(cell))
-    } catch {
-      terminal.notice = error.description
-      return .none
+      return nil
+    case .confirm, .cancel:
+      return nil
     }
   }
 }

@@ -1,3 +1,4 @@
+import GameCore
 public import GameRules
 
 /// A button of a screen, pressed by its key or a click.
@@ -100,6 +101,24 @@ public struct GameScreen: Hashable, Sendable {
       messageIsError: messageIsError, buttons: buttons, width: width, height: height)
   }
 
+  /// The smallest terminal a game on a `rows` × `columns` board fits, drawn compact with all of
+  /// a game's buttons.
+  static func neededSize(rows: Int, columns: Int) -> (width: Int, height: Int) {
+    let layout = BoardLayout.compact
+    let buttons =
+      [GameControl.undo, .redo, .hint, .analysis, .newGame, .quit].map {
+        ScreenButton($0.key, $0.title)
+      } + [ScreenButton("?", "Help")]
+    let width = ScreenLayout.neededWidth(
+      body: layout.width(rows: rows, columns: columns), buttons: buttons)
+    let buttonRows = ScreenLayout.buttonLines(buttons, width: width - ScreenLayout.margin).lines
+      .count
+    return (
+      width,
+      layout.height(rows: rows) + ScreenLayout.chromeHeight(subtitle: nil, buttonRows: buttonRows)
+    )
+  }
+
   private func fits(_ bodyWidth: Int, _ bodyHeight: Int, width: Int, height: Int) -> Bool {
     let buttonRows = ScreenLayout.buttonLines(buttons, width: width - ScreenLayout.margin).lines
       .count
@@ -176,14 +195,20 @@ enum ScreenLayout {
     return frame
   }
 
-  /// The notice shown instead of a screen that does not fit, wrapped to the terminal's width.
-  static func tooSmall(needed: (width: Int, height: Int), width: Int, height: Int) -> Frame {
+  /// The notice shown instead of a screen that does not fit, wrapped to the terminal's width,
+  /// with the question of the moment, which keys still answer.
+  static func tooSmall(
+    needed: (width: Int, height: Int), width: Int, height: Int, question: String? = nil
+  ) -> Frame {
     var frame = Frame()
+    frame.isTooSmall = true
     frame.lines =
       StyledLine.wrapping("Terminal too small", width: width, style: titleStyle)
       + StyledLine.wrapping(
         "Need \(needed.width)×\(needed.height), have \(width)×\(height).", width: width)
-      + StyledLine.wrapping("Enlarge the window, or press q to quit.", width: width)
-    return frame.clipped(width: width, height: height)
+      + StyledLine.wrapping(question ?? "Enlarge the window, or press q to quit.", width: width)
+    frame = frame.clipped(width: width, height: height)
+    frame.isTooSmall = true
+    return frame
   }
 }

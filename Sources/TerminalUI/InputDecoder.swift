@@ -1,3 +1,5 @@
+import GameRules
+
 /// A mouse button press or release at a screen position.
 public struct MouseEvent: Hashable, Sendable {
   /// The button: 0 left, 1 middle, 2 right, 64 and 65 the wheel.
@@ -38,6 +40,8 @@ public enum Key: Hashable, Sendable {
   case enter
   case tab
   case backTab
+  /// The help key.
+  case f1
   case backspace
   case escape
   /// A control key other than those named, by its letter: Ctrl-C is `control("c")`.
@@ -51,6 +55,8 @@ public enum Key: Hashable, Sendable {
   public static let interrupt = Key.control("c")
   /// Ctrl-D, end of transmission.
   public static let endOfInput = Key.control("d")
+  /// Ctrl-Z, which suspends the program in a shell.
+  public static let suspend = Key.control("z")
 }
 
 /// Turns the bytes a terminal sends into keys, across reads.
@@ -166,6 +172,9 @@ public struct InputDecoder: Sendable {
     guard case .scalarValue(let scalar) = decoder.decode(&iterator) else {
       return .key(.unknown, length: length)
     }
+    // A C1 control, a bidirectional override or an invisible format character is never text:
+    // typed into a field, it would later drive the terminal that shows the field.
+    guard scalar.isPrintable else { return .key(.unknown, length: length) }
     return .key(.character(Character(scalar)), length: length)
   }
 
@@ -178,7 +187,9 @@ public struct InputDecoder: Sendable {
     case UInt8(ascii: "O"):
       guard start + 2 < bytes.count else { return .incomplete }
       let final = bytes[start + 2]
-      let key = cursorKey(final) ?? (final == UInt8(ascii: "M") ? .enter : .unknown)
+      let key =
+        cursorKey(final)
+        ?? (final == UInt8(ascii: "M") ? .enter : final == UInt8(ascii: "P") ? .f1 : .unknown)
       return .key(key, length: 3)
     case 0x1B:
       // Escape pressed twice: the first is a key of its own.
@@ -231,6 +242,7 @@ public struct InputDecoder: Sendable {
         case 4, 8: .end
         case 5: .pageUp
         case 6: .pageDown
+        case 11: .f1
         default: .unknown
         }
       default: .unknown

@@ -1,3 +1,5 @@
+import GameRules
+
 /// A colour of the terminal's basic eight-colour palette.
 public enum TerminalColor: UInt8, Hashable, Sendable {
   case black = 0
@@ -166,7 +168,8 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral {
   /// The characters with escape sequences for `mode`; styles are reset after each run.
   public func rendered(_ mode: ColorMode) -> String {
     var output = ""
-    for span in spans {
+    // Whatever a line holds, only printable text reaches the terminal; the escapes are ours.
+    for span in spans.map({ TextSpan($0.text.escapingControlCharacters, $0.style) }) {
       let parameters = mode == .none ? [] : span.style.parameters(colors: mode == .color)
       if parameters.isEmpty {
         output += span.text

@@ -110,6 +110,16 @@ public enum Terminal {
     }
   }
 
+  /// Suspends the program as Ctrl-Z does in a shell: the terminal is restored while stopped,
+  /// and raw mode comes back when the shell continues it.
+  public static func suspend() {
+    restoreTerminal()
+    Glibc.signal(SIGTSTP, SIG_DFL)
+    raise(SIGTSTP)
+    // Continued: take the terminal back, with its attributes as the shell left them.
+    _ = enterRawMode()
+  }
+
   private static func install(
     _ handler: @escaping @convention(c) (Int32) -> Void, for signal: Int32
   ) {

@@ -1,61 +1,20 @@
-import AppCore
-public import Architecture
-public import AuthenticationClient
-public import DatabaseClient
+public import AppCore
+import Architecture
 import Foundation
-public import GameCore
+import GameCore
 import GameRules
-import NewGameCore
 
-/// The clients the terminal app runs the core with.
-public struct TerminalEnvironment: Sendable {
-  /// The accounts.
-  public var authentication: AuthenticationClient
-  /// The computer player.
-  public var engine: EngineClient
-  /// The time.
-  public var clock: ClockClient
-  /// Randomness, for a random starter.
-  public var random: RandomClient
-  /// The game records.
-  public var database: DatabaseClient
-  /// How long the computer seems to think.
-  public var thinkingPause: Duration
-
-  /// Creates an environment.
-  public init(
-    authentication: AuthenticationClient, engine: EngineClient, clock: ClockClient,
-    random: RandomClient, database: DatabaseClient, thinkingPause: Duration = .milliseconds(350)
-  ) {
-    self.authentication = authentication
-    self.engine = engine
-    self.clock = clock
-    self.random = random
-    self.database = database
-    self.thinkingPause = thinkingPause
-  }
-}
-
-/// How the terminal app starts.
+/// How the terminal app shows itself.
 public struct TerminalOptions: Sendable {
   /// Line by line instead of full screen (also chosen when not on a terminal).
   public var isPlain: Bool
   /// Colours, attributes only, or nothing.
   public var colorMode: ColorMode
-  /// The game to start at once, skipping the menus.
-  public var game: GameSettings?
-  /// A line for the Sign in screen, such as which accounts a demo client accepts.
-  public var signInNote: String?
 
   /// Creates options.
-  public init(
-    isPlain: Bool = false, colorMode: ColorMode = .color, game: GameSettings? = nil,
-    signInNote: String? = nil
-  ) {
+  public init(isPlain: Bool = false, colorMode: ColorMode = .color) {
     self.isPlain = isPlain
     self.colorMode = colorMode
-    self.game = game
-    self.signInNote = signInNote
   }
 }
 
@@ -69,125 +28,58 @@ extension ColorMode {
   }
 }
 
-/// A game on its own, outside the app's screens: it ends the program when the player quits.
-public struct StandaloneGame: Reducer {
-  /// The game and whether the player has left it.
-  public struct State: Equatable, Sendable {
-    /// The game screen's state.
-    public var game: GameFeature.State
-    /// Whether the player quit.
-    public var hasQuit = false
-
-    /// Creates the state.
-    public init(game: GameFeature.State) { self.game = game }
-  }
-
-  /// The game feature.
-  public var feature: GameFeature
-
-  /// Creates the reducer.
-  public init(feature: GameFeature) { self.feature = feature }
-
-  /// Runs the game feature and notes when it quits.
-  public func reduce(into state: inout State, action: GameFeature.Action) -> Effect<
-    GameFeature.Action
-  > {
-    if case .delegate(.didQuit) = action { state.hasQuit = true }
-    return feature.reduce(into: &state.game, action: action)
-  }
-}
-
 /// The terminal front end: full screen on a terminal, plain line by line otherwise.
+///
+/// It runs the app reducer that AppLive builds; it maps keys and lines to the core's actions and
+/// renders the core's state, nothing more.
 public enum TerminalApp {
-  /// Runs the app until the player quits or the input ends.
+  /// Runs the app until the player leaves, the input ends or the core stops it.
   ///
-  /// - Returns: The exit code: 0 normally, 1 when the terminal could not be set up, 130 after
-  ///   Ctrl-C.
+  /// Plain mode has no Sign in: a launch at Sign in plays as a guest with the default game.
+  ///
+  /// - Returns: The exit code: 0 normally, 1 when the core stopped (the sentence is on stderr)
+  ///   or the terminal could not be set up, 130 after Ctrl-C.
   @MainActor
-  public static func run(options: TerminalOptions, environment: TerminalEnvironment) async
+  public static func run(_ app: TicTacToe, launch: Launch, options: TerminalOptions) async
     -> Int32
   {
     if options.isPlain || !Terminal.isInteractive {
-      return await runPlain(options: options, environment: environment)
-    }
-    let starter = options.game.map { firstMover($0, environment) } ?? .x
-    var initial = TicTacToe.State()
-    if let settings = options.game {
-      var newGame = NewGame.State()
-      newGame.xName = settings.xName
-      newGame.oName = settings.oName
-      newGame.mode = settings.mode
-      newGame.computerMark = settings.computerMark
-      newGame.difficulty = settings.difficulty
-      (newGame.rows, newGame.columns, newGame.k) = (settings.rows, settings.columns, settings.k)
-      newGame.startingRule = settings.startingRule
-      do {
-        newGame.game = try GameFeature.State(
-          settings: settings, firstMover: starter, startedAt: environment.clock.now())
-      } catch {
-        FileHandle.standardError.write(Data("tictactoe: \(error.description)\n".utf8))
-        return 2
-      }
-      initial = .newGame(newGame)
-    }
-    let store = Store(initialState: initial) {
-      TicTacToe(
-        authentication: environment.authentication, database: environment.database,
-        engine: environment.engine, clock: environment.clock, random: environment.random,
-        thinkingPause: environment.thinkingPause)
+      let plainLaunch: Launch =
+        switch launch {
+        case .signIn: .game(GameRequest(), session: nil, isStandalone: true)
+        case .game(let request, let session, _):
+          .game(request, session: session, isStandalone: true)
+        }
+      let session = PlainSession(store: Store(initialState: .init(launch: plainLaunch)) { app })
+      return await session.run()
     }
     let session = FullScreenSession(
-      store: store, mode: options.colorMode,
-      terminal: AppTerminalState(signInNote: options.signInNote))
-    let status = await session.run(startsGame: options.game != nil)
-    withExtendedLifetime(session) {}
-    return status
+      store: Store(initialState: .init(launch: launch)) { app }, mode: options.colorMode)
+    return await session.run()
   }
 
-  /// Plain mode plays one game after another with the given settings (or a guest against the
-  /// computer) and ends when the player quits or the input ends.
+  /// Waits until the store's effects are done, for at most two seconds, so that a save under
+  /// way is finished before the program ends.
   @MainActor
-  private static func runPlain(options: TerminalOptions, environment: TerminalEnvironment) async
-    -> Int32
-  {
-    let settings =
-      options.game
-      ?? GameSettings(xName: "Player", oName: NewGame.computerName, mode: .versusComputer)
-    let game: GameFeature.State
-    do {
-      game = try GameFeature.State(
-        settings: settings, firstMover: firstMover(settings, environment),
-        startedAt: environment.clock.now())
-    } catch {
-      FileHandle.standardError.write(Data("tictactoe: \(error.description)\n".utf8))
-      return 2
+  static func settle(_ store: Store<TicTacToe>) async {
+    let (done, continuation) = AsyncStream.makeStream(of: Void.self)
+    Task { @MainActor in
+      await store.settled()
+      continuation.yield()
     }
-    let store = Store(initialState: StandaloneGame.State(game: game)) {
-      StandaloneGame(
-        feature: GameFeature(
-          engine: environment.engine, clock: environment.clock, random: environment.random,
-          database: environment.database, thinkingPause: environment.thinkingPause))
+    // A game between computers never settles: give up on it after a while.
+    Task {
+      try? await Task.sleep(for: .seconds(2))
+      continuation.yield()
     }
-    let session = PlainSession(store: store)
-    let status = await session.run()
-    withExtendedLifetime(session) {}
-    return status
+    for await _ in done { break }
   }
 
-  private static func firstMover(_ settings: GameSettings, _ environment: TerminalEnvironment)
-    -> Mark
-  {
-    settings.startingRule == .random
-      ? (environment.random.int(0..<2) == 0 ? .x : .o) : settings.firstGameStarter
-  }
-
-  /// Waits until the store's effects are done, for at most `limit`.
-  @MainActor
-  static func settle<R: Reducer>(_ store: Store<R>, limit: Duration = .seconds(2)) async {
-    let deadline = ContinuousClock.now + limit
-    while store.runningEffectCount > 0, ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(5))
-    }
+  /// The exit status for how the app ended, writing a failure's sentence to standard error.
+  static func status(of termination: TicTacToe.Termination?) -> Int32 {
+    guard case .failed(let sentence) = termination else { return 0 }
+    FileHandle.standardError.write(Data("tictactoe: \(sentence)\n".utf8))
+    return 1
   }
 }
 
@@ -196,51 +88,74 @@ public enum TerminalApp {
 private final class FullScreenSession {
   private let store: Store<TicTacToe>
   private let mode: ColorMode
-  private var terminal: AppTerminalState
+  private var terminal = AppTerminalState()
   private var frame = Frame()
   private var size = (width: 80, height: 24)
 
-  init(store: Store<TicTacToe>, mode: ColorMode, terminal: AppTerminalState) {
+  init(store: Store<TicTacToe>, mode: ColorMode) {
     self.store = store
     self.mode = mode
-    self.terminal = terminal
   }
 
-  func run(startsGame: Bool) async -> Int32 {
+  /// The terminal's events, and the core's end, in one stream.
+  private enum Event {
+    case terminal(TerminalEvent)
+    case terminated
+  }
+
+  func run() async -> Int32 {
     guard Terminal.enterRawMode() else {
       FileHandle.standardError.write(
         Data("tictactoe: the terminal could not be set up; try --plain.\n".utf8))
       return 1
     }
-    defer { Terminal.restore() }
+    let (events, continuation) = AsyncStream.makeStream(of: Event.self)
+    let reader = Task {
+      for await event in Terminal.events() { continuation.yield(.terminal(event)) }
+      continuation.finish()
+    }
     size = Terminal.size
-    let token = store.observe { [weak self] _ in self?.draw() }
-    defer { token.cancel() }
-    if startsGame { store.send(.newGame(.game(.started))) }
-    for await event in Terminal.events() {
+    let token = store.observe { [weak self] state in
+      self?.draw()
+      if state.termination != nil { continuation.yield(.terminated) }
+    }
+    store.send(.started)
+    events: for await event in events {
       switch event {
-      case .endOfInput:
-        await TerminalApp.settle(store)
-        return 0
-      case .resized:
+      case .terminated:
+        break events
+      case .terminal(.endOfInput):
+        break events
+      case .terminal(.resized):
         size = Terminal.size
         draw()
-      case .keys(let keys):
+      case .terminal(.keys(let keys)):
         for key in keys {
           AppScreens.follow(store.state, terminal: &terminal)
           switch AppScreens.handle(key, state: store.state, frame: frame, terminal: &terminal) {
           case .none: draw()
-          case .send(let action):
-            store.send(action)
+          case .send(let action): store.send(action)
+          case .suspend:
+            Terminal.suspend()
+            size = Terminal.size
             draw()
-          case .exit:
-            await TerminalApp.settle(store)
-            return key == .interrupt ? 130 : 0
+          case .exit(let code):
+            // Ctrl-C leaves at once: a change still being saved was not announced yet.
+            token.cancel()
+            Terminal.restore()
+            reader.cancel()
+            return code
           }
+          if store.state.termination != nil { break events }
         }
       }
     }
-    return 0
+    token.cancel()
+    await TerminalApp.settle(store)
+    Terminal.restore()
+    reader.cancel()
+    // The terminal is itself again before a failure is told on standard error.
+    return TerminalApp.status(of: store.state.termination)
   }
 
   private func draw() {
@@ -254,53 +169,57 @@ private final class FullScreenSession {
 /// Plain mode: reads lines, says every event in a sentence.
 @MainActor
 private final class PlainSession {
-  private let store: Store<StandaloneGame>
-  private var narrator = PlainGame.Narrator()
+  private let store: Store<TicTacToe>
+  private var narrator = PlainNarrator()
+  private var waiters: [(predicate: (TicTacToe.State) -> Bool, resume: () -> Void)] = []
 
-  init(store: Store<StandaloneGame>) { self.store = store }
+  init(store: Store<TicTacToe>) { self.store = store }
 
   func run() async -> Int32 {
-    let token = store.observe { [weak self] state in self?.say(state) }
+    let token = store.observe { [weak self] state in self?.changed(state) }
     defer { token.cancel() }
     store.send(.started)
-    for await line in Terminal.lines() {
-      await waitUntilIdle()
-      if store.state.hasQuit { break }
-      switch PlainGame.respond(to: line, state: store.state.game) {
-      case .send(let views):
-        for view in views { store.send(.view(view)) }
-      case .say(let text):
-        say(text)
-      case .showBoard:
-        narrator.showBoardAgain()
-        say(store.state)
-      case .exit:
-        return 0
+    await store.settled()
+    if store.state.termination == nil {
+      for await line in Terminal.lines() {
+        store.send(.view(.lineTyped(line)))
+        // The computer's answer and the save come before the next line, so a script's next
+        // line meets the board it expects.
+        await store.settled()
+        if store.state.termination != nil { break }
       }
-      await waitUntilIdle()
-      if store.state.hasQuit { break }
     }
-    if !store.state.hasQuit, store.state.game.board.outcome == .inProgress,
-      store.state.game.game.canUndo
-    {
-      say("Input ended; the unfinished game is saved.")
+    if store.state.termination == nil {
+      // A game between computers plays on to its end; any other game waits, saved.
+      if let game = store.state.game, game.settings.isComputer(.x), game.settings.isComputer(.o) {
+        await first { $0.termination != nil || $0.game?.isGameOver != false }
+        await store.settled()
+      }
+      if let sentence = store.state.game?.endOfInputSentence { say(sentence) }
     }
     await TerminalApp.settle(store)
-    return 0
+    return TerminalApp.status(of: store.state.termination)
   }
 
-  private func say(_ state: StandaloneGame.State) {
-    for line in narrator.lines(for: state.game) { say(line) }
+  private func changed(_ state: TicTacToe.State) {
+    let output = narrator.output(for: state)
+    for line in output.lines { say(line) }
+    for line in output.errors {
+      FileHandle.standardError.write(Data("tictactoe: \(line)\n".utf8))
+    }
+    let ready = waiters.filter { $0.predicate(state) }
+    waiters.removeAll { $0.predicate(state) }
+    for waiter in ready { waiter.resume() }
+  }
+
+  /// Returns once the state satisfies `predicate`.
+  private func first(where predicate: @escaping (TicTacToe.State) -> Bool) async {
+    guard !predicate(store.state) else { return }
+    await withCheckedContinuation { continuation in
+      waiters.append((predicate, { continuation.resume() }))
+    }
   }
 
   /// Writes a line at once, unbuffered, so a script reading the output sees it when it is said.
   private func say(_ line: String) { Terminal.write(line + "\n") }
-
-  /// Waits while the computer thinks or a hint or save is under way, so that a script's next
-  /// line meets the board it expects.
-  private func waitUntilIdle() async {
-    while store.state.game.isThinking || store.runningEffectCount > 0 {
-      try? await Task.sleep(for: .milliseconds(2))
-    }
-  }
 }

@@ -1,3 +1,4 @@
+public import DatabaseClient
 import GameAI
 public import GameCore
 public import GameRules
@@ -87,4 +88,11 @@ extension GameSettings {
   /// Blob (X) against the computer (O) at Unbeatable, signed in as account 1.
   public static let versusComputer = GameSettings(
     xName: "Blob", oName: "Computer", mode: .versusComputer, computerMark: .o, accountID: 1)
+}
+
+extension GameRecord {
+  /// Ann (X) against Bob (O) at one keyboard, left unfinished after b2 and a1.
+  public static let unfinishedAnnAgainstBob = GameRecord(
+    x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), moves: [.b2, .a1],
+    startedAt: TestClock.epoch - 60_000)
 }

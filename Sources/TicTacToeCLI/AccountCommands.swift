@@ -297,10 +297,6 @@ extension CLI {
 /// Text and JSON for account listings.
 enum AccountFormatting {
   static func listJSON(_ accounts: [AccountSummary]) -> String {
-    let items = accounts.map { account in
-      "{\"id\":\(account.id),\"userName\":\(Formatting.json(string: account.userName)),"
-        + "\"twoFactor\":\(account.hasTwoFactor)}"
-    }
-    return "{\"accounts\":[\(items.joined(separator: ","))]}"
+    JSON.line(AccountListOutput(accounts: accounts))
   }
 }

@@ -1,3 +1,5 @@
+import GameRules
+
 /// A command-line mistake: the sentence to print and exit code 2.
 public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// One sentence saying what is wrong and, where it helps, what to do.
@@ -43,7 +45,7 @@ struct Arguments {
       }
       guard argument.hasPrefix("--") else {
         throw UsageError(
-          "Unknown option \(argument) for \(command); see tictactoe \(command) --help.")
+          "Unknown option \(argument.quotable) for \(command); see tictactoe \(command) --help.")
       }
       var name = String(argument.dropFirst(2))
       var inlineValue: String?
@@ -53,7 +55,7 @@ struct Arguments {
       }
       if allowedFlags.contains(name) {
         guard inlineValue == nil else {
-          throw UsageError("The option --\(name) takes no value.")
+          throw UsageError("The option --\(name.quotable) takes no value.")
         }
         flags.insert(name)
       } else if valued.contains(name) {
@@ -62,19 +64,19 @@ struct Arguments {
           value = inlineValue
         } else {
           guard index < arguments.count else {
-            throw UsageError("The option --\(name) needs a value.")
+            throw UsageError("The option --\(name.quotable) needs a value.")
           }
           value = arguments[index]
           index += 1
         }
         guard values[name] == nil else {
-          throw UsageError("The option --\(name) is given more than once.")
+          throw UsageError("The option --\(name.quotable) is given more than once.")
         }
         guard !value.isEmpty else { throw UsageError("The option --\(name) needs a value.") }
         values[name] = value
       } else {
         throw UsageError(
-          "Unknown option --\(name) for \(command); see tictactoe \(command) --help.")
+          "Unknown option --\(name.quotable) for \(command); see tictactoe \(command) --help.")
       }
     }
   }
@@ -88,7 +90,7 @@ struct Arguments {
     guard argument.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control })
     else {
       throw UsageError(
-        "The argument \"\(argument)\" holds a control character, which no option takes.")
+        "The argument \"\(argument.quotable)\" holds a control character, which no option takes.")
     }
     guard argument.utf8.count <= maximumLength else {
       throw UsageError("An argument is longer than \(maximumLength) bytes.")
@@ -106,7 +108,7 @@ struct Arguments {
     guard let text = values[name] else { return nil }
     guard let number = Int(text), range.contains(number) else {
       throw UsageError(
-        "The option --\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"."
+        "The option --\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text.quotable)\"."
       )
     }
     return number
@@ -116,7 +118,7 @@ struct Arguments {
   func requirePositionals(atMost count: Int, command: String) throws(UsageError) {
     guard positionals.count <= count else {
       throw UsageError(
-        "Unexpected argument \"\(positionals[count])\" for \(command); see tictactoe \(command) --help."
+        "Unexpected argument \"\(positionals[count].quotable)\" for \(command); see tictactoe \(command) --help."
       )
     }
   }

@@ -1,5 +1,8 @@
+import AppCore
+import GameCore
 public import GameProtocol
 import GameRules
+import OnlineCore
 import ServerLive
 import TLS
 
@@ -123,18 +126,10 @@ extension Command {
       throw UsageError("Playing online needs an account: add --user NAME.")
     }
     if let code = parsed.value("join") { return .join(code: try inviteCode(code)) }
-    let first: FirstMover
-    switch options.first {
-    case .x: first = .x
-    case .o: first = .o
-    case .random: first = .random
-    case .alternate:
+    guard options.request.startingRule != .alternate else {
       throw UsageError("An online game is a single game: --first is x, o or random.")
     }
-    return .create(
-      GameOptions(
-        rows: options.shape.rows, columns: options.shape.columns, k: options.shape.k,
-        first: first))
+    return .create(GameOptions(options.request.settings(for: nil)))
   }
 
   private static func inviteCode(_ text: String) throws(UsageError) -> String {

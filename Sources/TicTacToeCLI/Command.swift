@@ -1,3 +1,5 @@
+public import AppCore
+import GameCore
 import GameProtocol
 public import GameRules
 public import ServerLive
@@ -27,40 +29,14 @@ public struct BoardShape: Equatable, Sendable {
   }
 }
 
-/// Who starts each game.
-public enum FirstPlayer: String, Equatable, Sendable, CaseIterable {
-  case x
-  case o
-  case alternate
-  case random
-}
-
-/// Which side the computer plays.
-public enum ComputerSide: String, Equatable, Sendable, CaseIterable {
-  case x
-  case o
-  case both
-  case none
-}
-
 /// The options of `tictactoe play`.
 public struct PlayOptions: Equatable, Sendable {
   /// Line-by-line text instead of full screen.
   public var plain = false
   /// Whether any game option was given, so the menus are skipped.
   public var startsGame = false
-  /// The board.
-  public var shape = BoardShape(rows: 3, columns: 3, k: 3)
-  /// X's name.
-  public var xName: String?
-  /// O's name.
-  public var oName: String?
-  /// The computer's side.
-  public var computer: ComputerSide?
-  /// The computer's strength.
-  public var difficulty = Difficulty.unbeatable
-  /// Who starts.
-  public var first = FirstPlayer.x
+  /// The game the options describe; the core fills in what they leave out.
+  public var request = GameRequest()
   /// The computer's time budget per move.
   public var seconds: Double?
   /// The account to sign in as before the game, with `--user`.
@@ -124,7 +100,8 @@ extension Command {
     var name = "play"
     if let first = rest.first, !first.hasPrefix("-") {
       guard names.contains(first) else {
-        throw UsageError("Unknown command \"\(first)\"; run tictactoe --help to see the commands.")
+        throw UsageError(
+          "Unknown command \"\(first.quotable)\"; run tictactoe --help to see the commands.")
       }
       name = first
       rest.removeFirst()
@@ -144,14 +121,14 @@ extension Command {
       parsed = try Arguments(
         rest, command: name, valued: common.union(["k"]), flags: commonFlags.union(["json"]))
       command = .analyze(
-        position: try position(parsed, command: name), k: try parsed.integer("k", in: 3...15),
+        position: try position(parsed, command: name), k: try lineLength(parsed),
         json: parsed.has("json"))
     case "bestmove":
       parsed = try Arguments(
         rest, command: name, valued: common.union(["k", "difficulty", "seed", "time"]),
         flags: commonFlags.union(["json"]))
       command = .bestMove(
-        position: try position(parsed, command: name), k: try parsed.integer("k", in: 3...15),
+        position: try position(parsed, command: name), k: try lineLength(parsed),
         difficulty: try difficulty(parsed), seed: try seed(parsed), seconds: try seconds(parsed),
         json: parsed.has("json"))
     case "solve", "count":
@@ -167,7 +144,7 @@ extension Command {
         rest, command: name, valued: common.union(["k", "difficulty", "time"]), flags: commonFlags)
       try parsed.requirePositionals(atMost: 0, command: name)
       command = .gtp(
-        k: try parsed.integer("k", in: 3...15), difficulty: try difficulty(parsed),
+        k: try lineLength(parsed), difficulty: try difficulty(parsed),
         seconds: try seconds(parsed))
     case "account", "login", "stats":
       (command, parsed) = try parseRecords(
@@ -212,7 +189,7 @@ extension Command {
     guard let text = parsed.value("difficulty") else { return .unbeatable }
     guard let difficulty = Difficulty(text) else {
       throw UsageError(
-        "The difficulty must be easy, medium, hard, unbeatable or a number from 0 to 1, not \"\(text)\"."
+        "The difficulty must be easy, medium, hard, unbeatable or a number from 0 to 1, not \"\(text.quotable)\"."
       )
     }
     return difficulty
@@ -222,7 +199,7 @@ extension Command {
     guard let text = parsed.value("seed") else { return nil }
     guard let seed = UInt64(text) else {
       throw UsageError(
-        "The seed must be a whole number from 0 to 18446744073709551615, not \"\(text)\".")
+        "The seed must be a whole number from 0 to 18446744073709551615, not \"\(text.quotable)\".")
     }
     return seed
   }
@@ -231,53 +208,74 @@ extension Command {
     guard let text = parsed.value("time") else { return nil }
     guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
       throw UsageError(
-        "The time must be a number of seconds above 0 and up to 3600, not \"\(text)\".")
+        "The time must be a number of seconds above 0 and up to 3600, not \"\(text.quotable)\".")
     }
     return seconds
+  }
+
+  /// `--k`, in the range any board allows; the board itself checks it further.
+  private static func lineLength(_ parsed: Arguments) throws(UsageError) -> Int? {
+    try parsed.integer("k", in: Board.minimumK...Board.maximumSide)
   }
 
   private static func shape(_ parsed: Arguments) throws(UsageError) -> BoardShape {
     let side = Board.minimumSide...Board.maximumSide
     let size = try parsed.integer("size", in: side)
-    var rows = try parsed.integer("rows", in: side)
-    var columns = try parsed.integer("columns", in: side)
-    if let size {
-      guard rows == nil, columns == nil else {
-        throw UsageError("Give either --size or --rows and --columns, not both.")
-      }
-      rows = size
-      columns = size
+    let rows = try parsed.integer("rows", in: side)
+    let columns = try parsed.integer("columns", in: side)
+    let dimensions: (rows: Int, columns: Int)
+    switch (size, rows, columns) {
+    case (let size?, nil, nil): dimensions = (size, size)
+    case (nil, let rows?, let columns?): dimensions = (rows, columns)
+    case (nil, nil, nil): dimensions = (3, 3)
+    case (_?, _, _): throw UsageError("Give either --size or --rows and --columns, not both.")
+    case (nil, _, _):
+      throw UsageError("Give both --rows and --columns, or --size for a square board.")
     }
-    let finalRows = rows ?? columns ?? 3
-    let finalColumns = columns ?? rows ?? 3
     let k =
-      try parsed.integer("k", in: 1...99) ?? Board.defaultK(rows: finalRows, columns: finalColumns)
+      try lineLength(parsed) ?? Board.defaultK(rows: dimensions.rows, columns: dimensions.columns)
     do {
-      try Board.validate(rows: finalRows, columns: finalColumns, k: k)
+      try Board.validate(rows: dimensions.rows, columns: dimensions.columns, k: k)
     } catch {
       throw UsageError(error.description)
     }
-    return BoardShape(rows: finalRows, columns: finalColumns, k: k)
+    return BoardShape(rows: dimensions.rows, columns: dimensions.columns, k: k)
   }
+
+  /// The sides the computer plays, by the word `--computer` takes.
+  private static let computerSides: [String: (mode: GameMode, mark: Mark?)] = [
+    "x": (.versusComputer, .x), "o": (.versusComputer, .o),
+    "both": (.computerVersusComputer, nil), "none": (.hotSeat, nil),
+  ]
+
+  /// The starting rules, by the word `--first` takes.
+  private static let startingRules: [String: StartingRule] = [
+    "x": .x, "o": .o, "alternate": .alternate, "random": .random,
+  ]
 
   private static func playOptions(_ parsed: Arguments) throws(UsageError) -> PlayOptions {
     var options = PlayOptions()
     options.plain = parsed.has("plain")
-    options.shape = try shape(parsed)
-    options.xName = try name(parsed, "x")
-    options.oName = try name(parsed, "o")
+    let shape = try shape(parsed)
+    options.request.rows = shape.rows
+    options.request.columns = shape.columns
+    options.request.k = shape.k
+    options.request.xName = try name(parsed, "x")
+    options.request.oName = try name(parsed, "o")
     if let text = parsed.value("computer") {
-      guard let side = ComputerSide(rawValue: text.lowercased()) else {
-        throw UsageError("The computer plays x, o, both or none, not \"\(text)\".")
+      guard let side = computerSides[text.lowercased()] else {
+        throw UsageError("The computer plays x, o, both or none, not \"\(text.quotable)\".")
       }
-      options.computer = side
+      options.request.mode = side.mode
+      options.request.computerMark = side.mark
     }
-    options.difficulty = try difficulty(parsed)
+    options.request.difficulty = try difficulty(parsed)
     if let text = parsed.value("first") {
-      guard let first = FirstPlayer(rawValue: text.lowercased()) else {
-        throw UsageError("The first player is x, o, alternate or random, not \"\(text)\".")
+      guard let rule = startingRules[text.lowercased()] else {
+        throw UsageError(
+          "The first player is x, o, alternate or random, not \"\(text.quotable)\".")
       }
-      options.first = first
+      options.request.startingRule = rule
     }
     options.seconds = try seconds(parsed)
     let gameOptions: Set<String> = [

@@ -24,17 +24,9 @@ enum Formatting {
     }
   }
 
-  static func boardText(_ board: Board) -> String {
-    (0..<board.rows).map { row in
-      (0..<board.columns).map { column in
-        board[row, column]?.symbol ?? "."
-      }.joined(separator: " ")
-    }.joined(separator: "\n")
-  }
-
   static func analysisText(_ board: Board, _ analysis: Analysis) -> String {
     var lines = [
-      boardText(board),
+      board.diagram,
       "Position \(board.notation), k = \(board.k).",
     ]
     if board.outcome.isOver {
@@ -50,24 +42,6 @@ enum Formatting {
 
   // MARK: - JSON
 
-  static func json(string: String) -> String {
-    var result = "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      case "\r": result += "\\r"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
-  }
-
   static func outcomeKey(_ outcome: Outcome) -> String {
     switch outcome {
     case .inProgress: "inProgress"
@@ -77,29 +51,12 @@ enum Formatting {
     }
   }
 
-  private static func evaluationFields(_ evaluation: Evaluation) -> String {
-    var text = "\"value\":\"\(evaluation.value.rawValue)\",\"plies\":\(evaluation.plies)"
-    if !evaluation.isExact { text += ",\"exact\":false" }
-    return text
-  }
-
-  private static func cellFields(_ cell: Cell) -> String {
-    "\"cell\":\"\(cell.name)\",\"row\":\(cell.row + 1),\"column\":\(cell.column + 1)"
-  }
-
   static func analysisJSON(_ board: Board, _ analysis: Analysis) -> String {
-    let moves = analysis.moves.map { "{\(cellFields($0.cell)),\(evaluationFields($0.evaluation))}" }
-    let best = analysis.best.map { "\"\($0.name)\"" }
-    return "{\"position\":\(json(string: board.notation)),\"k\":\(board.k),"
-      + "\"toMove\":\"\(board.toMove.rawValue)\",\"outcome\":\"\(outcomeKey(board.outcome))\","
-      + "\(evaluationFields(analysis.evaluation)),"
-      + "\"moves\":[\(moves.joined(separator: ","))],\"best\":[\(best.joined(separator: ","))]}"
+    JSON.line(AnalysisOutput(board: board, analysis: analysis))
   }
 
   static func bestMoveJSON(_ board: Board, _ move: Cell, _ difficulty: Difficulty) -> String {
-    "{\"position\":\(json(string: board.notation)),\"k\":\(board.k),"
-      + "\"toMove\":\"\(board.toMove.rawValue)\",\"difficulty\":\(json(string: difficulty.name)),"
-      + "\(cellFields(move))}"
+    JSON.line(BestMoveOutput(board: board, move: move, difficulty: difficulty))
   }
 
   static func seconds(_ duration: Duration) -> Double {
@@ -123,11 +80,7 @@ enum Formatting {
   }
 
   static func solveJSON(_ board: Board, _ result: SolveResult) -> String {
-    let best = result.best.map { "\"\($0.name)\"" }.joined(separator: ",")
-    return "{\"rows\":\(board.rows),\"columns\":\(board.columns),\"k\":\(board.k),"
-      + "\(evaluationFields(result.evaluation)),\"exact\":\(result.evaluation.isExact),"
-      + "\"best\":[\(best)],\"nodes\":\(result.nodes),"
-      + "\"seconds\":\(formatted(seconds(result.duration)))}"
+    JSON.line(SolveOutput(board: board, result: result))
   }
 
   static func countText(_ board: Board, _ counts: PositionCounts) -> String {
@@ -140,15 +93,7 @@ enum Formatting {
   }
 
   static func countJSON(_ board: Board, _ counts: PositionCounts) -> String {
-    let fields: [(String, Int)] = [
-      ("positions", counts.positions), ("terminalPositions", counts.terminalPositions),
-      ("xWinPositions", counts.xWinPositions), ("oWinPositions", counts.oWinPositions),
-      ("drawPositions", counts.drawPositions), ("games", counts.games),
-      ("xWinGames", counts.xWinGames), ("oWinGames", counts.oWinGames),
-      ("drawGames", counts.drawGames),
-    ]
-    let body = fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
-    return "{\"rows\":\(board.rows),\"columns\":\(board.columns),\"k\":\(board.k),\(body)}"
+    JSON.line(CountOutput(board: board, counts: counts))
   }
 
   /// A number with three decimals, without Foundation's formatters.
@@ -156,5 +101,95 @@ enum Formatting {
     let thousandths = Int((value * 1_000).rounded())
     let fraction = String(thousandths % 1_000)
     return "\(thousandths / 1_000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+  }
+}
+
+// MARK: - JSON outputs
+
+/// The fields of a position: its notation, `k` and the side to move.
+private func positionFields(_ board: Board) -> [(key: String, value: (any Encodable)?)] {
+  [("position", board.notation), ("k", board.k), ("toMove", board.toMove.rawValue)]
+}
+
+/// The fields of a board's shape.
+private func shapeFields(_ board: Board) -> [(key: String, value: (any Encodable)?)] {
+  [("rows", board.rows), ("columns", board.columns), ("k", board.k)]
+}
+
+/// The fields of a cell: its name, and its row and column counted from 1.
+private func cellFields(_ cell: Cell) -> [(key: String, value: (any Encodable)?)] {
+  [("cell", cell.name), ("row", cell.row + 1), ("column", cell.column + 1)]
+}
+
+/// The fields of a value: `exact` only for an estimate.
+private func valueFields(_ evaluation: Evaluation) -> [(key: String, value: (any Encodable)?)] {
+  [("value", evaluation.value.rawValue), ("plies", evaluation.plies)]
+    + (evaluation.isExact ? [] : [("exact", false)])
+}
+
+/// `analyze --json`: the keys of PRODUCT.md §7, in that order.
+private struct AnalysisOutput: JSONObject {
+  let board: Board
+  let analysis: Analysis
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    positionFields(board) + [("outcome", Formatting.outcomeKey(board.outcome))]
+      + valueFields(analysis.evaluation)
+      + [
+        ("moves", analysis.moves.map(MoveOutput.init)), ("best", analysis.best.map(\.name)),
+      ]
+  }
+}
+
+/// One legal move's value in `analyze --json`.
+private struct MoveOutput: JSONObject {
+  let move: MoveEvaluation
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    cellFields(move.cell) + valueFields(move.evaluation)
+  }
+}
+
+/// `bestmove --json`.
+private struct BestMoveOutput: JSONObject {
+  let board: Board
+  let move: Cell
+  let difficulty: Difficulty
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    positionFields(board) + [("difficulty", difficulty.name)] + cellFields(move)
+  }
+}
+
+/// `solve --json`: `exact` says, always, whether the search proved the value.
+private struct SolveOutput: JSONObject {
+  let board: Board
+  let result: SolveResult
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    shapeFields(board)
+      + [
+        ("value", result.evaluation.value.rawValue), ("plies", result.evaluation.plies),
+        ("exact", result.evaluation.isExact), ("best", result.best.map(\.name)),
+        ("nodes", result.nodes),
+        ("seconds", (Formatting.seconds(result.duration) * 1_000).rounded() / 1_000),
+      ]
+  }
+}
+
+/// `count --json`: the board, then the counts under the names of PRODUCT.md §7.
+private struct CountOutput: JSONObject {
+  let board: Board
+  let counts: PositionCounts
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    shapeFields(board)
+      + [
+        ("positions", counts.positions), ("terminalPositions", counts.terminalPositions),
+        ("xWinPositions", counts.xWinPositions), ("oWinPositions", counts.oWinPositions),
+        ("drawPositions", counts.drawPositions), ("games", counts.games),
+        ("xWinGames", counts.xWinGames), ("oWinGames", counts.oWinGames),
+        ("drawGames", counts.drawGames),
+      ]
   }
 }

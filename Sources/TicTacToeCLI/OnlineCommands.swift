@@ -149,15 +149,7 @@ enum OnlineFormatting {
   }
 
   static func gamesJSON(_ listings: [GameListing]) -> String {
-    let items = listings.map { listing in
-      "{\"code\":\(Formatting.json(string: listing.code)),"
-        + "\"status\":\"\(listing.isOpen ? "open" : "playing")\","
-        + "\"x\":\(listing.xName.map(Formatting.json(string:)) ?? "null"),"
-        + "\"o\":\(listing.oName.map(Formatting.json(string:)) ?? "null"),"
-        + "\"rows\":\(listing.rows),\"columns\":\(listing.columns),\"k\":\(listing.k),"
-        + "\"moves\":\(listing.moveCount)}"
-    }
-    return "{\"games\":[\(items.joined(separator: ","))]}"
+    JSON.line(GamesOutput(listings: listings))
   }
 
   static func statsText(_ stats: PlayerStats, server: ServerAddress) -> String {
@@ -178,10 +170,43 @@ enum OnlineFormatting {
   }
 
   static func statsJSON(_ stats: PlayerStats, server: ServerAddress) -> String {
-    "{\"user\":\(Formatting.json(string: stats.userName)),"
-      + "\"server\":\(Formatting.json(string: server.description)),\"rating\":\(stats.rating),"
-      + "\"games\":\(stats.games),\"wins\":\(stats.wins),\"losses\":\(stats.losses),"
-      + "\"draws\":\(stats.draws),\"currentStreak\":\(stats.currentStreak),"
-      + "\"bestStreak\":\(stats.bestStreak)}"
+    JSON.line(OnlineStatsOutput(stats: stats, server: server))
+  }
+}
+
+/// `games --json`.
+struct GamesOutput: JSONObject {
+  let listings: [GameListing]
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    [("games", listings.map(GameListingOutput.init))]
+  }
+}
+
+/// One game a server lists.
+struct GameListingOutput: JSONObject {
+  let listing: GameListing
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    [
+      ("code", listing.code), ("status", listing.isOpen ? "open" : "playing"),
+      ("x", listing.xName), ("o", listing.oName), ("rows", listing.rows),
+      ("columns", listing.columns), ("k", listing.k), ("moves", listing.moveCount),
+    ]
+  }
+}
+
+/// `stats USER --server HOST --json`.
+struct OnlineStatsOutput: JSONObject {
+  let stats: PlayerStats
+  let server: ServerAddress
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    [
+      ("user", stats.userName), ("server", server.description), ("rating", stats.rating),
+      ("games", stats.games), ("wins", stats.wins), ("losses", stats.losses),
+      ("draws", stats.draws), ("currentStreak", stats.currentStreak),
+      ("bestStreak", stats.bestStreak),
+    ]
   }
 }

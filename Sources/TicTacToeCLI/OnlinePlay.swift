@@ -2,6 +2,7 @@ import AppLive
 import Architecture
 import AuthenticationClient
 import Foundation
+import GameCore
 import GameProtocol
 import GameRules
 import OnlineClientLive
@@ -60,7 +61,7 @@ extension CLI {
       for line in narrator.lines(for: state) {
         switch line {
         case .sentence(let text): writeLine(text)
-        case .board(let board): writeLine(PlainGame.boardText(board))
+        case .board(let board): writeLine(board.diagram)
         case .failure(let text): failure = text
         }
       }
@@ -120,18 +121,22 @@ extension CLI {
     + "(or quit) gives the game up."
 
   private static func respond(to line: String, state: OnlineGame.State) -> OnlineResponse {
-    let rows = state.snapshot?.rows ?? 3
-    let columns = state.snapshot?.columns ?? 3
-    switch PlainCommand(parsing: line, rows: rows, columns: columns) {
+    switch TypedCommand(line) {
     case .nothing: return .ignore
-    case .play(let cell): return .send(.moveEntered(cell))
+    case .cell(let cell): return .send(.moveEntered(cell))
+    case .digit(let digit):
+      let isClassic = state.snapshot.map { $0.rows == 3 && $0.columns == 3 } ?? true
+      guard isClassic else {
+        return .say("Digits pick cells on a 3×3 board; type a cell such as b2.")
+      }
+      return .send(.moveEntered(Cell(row: (digit - 1) / 3, column: (digit - 1) % 3)))
     case .quit: return .confirmResign
     case .help: return .say(onlineHelp)
     case .board:
       let lines = state.lines(for: .shown).map { line -> String in
         switch line {
         case .sentence(let text): text
-        case .board(let board): PlainGame.boardText(board)
+        case .board(let board): board.diagram
         }
       }
       return .say(lines.joined(separator: "\n"))

@@ -1,9 +1,7 @@
+import AppCore
 import AppLive
 import AuthenticationClient
-import DatabaseClient
 import Foundation
-import GameCore
-import GameRules
 import TerminalUI
 
 extension CLI {
@@ -34,52 +32,13 @@ extension CLI {
         return error.status
       }
     }
-    let environment = TerminalEnvironment(
-      authentication: clients.authentication, engine: clients.engine, clock: clients.clock,
-      random: clients.random, database: clients.database)
     let colorMode = ColorMode.detect(
       noColorFlag: common.noColor, environment: ProcessInfo.processInfo.environment)
+    let launch: Launch =
+      options.startsGame
+      ? .game(options.request, session: session, isStandalone: false) : .signIn(userName: "")
     return await TerminalApp.run(
-      options: TerminalOptions(
-        isPlain: options.plain, colorMode: colorMode,
-        game: options.startsGame ? settings(options, session: session) : nil),
-      environment: environment)
-  }
-
-  /// The game's settings from the options; a signed-in player takes the first person's side.
-  static func settings(_ options: PlayOptions, session: Session?) -> GameSettings {
-    let computer = options.computer ?? .o
-    let mode: GameMode =
-      switch computer {
-      case .none: .hotSeat
-      case .both: .computerVersusComputer
-      case .x, .o: .versusComputer
-      }
-    let personMark: Mark? =
-      switch computer {
-      case .none, .o: .x
-      case .x: .o
-      case .both: nil
-      }
-    func name(_ mark: Mark) -> String {
-      if let given = mark == .x ? options.xName : options.oName { return given }
-      if let session, mark == personMark { return session.userName }
-      let isComputer = computer == .both || computer.rawValue == mark.rawValue
-      guard isComputer else { return "Player \(mark.symbol)" }
-      return computer == .both ? "Computer \(mark.symbol)" : "Computer"
-    }
-    let startingRule: StartingRule =
-      switch options.first {
-      case .x: .x
-      case .o: .o
-      case .alternate: .alternate
-      case .random: .random
-      }
-    var settings = GameSettings(
-      xName: name(.x), oName: name(.o), mode: mode, computerMark: computer == .x ? .x : .o,
-      difficulty: options.difficulty, rows: options.shape.rows, columns: options.shape.columns,
-      k: options.shape.k, startingRule: startingRule)
-    settings.accountID = personMark == nil ? nil : session?.accountID
-    return settings
+      clients.app(), launch: launch,
+      options: TerminalOptions(isPlain: options.plain, colorMode: colorMode))
   }
 }

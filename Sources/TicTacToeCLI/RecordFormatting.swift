@@ -2,7 +2,6 @@ import DatabaseClient
 import GameCore
 import GameRules
 import Glibc
-import TerminalUI
 
 /// Text and JSON for stats, history and replays.
 enum RecordFormatting {
@@ -29,7 +28,7 @@ enum RecordFormatting {
     var lines = [
       "Stats for \(owner): \(count(stats.games, "game")): "
         + tallyText(wins: stats.wins, losses: stats.losses, draws: stats.draws)
-        + (stats.winRate.map { " (win rate \(Int(($0 * 100).rounded()))%)" } ?? "") + ".",
+        + (stats.winPercentage.map { " (win rate \($0)%)" } ?? "") + ".",
       "Current streak: \(count(stats.currentStreak, "win")); best streak: "
         + "\(count(stats.bestStreak, "win")).",
     ]
@@ -37,7 +36,7 @@ enum RecordFormatting {
       let opponent =
         switch tally.opponent {
         case .person: "people"
-        case .computer(let difficulty): "the computer, \(displayName(difficulty))"
+        case .computer(let difficulty): "the computer, \(difficulty.displayName)"
         }
       lines.append(
         "Against \(opponent): "
@@ -48,10 +47,6 @@ enum RecordFormatting {
       lines += stats.recentGames.map { "  " + summary($0) }
     }
     return lines.joined(separator: "\n")
-  }
-
-  private static func displayName(_ difficulty: String) -> String {
-    Difficulty(difficulty)?.displayName ?? difficulty
   }
 
   /// One line for a finished game: id, date, players, board and result.
@@ -97,12 +92,12 @@ enum RecordFormatting {
       "\(id), \(date(record.endedAt ?? record.startedAt, utc: false)): \(players(record)) on "
         + "\(record.rows)×\(record.columns), \(record.k) in a row.",
       "",
-      PlainGame.boardText(game.start),
+      game.start.diagram,
     ]
     // The narration has a sentence for each move, then one for the result.
     let narration = state.narration
     for (index, board) in game.positions.dropFirst().enumerated() {
-      lines += ["", narration[index], PlainGame.boardText(board)]
+      lines += ["", narration[index], board.diagram]
     }
     lines.append("")
     lines += narration.dropFirst(game.moves.count)
@@ -131,51 +126,11 @@ enum RecordFormatting {
 
   // MARK: - JSON
 
-  private static func json(_ text: String?) -> String {
-    text.map(Formatting.json(string:)) ?? "null"
-  }
-
-  private static func json(_ number: Int64?) -> String {
-    number.map(String.init) ?? "null"
-  }
-
   static func statsJSON(_ stats: Stats, user: String?) -> String {
-    let opponents = stats.tallies.map { tally in
-      let kind =
-        switch tally.opponent {
-        case .person: "\"opponent\":\"person\""
-        case .computer(let difficulty):
-          "\"opponent\":\"computer\",\"difficulty\":\(json(difficulty))"
-        }
-      return "{\(kind),\"games\":\(tally.games),\"wins\":\(tally.wins),"
-        + "\"losses\":\(tally.losses),\"draws\":\(tally.draws)}"
-    }
-    return "{\"user\":\(json(user)),\"games\":\(stats.games),\"wins\":\(stats.wins),"
-      + "\"losses\":\(stats.losses),\"draws\":\(stats.draws),"
-      + "\"winRate\":\(stats.winRate.map { "\($0)" } ?? "null"),"
-      + "\"currentStreak\":\(stats.currentStreak),\"bestStreak\":\(stats.bestStreak),"
-      + "\"opponents\":[\(opponents.joined(separator: ","))],"
-      + "\"recentGames\":[\(stats.recentGames.map(gameJSON).joined(separator: ","))]}"
+    JSON.line(StatsOutput(stats: stats, user: user))
   }
 
   static func historyJSON(_ games: [GameRecord], user: String?) -> String {
-    "{\"user\":\(json(user)),\"games\":[\(games.map(gameJSON).joined(separator: ","))]}"
-  }
-
-  static func gameJSON(_ record: GameRecord) -> String {
-    let moves = record.moves.map { "\"\($0.name)\"" }.joined(separator: ",")
-    let board = try? record.game().board.notation
-    return "{\"id\":\(json(record.id)),"
-      + "\"date\":\(json(date(record.endedAt ?? record.startedAt, utc: true))),"
-      + "\"startedAt\":\(record.startedAt),\"endedAt\":\(json(record.endedAt)),"
-      + "\"x\":\(playerJSON(record.x)),\"o\":\(playerJSON(record.o)),"
-      + "\"rows\":\(record.rows),\"columns\":\(record.columns),\"k\":\(record.k),"
-      + "\"firstMover\":\"\(record.firstMover.rawValue)\",\"moves\":[\(moves)],"
-      + "\"board\":\(json(board)),\"result\":\(json(record.result?.rawValue))}"
-  }
-
-  private static func playerJSON(_ player: PlayerRecord) -> String {
-    "{\"name\":\(json(player.name)),\"accountID\":\(json(player.accountID)),"
-      + "\"computer\":\(json(player.computer?.name))}"
+    JSON.line(HistoryOutput(user: user, games: games))
   }
 }

@@ -82,12 +82,8 @@ public struct TwoFactor: Reducer {
       state.errorMessage = nil
       let challenge = state.challenge
       let code = state.code.trimmingWhitespace()
-      return .run { [verifyTwoFactor] send in
-        do {
-          await send(.verifyResponse(.success(try await verifyTwoFactor(challenge, code))))
-        } catch {
-          await send(.verifyResponse(.failure(AuthenticationError(error))))
-        }
+      return .result(Action.verifyResponse, failure: AuthenticationError.init) {
+        [verifyTwoFactor] in try await verifyTwoFactor(challenge, code)
       }
       .cancellable(id: CancelID.verify, cancelInFlight: true)
 

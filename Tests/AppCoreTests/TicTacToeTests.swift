@@ -12,14 +12,26 @@ import TwoFactorCore
 
 @MainActor
 struct TicTacToeTests {
+  /// The app over test clients; the ones a test does not give fail when called.
+  private func app(
+    _ state: TicTacToe.State = TicTacToe.State(),
+    authentication: AuthenticationClient = .unimplemented,
+    database: DatabaseClient = .unimplemented, engine: EngineClient = .unimplemented,
+    clock: ClockClient = .unimplemented
+  ) -> TestStore<TicTacToe> {
+    TestStore(initialState: state) {
+      TicTacToe(
+        authentication: authentication, database: database, engine: engine, clock: clock,
+        random: .unimplemented)
+    }
+  }
+
   @Test
   func signInThroughTwoFactorPlayAFullGamePlayAgainQuitAndSignOut() async throws {
     let database = InMemoryDatabase()
-    let store = TestStore(initialState: TicTacToe.State()) {
-      TicTacToe(
-        authentication: .demo, database: database.client, engine: .firstEmptyCell,
-        clock: .immediate, random: .unimplemented)
-    }
+    let store = app(
+      authentication: .demo, database: database.client, engine: .firstEmptyCell, clock: .immediate)
+    #expect(store.state.screen == .signIn)
 
     // Sign in, then two-factor.
     await store.send(.login(.view(.userNameChanged("blob2fa@example.com")))) {
@@ -34,6 +46,7 @@ struct TicTacToeTests {
       $0.loginState?.isRequestInFlight = false
       $0.loginState?.twoFactor = TwoFactor.State(challenge: challenge)
     }
+    #expect(store.state.screen == .twoFactor)
     await store.send(.login(.twoFactor(.view(.codeChanged("1234"))))) {
       $0.loginState?.twoFactor?.code = "1234"
     }
@@ -49,56 +62,53 @@ struct TicTacToeTests {
       $0.loginState?.password = ""
     }
     await store.receive(.login(.delegate(.didAuthenticate(session)))) {
-      $0 = .newGame(NewGame.State(signedInName: "blob2fa@example.com", accountID: 1))
+      $0.destination = .newGame(NewGame.State(session: session))
     }
+    #expect(store.state.screen == .newGame)
 
     // New game, with nothing to resume.
-    await store.receive(.newGame(.started))
-    await store.receive(.newGame(.gameInProgressLoaded(.success(nil))))
+    await store.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
+    await store.receive(.newGame(.gameInProgressLoaded(.success(nil)))) {
+      $0.newGameState?.isLoading = false
+    }
     let settings = GameSettings(
       xName: "blob2fa@example.com", oName: "Computer", mode: .versusComputer, computerMark: .o,
-      difficulty: .hard, accountID: 1)
+      accountID: 1)
     await store.send(.newGame(.view(.letsPlayTapped))) {
       $0.newGameState?.game = try GameFeature.State(
         settings: settings, firstMover: .x, startedAt: TestClock.epoch)
     }
     await store.receive(.newGame(.game(.started)))
+    #expect(store.state.screen == .game)
 
     // A full game against the computer, which plays the first empty cell.
     let exchanges: [(person: Cell, computer: Cell)] = [(.b2, .a1), (.c1, .b1)]
     for (person, computer) in exchanges {
-      await store.send(.newGame(.game(.view(.cellTapped(person))))) {
-        try $0.newGameState?.game?.game.play(at: person)
-        $0.newGameState?.game?.isThinking = true
-      }
-      await store.receive(.newGame(.game(.computerMoved(computer)))) {
-        try $0.newGameState?.game?.game.play(at: computer)
-        $0.newGameState?.game?.isThinking = false
-      }
+      try await exchange(person, computer, store)
     }
+    let won = try #require(try store.state.game?.game.playing(at: .a3))
     await store.send(.newGame(.game(.view(.cellTapped(.a3))))) {
-      try $0.newGameState?.game?.game.play(at: .a3)
-      $0.newGameState?.game?.isSavingRecord = true
+      $0.newGameState?.game?.phase = .saving(GameFeature.Save(game: won, write: .finished))
     }
-    await store.receive(.newGame(.game(.recordSaved(1)))) {
-      $0.newGameState?.game?.isSavingRecord = false
-      $0.newGameState?.game?.recordID = 1
+    await store.receive(.newGame(.game(.saved(recordID: 1)))) {
+      $0.newGameState?.game?.game = won
+      $0.newGameState?.game?.phase = .finished(recordID: 1)
     }
-    #expect(store.state.newGameState?.game?.title == "Winner! Congrats blob2fa@example.com!")
-    #expect(store.state.newGameState?.game?.isBoardEnabled == false)
+    #expect(store.state.game?.title == "Winner! Congrats blob2fa@example.com!")
+    #expect(store.state.game?.isBoardEnabled == false)
     let saved = try #require(database.finishedGames.first)
     #expect(saved.result == .xWins)
     #expect(saved.x.accountID == 1)
-    #expect(saved.o.computer == .hard)
+    #expect(saved.o.computer == .unbeatable)
 
     // Play again, then quit before a move, back to New game with the names kept.
     await store.send(.newGame(.game(.view(.playAgainTapped)))) {
       $0.newGameState?.game?.game = Game(start: .classic)
-      $0.newGameState?.game?.recordID = nil
+      $0.newGameState?.game?.phase = .playing
     }
     await store.send(.newGame(.game(.view(.quitTapped))))
     await store.receive(.newGame(.game(.delegate(.didQuit)))) { $0.newGameState?.game = nil }
-    #expect(store.state.newGameState?.xName == "blob2fa@example.com")
+    #expect(store.state.newGameState?.settings.xName == "blob2fa@example.com")
 
     // Sign out to a fresh Sign in.
     await store.send(.newGame(.view(.signOutTapped)))
@@ -107,17 +117,43 @@ struct TicTacToeTests {
     #expect(database.gamesInProgress.isEmpty)
   }
 
+  private func exchange(
+    _ person: Cell, _ computer: Cell, _ store: TestStore<TicTacToe>
+  ) async throws {
+    let played = try #require(try store.state.game?.game.playing(at: person))
+    await store.send(.newGame(.game(.view(.cellTapped(person))))) {
+      $0.newGameState?.game?.phase = .saving(GameFeature.Save(game: played, write: .progress))
+    }
+    await store.receive(.newGame(.game(.saved(recordID: nil)))) {
+      $0.newGameState?.game?.game = played
+      $0.newGameState?.game?.phase = .thinking
+    }
+    let answered = try played.playing(at: computer)
+    await store.receive(.newGame(.game(.computerMoved(computer)))) {
+      $0.newGameState?.game?.phase = .saving(GameFeature.Save(game: answered, write: .progress))
+    }
+    await store.receive(.newGame(.game(.saved(recordID: nil)))) {
+      $0.newGameState?.game?.game = answered
+      $0.newGameState?.game?.phase = .playing
+    }
+  }
+
+  /// Plays as a guest from Sign in, onto New game with nothing to resume.
+  private func playAsGuest(_ store: TestStore<TicTacToe>) async {
+    await store.send(.login(.view(.playAsGuestTapped)))
+    await store.receive(.login(.delegate(.didChooseGuest))) {
+      $0.destination = .newGame(NewGame.State())
+    }
+    await store.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
+    await store.receive(.newGame(.gameInProgressLoaded(.success(nil)))) {
+      $0.newGameState?.isLoading = false
+    }
+  }
+
   @Test
   func aGuestPlaysWithoutAnAccount() async {
-    let store = TestStore(initialState: TicTacToe.State()) {
-      TicTacToe(
-        authentication: .unimplemented, database: InMemoryDatabase().client,
-        engine: .unimplemented, clock: .unimplemented, random: .unimplemented)
-    }
-    await store.send(.login(.view(.playAsGuestTapped)))
-    await store.receive(.login(.delegate(.didChooseGuest))) { $0 = .newGame(NewGame.State()) }
-    await store.receive(.newGame(.started))
-    await store.receive(.newGame(.gameInProgressLoaded(.success(nil))))
+    let store = app(database: InMemoryDatabase().client)
+    await playAsGuest(store)
     #expect(store.state.newGameState?.signOutTitle == "Back to Sign in")
     await store.finish()
   }
@@ -125,18 +161,167 @@ struct TicTacToeTests {
   @Test
   func signingOutCancelsTheNewGameScreensWork() async {
     var database = DatabaseClient.unimplemented
+    database.claimGameInProgress = { _ in }
+    database.releaseGameInProgress = { _ in }
     database.loadGameInProgress = { _ in
       try await Task.sleep(for: .seconds(60))
       return nil
     }
-    let store = TestStore(initialState: TicTacToe.State.newGame(NewGame.State())) {
-      TicTacToe(
-        authentication: .unimplemented, database: database, engine: .unimplemented,
-        clock: .unimplemented, random: .unimplemented)
-    }
-    await store.send(.newGame(.started))
+    var state = TicTacToe.State()
+    state.destination = .newGame(NewGame.State())
+    let store = app(state, database: database)
+    await store.send(.started)
+    await store.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
     await store.send(.newGame(.view(.signOutTapped)))
     await store.receive(.newGame(.delegate(.didSignOut))) { $0 = TicTacToe.State() }
     await store.finish()
+  }
+
+  @Test
+  func optionsBecomeOneGameForEveryExecutable() {
+    let session = Session(accountID: 7, userName: "ada")
+    #expect(
+      GameRequest().settings(for: nil)
+        == GameSettings(
+          xName: "Player X", oName: "Computer", mode: .versusComputer, computerMark: .o,
+          difficulty: .unbeatable))
+    #expect(
+      GameRequest(mode: .hotSeat, rows: 3, columns: 4).settings(for: session)
+        == GameSettings(
+          xName: "ada", oName: "Player O", mode: .hotSeat, rows: 3, columns: 4, k: 3,
+          accountID: 7))
+    #expect(
+      GameRequest(mode: .versusComputer, computerMark: .x, difficulty: .easy).settings(
+        for: session)
+        == GameSettings(
+          xName: "Computer", oName: "ada", mode: .versusComputer, computerMark: .x,
+          difficulty: .easy, accountID: 7))
+    // Computer against computer: the names follow the mode; the account watches.
+    #expect(
+      GameRequest(xName: nil, mode: .computerVersusComputer, rows: 15).settings(for: session)
+        == GameSettings(
+          xName: "Computer X", oName: "Computer O", mode: .computerVersusComputer, rows: 15,
+          columns: 15, k: 5, accountID: 7))
+  }
+
+  @Test
+  func aLaunchIntoAGameOffersTheSavedOneFirst() async throws {
+    let record = GameRecord.unfinishedAnnAgainstBob
+    let database = InMemoryDatabase(gamesInProgress: [.guest: record])
+    let launch = Launch.game(GameRequest(mode: .versusComputer), session: nil, isStandalone: false)
+    let store = app(TicTacToe.State(launch: launch), database: database.client, clock: .immediate)
+    #expect(store.state.screen == .newGame)
+    await store.send(.started)
+    await store.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
+    await store.receive(.newGame(.gameInProgressLoaded(.success(record)))) {
+      $0.newGameState?.isLoading = false
+      $0.newGameState?.resumableGame = record
+    }
+    #expect(store.state.screen == .newGame)
+    #expect(database.gamesInProgress[.guest] == record)
+    await store.finish()
+  }
+
+  @Test
+  func leavingAsksPastSignInAndAFailedSaveEndsTheApp() async throws {
+    var database = InMemoryDatabase().client
+    database.saveGameInProgress = { _, _ in throw DatabaseError("The disk is full.") }
+    var state = TicTacToe.State()
+    state.destination = .newGame(NewGame.State())
+    let settings = GameSettings(xName: "Ann", oName: "Bob")
+    state.newGameState?.game = try GameFeature.State(
+      settings: settings, firstMover: .x, startedAt: 0)
+    let store = app(state, database: database, clock: .immediate)
+    await store.send(.view(.exitTapped)) { $0.isConfirmingExit = true }
+    #expect(store.state.exitQuestion == "Leave Tic-Tac-Toe?")
+    await store.send(.view(.lineTyped("no"))) { $0.isConfirmingExit = false }
+
+    let played = try Game(start: .classic, moves: [.b2])
+    await store.send(.view(.lineTyped("b2")))
+    await store.receive(.newGame(.game(.view(.lineTyped("b2"))))) {
+      $0.newGameState?.game?.phase = .saving(GameFeature.Save(game: played, write: .progress))
+    }
+    let failure = GameFeature.SaveFailure(
+      reason: "The disk is full.", stored: Game(start: .classic), unstored: played,
+      write: .progress)
+    await store.receive(.newGame(.game(.saveFailed(DatabaseError("The disk is full."))))) {
+      $0.newGameState?.game?.phase = .stopped(failure)
+    }
+    let sentence = "The disk is full; the game stopped, and X's move b2 is not stored."
+    await store.receive(.newGame(.game(.delegate(.didStop(sentence)))))
+    await store.receive(.newGame(.delegate(.didStop(sentence)))) {
+      $0.termination = .failed(sentence)
+    }
+    await store.finish()
+
+    let signIn = app()
+    await signIn.send(.view(.exitTapped)) { $0.termination = .finished }
+    await signIn.finish()
+  }
+
+  @Test
+  func aSecondSessionIsRefusedUntilTheFirstSignsOut() async throws {
+    let database = InMemoryDatabase()
+    let first = app(database: database.client)
+    await playAsGuest(first)
+
+    // Another program, as a guest too: refused with a sentence, and no game can start.
+    let taken = DatabaseError(
+      "Another Tic-Tac-Toe is already playing as this player; finish or close that game first.",
+      kind: .busy)
+    var state = TicTacToe.State()
+    state.destination = .newGame(NewGame.State())
+    let second = app(state, database: database.client)
+    await second.send(.started)
+    await second.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
+    await second.receive(.newGame(.gameInProgressLoaded(.failure(taken)))) {
+      $0.newGameState?.isLoading = false
+      $0.newGameState?.blockingProblem = taken.message
+    }
+    #expect(second.state.newGameState?.canStart == false)
+    #expect(second.state.newGameState?.validationMessage == taken.message)
+
+    // Once the first signs out, the guest's game is free again.
+    await first.send(.newGame(.view(.signOutTapped)))
+    await first.receive(.newGame(.delegate(.didSignOut))) { $0 = TicTacToe.State() }
+    await first.finish()
+    await second.send(.newGame(.started)) {
+      $0.newGameState?.isLoading = true
+    }
+    await second.receive(.newGame(.gameInProgressLoaded(.success(nil)))) {
+      $0.newGameState?.isLoading = false
+      $0.newGameState?.blockingProblem = nil
+    }
+    await second.finish()
+  }
+
+  @Test
+  func aSignedInPlayerReachesTheRecoveryCodesFromNewGame() async {
+    var authentication = AuthenticationClient.unimplemented
+    authentication.remainingRecoveryCodes = { _ in 5 }
+    let session = Session(accountID: 1, userName: "ada", token: "t")
+    var state = TicTacToe.State()
+    state.destination = .newGame(NewGame.State(session: session))
+    let store = app(state, authentication: authentication)
+    await store.send(.newGame(.view(.recoveryCodesTapped)))
+    await store.receive(.newGame(.delegate(.didAskForRecoveryCodes(session)))) {
+      $0.recoveryCodes = RecoveryCodes.State(session: session)
+    }
+    #expect(store.state.screen == .recoveryCodes)
+    await store.receive(.recoveryCodes(.started)) { $0.recoveryCodes?.isRequestInFlight = true }
+    await store.receive(.recoveryCodes(.countResponse(.success(5)))) {
+      $0.recoveryCodes?.isRequestInFlight = false
+      $0.recoveryCodes?.remaining = .codes(5)
+    }
+    await store.send(.recoveryCodes(.view(.closeTapped)))
+    await store.receive(.recoveryCodes(.delegate(.didClose))) { $0.recoveryCodes = nil }
+    #expect(store.state.screen == .newGame)
+    // A guest has no codes to show.
+    var guest = TicTacToe.State()
+    guest.destination = .newGame(NewGame.State())
+    let guestStore = app(guest)
+    await guestStore.send(.newGame(.view(.recoveryCodesTapped)))
+    await store.finish()
+    await guestStore.finish()
   }
 }

@@ -13,6 +13,7 @@ struct Counter: Reducer {
     case incrementTapped
     case fetchTapped
     case fetchResponse(Int)
+    case relayTapped
     case chainTapped
     case step(Int)
     case waitTapped
@@ -47,6 +48,8 @@ struct Counter: Reducer {
     case .fetchResponse(let value):
       state.count = value
       return .none
+    case .relayTapped:
+      return .run { send in await send(.fetchTapped) }
     case .chainTapped:
       return .merge(.send(.step(1)), .send(.step(2)))
     case .step(let step):

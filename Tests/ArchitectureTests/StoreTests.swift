@@ -134,17 +134,15 @@ struct StoreTests {
   }
 
   @Test
-  func scopeRunsTheChildOnItsPartOfTheState() {
-    struct Parent: Equatable, Sendable {
-      var child = Child.State()
-    }
-    let scope = Scope<Parent, Counter.Action, Child>(
-      state: \.child, action: Counter.childAction
-    ) { Child() }
-    let store = Store(initialState: Parent()) { scope }
-    store.send(.child(.startTapped))
+  func settledWaitsForEffectsThatStartOthers() async {
+    let store = Store(initialState: Counter.State()) { counterWithChild() }
     store.send(.incrementTapped)
-    #expect(store.state.child.isWaiting)
-    #expect(store.runningEffectCount == 1)
+    store.send(.relayTapped)
+    await store.settled()
+    // The relay sent fetchTapped, whose own effect answered before settled returned.
+    #expect(store.state.count == 10)
+    #expect(store.runningEffectCount == 0)
+    // Nothing running: returns at once.
+    await store.settled()
   }
 }

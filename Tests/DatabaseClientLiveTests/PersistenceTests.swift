@@ -40,7 +40,7 @@ struct PersistenceTests {
     }
     let client = DatabaseClient.live(database: try LocalDatabase(path: path).addingAnn())
     let stats = try await client.stats(.guest)
-    #expect(stats.tallies == [Tally(opponent: .computer(difficulty: "easy"), wins: 1)])
+    #expect(stats.tallies == [Tally(opponent: .computer(.easy), wins: 1)])
     #expect(try Database(path: path).userVersion() == Schema.migrations.count)
   }
 

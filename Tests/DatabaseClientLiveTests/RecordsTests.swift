@@ -53,8 +53,8 @@ struct RecordsTests {
     #expect(
       stats.tallies == [
         Tally(opponent: .person, wins: 1),
-        Tally(opponent: .computer(difficulty: "easy"), wins: 2, losses: 1, draws: 1),
-        Tally(opponent: .computer(difficulty: "hard"), losses: 1),
+        Tally(opponent: .computer(.easy), wins: 2, losses: 1, draws: 1),
+        Tally(opponent: .computer(.hard), losses: 1),
       ])
     #expect(stats.games == 6)
     #expect(stats.winRate == 0.5)
@@ -63,7 +63,7 @@ struct RecordsTests {
     #expect(stats.recentGames.map(\.endedAt) == [6_000, 5_000, 4_000, 3_000, 2_000, 1_000])
 
     let guestStats = try await client.stats(.guest)
-    #expect(guestStats.tallies == [Tally(opponent: .computer(difficulty: "hard"), wins: 1)])
+    #expect(guestStats.tallies == [Tally(opponent: .computer(.hard), wins: 1)])
   }
 
   @Test(

@@ -16,29 +16,31 @@ final class AppWindowTests: XCTestCase {
     try MainActor.assumeIsolated {
       try requireDisplay()
       let app = AppWindow(application: nil, store: makeStore())
-      defer { gtk_window_destroy(cgtk_window(app.window)) }
-      XCTAssertEqual(app.screen, .login)
+      defer { app.window.destroy() }
+      XCTAssertEqual(app.screen, .signIn)
 
-      try cgtk_button_click(XCTUnwrap(app.loginView?.guestButton))
+      try XCTUnwrap(app.loginView?.guestButton).click()
       XCTAssertEqual(app.screen, .newGame)
       let form = try XCTUnwrap(app.newGameView)
-      XCTAssertFalse(isSensitive(form.letsPlayButton), "X needs a name first")
-      gtk_editable_set_text(cgtk_editable(form.xNameEntry), "Blob")
-      XCTAssertTrue(isSensitive(form.letsPlayButton))
-      cgtk_button_click(form.letsPlayButton)
+      XCTAssertFalse(form.letsPlayButton.isSensitive, "X needs a name first")
+      form.xNameEntry.type("Blob")
+      XCTAssertTrue(form.letsPlayButton.isSensitive)
+      form.letsPlayButton.click()
       XCTAssertEqual(app.screen, .game)
       let board = try XCTUnwrap(app.gameView)
 
-      cgtk_button_click(board.cells[1][1])
-      XCTAssertEqual(accessibleName(of: board.cells[1][1]), "Row 2, column 2, X")
+      board.cells[1][1].click()
+      // The move shows once the records have it.
+      pump { board.cells[1][1].accessibleName == "Row 2, column 2, X" }
+      XCTAssertEqual(board.cells[1][1].accessibleName, "Row 2, column 2, X")
       // The computer's reply arrives from an effect, through the main run loop.
-      pump { accessibleName(of: board.cells[0][0]) == "Row 1, column 1, O" }
-      XCTAssertEqual(accessibleName(of: board.cells[0][0]), "Row 1, column 1, O")
-      XCTAssertEqual(labelText(of: board.titleLabel), "Blob, place your X")
+      pump { board.cells[0][0].accessibleName == "Row 1, column 1, O" }
+      XCTAssertEqual(board.cells[0][0].accessibleName, "Row 1, column 1, O")
+      XCTAssertEqual(board.titleLabel.text, "Blob, place your X")
 
-      cgtk_button_click(board.quitButton)
-      XCTAssertTrue(isVisible(board.confirmBar))
-      cgtk_button_click(board.confirmQuitButton)
+      board.quitButton.click()
+      XCTAssertTrue(board.confirmBar.isVisible)
+      board.confirmQuitButton.click()
       pump { app.screen == .newGame }
       XCTAssertEqual(app.screen, .newGame)
     }
@@ -54,21 +56,23 @@ final class AppWindowTests: XCTestCase {
         return board.emptyCells.first
       }
       var form = NewGame.State()
-      form.xName = "Blob"
-      form.mode = .computerVersusComputer
-      let store = Store(initialState: .newGame(form)) {
+      form.settings.xName = "Blob"
+      form.settings.mode = .computerVersusComputer
+      var state = TicTacToe.State()
+      state.destination = .newGame(form)
+      let store = Store(initialState: state) {
         TicTacToe(
           authentication: .demo, database: InMemoryDatabase().client, engine: engine,
           clock: .immediate, random: .lowest, thinkingPause: .zero)
       }
       store.send(.newGame(.view(.letsPlayTapped)))
       let app = AppWindow(application: nil, store: store)
-      defer { gtk_window_destroy(cgtk_window(app.window)) }
+      defer { app.window.destroy() }
       let board = try XCTUnwrap(app.gameView)
 
-      pump { labelText(of: board.titleLabel).hasPrefix("Winner!") }
+      pump { board.titleLabel.text.hasPrefix("Winner!") }
 
-      XCTAssertEqual(labelText(of: board.titleLabel), "Winner! Congrats Blob!")
+      XCTAssertEqual(board.titleLabel.text, "Winner! Congrats Blob!")
       let recorded = threads.withLock { $0 }
       XCTAssertEqual(recorded.count, 7, "X wins down the first column on the seventh move")
       XCTAssertFalse(recorded.contains(true), "no move was chosen on the main thread")
@@ -79,27 +83,23 @@ final class AppWindowTests: XCTestCase {
     try MainActor.assumeIsolated {
       try requireDisplay()
       let app = AppWindow(application: nil, store: makeStore())
-      defer { gtk_window_destroy(cgtk_window(app.window)) }
+      defer { app.window.destroy() }
       let login = try XCTUnwrap(app.loginView)
-      XCTAssertFalse(isSensitive(login.signInButton))
+      XCTAssertFalse(login.signInButton.isSensitive)
 
-      gtk_editable_set_text(cgtk_editable(login.userNameEntry), "blob2fa@example.com")
-      gtk_editable_set_text(cgtk_editable(login.passwordEntry), "password")
-      XCTAssertTrue(isSensitive(login.signInButton))
-      cgtk_button_click(login.signInButton)
+      login.userNameEntry.type("blob2fa@example.com")
+      login.passwordEntry.type("password")
+      XCTAssertTrue(login.signInButton.isSensitive)
+      login.signInButton.click()
       pump { app.screen == .twoFactor }
       XCTAssertEqual(app.screen, .twoFactor)
 
       let twoFactor = try XCTUnwrap(app.twoFactorView)
-      gtk_editable_set_text(cgtk_editable(twoFactor.codeEntry), "1234")
-      cgtk_button_click(twoFactor.verifyButton)
+      twoFactor.codeEntry.type("1234")
+      twoFactor.verifyButton.click()
       pump { app.screen == .newGame }
       XCTAssertEqual(app.screen, .newGame)
-      XCTAssertEqual(
-        app.newGameView.map {
-          String(cString: gtk_editable_get_text(cgtk_editable($0.xNameEntry)))
-        },
-        "blob2fa@example.com")
+      XCTAssertEqual(app.newGameView?.xNameEntry.text, "blob2fa@example.com")
     }
   }
 
@@ -107,20 +107,43 @@ final class AppWindowTests: XCTestCase {
     try MainActor.assumeIsolated {
       try requireDisplay()
       let app = AppWindow(application: nil, store: makeStore())
-      defer { gtk_window_destroy(cgtk_window(app.window)) }
+      defer { app.window.destroy() }
       let login = try XCTUnwrap(app.loginView)
 
-      gtk_editable_set_text(cgtk_editable(login.userNameEntry), "blob@example.com")
-      gtk_editable_set_text(cgtk_editable(login.passwordEntry), "wrong")
-      cgtk_button_click(login.signInButton)
-      pump { isVisible(login.errorLabel) }
+      login.userNameEntry.type("blob@example.com")
+      login.passwordEntry.type("wrong")
+      login.signInButton.click()
+      pump { login.errorLabel.isVisible }
 
-      XCTAssertEqual(
-        labelText(of: login.errorLabel), AuthenticationError.invalidCredentials.message)
-      XCTAssertEqual(String(cString: gtk_editable_get_text(cgtk_editable(login.passwordEntry))), "")
-      XCTAssertEqual(
-        String(cString: gtk_editable_get_text(cgtk_editable(login.userNameEntry))),
-        "blob@example.com")
+      XCTAssertEqual(login.errorLabel.text, AuthenticationError.invalidCredentials.message)
+      XCTAssertEqual(login.passwordEntry.text, "")
+      XCTAssertEqual(login.userNameEntry.text, "blob@example.com")
+    }
+  }
+}
+
+extension AppWindowTests {
+  func testCreateAccountAsksForThePasswordTwice() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let app = AppWindow(application: nil, store: makeStore())
+      defer { app.window.destroy() }
+      let login = try XCTUnwrap(app.loginView)
+      XCTAssertFalse(login.repeatedPasswordEntry.isVisible)
+      login.userNameEntry.type("new@example.com")
+      login.passwordEntry.type("correct horse")
+      login.createAccountButton.click()
+      XCTAssertTrue(login.repeatedPasswordEntry.isVisible, "the password is asked again")
+      XCTAssertEqual(app.screen, .signIn)
+      login.repeatedPasswordEntry.type("correct hrose")
+      login.createAccountButton.click()
+      XCTAssertEqual(login.errorLabel.text, "The two passwords differ; type the password again.")
+      XCTAssertEqual(app.screen, .signIn)
+      login.repeatedPasswordEntry.type("correct horse")
+      login.createAccountButton.click()
+      pump { app.screen == .newGame }
+      XCTAssertEqual(app.screen, .newGame)
+      XCTAssertEqual(app.newGameView?.recoveryCodesButton.isVisible, true)
     }
   }
 }

@@ -18,21 +18,21 @@ final class GameViewTests: XCTestCase {
 
       XCTAssertEqual(view.cells.count, 3)
       XCTAssertEqual(view.cells.map(\.count), [3, 3, 3])
-      let names = view.cells.flatMap { $0.map { accessibleName(of: $0) ?? "" } }
+      let names = view.cells.flatMap { $0.map { $0.accessibleName ?? "" } }
       XCTAssertEqual(Set(names).count, 9, "every cell has its own name")
       for (row, presentations) in state.rows.enumerated() {
         for (column, cell) in presentations.enumerated() {
           let button = view.cells[row][column]
-          XCTAssertEqual(accessibleName(of: button), cell.accessibleName)
-          XCTAssertEqual(buttonLabel(of: button), cell.label)
-          XCTAssertEqual(isAccessibleDisabled(button), !cell.isEnabled)
+          XCTAssertEqual(button.accessibleName, cell.accessibleName)
+          XCTAssertEqual(button.label, cell.label)
+          XCTAssertEqual(button.isAccessibleDisabled, !cell.isEnabled)
         }
       }
-      XCTAssertEqual(accessibleName(of: view.cells[1][1]), "Row 2, column 2, X")
-      XCTAssertEqual(accessibleName(of: view.cells[0][0]), "Row 1, column 1, O")
-      XCTAssertEqual(accessibleName(of: view.cells[0][1]), "Row 1, column 2, empty")
-      XCTAssertEqual(labelText(of: view.titleLabel), "Blob Jr, place your O")
-      XCTAssertEqual(accessibleName(of: view.titleLabel), "Blob Jr, place your O")
+      XCTAssertEqual(view.cells[1][1].accessibleName, "Row 2, column 2, X")
+      XCTAssertEqual(view.cells[0][0].accessibleName, "Row 1, column 1, O")
+      XCTAssertEqual(view.cells[0][1].accessibleName, "Row 1, column 2, empty")
+      XCTAssertEqual(view.titleLabel.text, "Blob Jr, place your O")
+      XCTAssertEqual(view.titleLabel.accessibleName, "Blob Jr, place your O")
     }
   }
 
@@ -41,24 +41,24 @@ final class GameViewTests: XCTestCase {
       try requireDisplay()
       let view = GameView { _ in }
       let window = present(view.root)
-      defer { gtk_window_destroy(cgtk_window(window)) }
+      defer { window.destroy() }
       view.render(try game(.hotSeat, moves: ["a1", "a2", "b1", "b2"]))
-      XCTAssertFalse(hasClass(view.playAgainButton, "suggested-action"))
+      XCTAssertFalse(view.playAgainButton.hasClass("suggested-action"))
 
       view.render(try game(.hotSeat, moves: ["a1", "a2", "b1", "b2", "c1"]))
 
-      let winning = view.cells.flatMap { $0 }.filter { hasClass($0, "winning") }
+      let winning = view.cells.flatMap { $0 }.filter { $0.hasClass("winning") }
       XCTAssertEqual(
-        winning.map { accessibleName(of: $0) },
+        winning.map(\.accessibleName),
         [
           "Row 1, column 1, X", "Row 1, column 2, X", "Row 1, column 3, X",
         ])
-      XCTAssertEqual(labelText(of: view.titleLabel), "Winner! Congrats Blob!")
-      XCTAssertEqual(gtk_widget_is_focus(view.playAgainButton), 1)
-      XCTAssertEqual(accessibleDescription(of: view.playAgainButton), "X wins with a1, b1, c1.")
-      XCTAssertTrue(hasClass(view.playAgainButton, "suggested-action"))
-      XCTAssertTrue(view.cells.flatMap { $0 }.allSatisfy(isAccessibleDisabled))
-      XCTAssertFalse(isSensitive(view.undoButton))
+      XCTAssertEqual(view.titleLabel.text, "Winner! Congrats Blob!")
+      XCTAssertTrue(view.playAgainButton.isFocused)
+      XCTAssertEqual(view.playAgainButton.accessibleDescription, "X wins with a1, b1, c1.")
+      XCTAssertTrue(view.playAgainButton.hasClass("suggested-action"))
+      XCTAssertTrue(view.cells.flatMap { $0 }.allSatisfy(\.isAccessibleDisabled))
+      XCTAssertFalse(view.undoButton.isSensitive)
     }
   }
 
@@ -69,9 +69,9 @@ final class GameViewTests: XCTestCase {
       let view = GameView { sent.append($0) }
       view.render(try game(.hotSeat, moves: []))
 
-      cgtk_button_click(view.cells[1][2])
-      cgtk_button_click(view.undoButton)
-      cgtk_button_click(view.playAgainButton)
+      view.cells[1][2].click()
+      view.undoButton.click()
+      view.playAgainButton.click()
 
       XCTAssertEqual(
         sent, [.cellTapped(Cell(row: 1, column: 2)), .undoTapped, .playAgainTapped])
@@ -83,7 +83,7 @@ final class GameViewTests: XCTestCase {
       try requireDisplay()
       let view = GameView { _ in }
       let window = present(view.root)
-      defer { gtk_window_destroy(cgtk_window(window)) }
+      defer { window.destroy() }
       view.render(try game(.hotSeat, moves: []))
       XCTAssertEqual(view.focusedCell(), Cell(row: 0, column: 0))
 
@@ -102,13 +102,13 @@ final class GameViewTests: XCTestCase {
       try requireDisplay()
       let view = GameView { _ in }
       var state = try game(.versusComputer, moves: ["b2"])
-      state.isThinking = true
+      state.phase = .thinking
       view.render(state)
 
-      XCTAssertEqual(labelText(of: view.titleLabel), "Computer is thinking…")
-      XCTAssertTrue(isVisible(view.spinner))
-      XCTAssertTrue(view.cells.flatMap { $0 }.allSatisfy(isAccessibleDisabled))
-      XCTAssertFalse(isSensitive(view.hintButton))
+      XCTAssertEqual(view.titleLabel.text, "Computer is thinking…")
+      XCTAssertTrue(view.spinner.isVisible)
+      XCTAssertTrue(view.cells.flatMap { $0 }.allSatisfy(\.isAccessibleDisabled))
+      XCTAssertFalse(view.hintButton.isSensitive)
     }
   }
 
@@ -118,7 +118,7 @@ final class GameViewTests: XCTestCase {
       let view = GameView { _ in }
       var state = try game(.hotSeat, moves: ["a1", "b2"])
       view.render(state)
-      XCTAssertFalse(isVisible(view.analysisLabel))
+      XCTAssertFalse(view.analysisLabel.isVisible)
 
       let draw = Evaluation(value: .draw, plies: 7)
       state.analysis = Analysis(
@@ -128,17 +128,17 @@ final class GameViewTests: XCTestCase {
       view.render(state)
 
       let presented = try XCTUnwrap(state.rows[0][1].analysisText)
-      XCTAssertEqual(buttonLabel(of: view.cells[0][1]), presented)
-      XCTAssertEqual(accessibleDescription(of: view.cells[0][1]), presented)
-      XCTAssertEqual(accessibleName(of: view.cells[0][1]), "Row 1, column 2, empty")
-      XCTAssertEqual(buttonLabel(of: view.cells[0][0]), "X", "marks stay as they are")
-      XCTAssertTrue(isVisible(view.analysisLabel))
-      XCTAssertEqual(labelText(of: view.analysisLabel), state.analysisSummary)
+      XCTAssertEqual(view.cells[0][1].label, presented)
+      XCTAssertEqual(view.cells[0][1].accessibleDescription, presented)
+      XCTAssertEqual(view.cells[0][1].accessibleName, "Row 1, column 2, empty")
+      XCTAssertEqual(view.cells[0][0].label, "X", "marks stay as they are")
+      XCTAssertTrue(view.analysisLabel.isVisible)
+      XCTAssertEqual(view.analysisLabel.text, state.analysisSummary)
 
       state.analysis = nil
       view.render(state)
-      XCTAssertEqual(buttonLabel(of: view.cells[0][1]), "", "hiding the analysis empties cells")
-      XCTAssertFalse(isVisible(view.analysisLabel))
+      XCTAssertEqual(view.cells[0][1].label, "", "hiding the analysis empties cells")
+      XCTAssertFalse(view.analysisLabel.isVisible)
     }
   }
 
@@ -150,15 +150,34 @@ final class GameViewTests: XCTestCase {
       state.hint = Cell(row: 1, column: 1)
       view.render(state)
 
-      XCTAssertTrue(hasClass(view.cells[1][1], "hint"))
-      XCTAssertEqual(accessibleDescription(of: view.cells[1][1]), "Suggested move")
-      XCTAssertFalse(hasClass(view.cells[0][1], "hint"))
-      XCTAssertEqual(accessibleDescription(of: view.cells[0][1]) ?? "", "")
+      XCTAssertTrue(view.cells[1][1].hasClass("hint"))
+      XCTAssertEqual(view.cells[1][1].accessibleDescription, "Suggested move")
+      XCTAssertFalse(view.cells[0][1].hasClass("hint"))
+      XCTAssertEqual(view.cells[0][1].accessibleDescription ?? "", "")
 
       state.hint = nil
       view.render(state)
-      XCTAssertFalse(hasClass(view.cells[1][1], "hint"))
-      XCTAssertEqual(accessibleDescription(of: view.cells[1][1]), "")
+      XCTAssertFalse(view.cells[1][1].hasClass("hint"))
+      XCTAssertEqual(view.cells[1][1].accessibleDescription, "")
+    }
+  }
+
+  func testRefusalsAndUndoAreSaidUnderTheBoard() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = GameView { _ in }
+      var state = try game(.hotSeat, moves: ["b2"])
+      view.render(state)
+      XCTAssertFalse(view.statusLabel.isVisible, "a move is shown on the board, not said")
+      state.post(.refused(.occupied(Cell(row: 1, column: 1))))
+      view.render(state)
+      XCTAssertTrue(view.statusLabel.isVisible)
+      XCTAssertEqual(view.statusLabel.text, "b2 is taken.")
+      XCTAssertTrue(view.statusLabel.hasClass("error"))
+      state.post(.undone(1))
+      view.render(state)
+      XCTAssertEqual(view.statusLabel.text, "One move taken back.")
+      XCTAssertFalse(view.statusLabel.hasClass("error"))
     }
   }
 
@@ -172,7 +191,7 @@ final class GameViewTests: XCTestCase {
       settings.k = 5
       view.render(try GameFeature.State(settings: settings, firstMover: .x, startedAt: 0))
 
-      let names = view.cells.flatMap { $0.compactMap { accessibleName(of: $0) } }
+      let names = view.cells.flatMap { $0.compactMap(\.accessibleName) }
       XCTAssertEqual(names.count, 49)
       XCTAssertEqual(Set(names).count, 49)
       XCTAssertEqual(names.last, "Row 7, column 7, empty")
@@ -198,14 +217,12 @@ func game(_ settings: GameSettings, moves: [String]) throws -> GameFeature.State
     let cell = try XCTUnwrap(Cell(name: name))
     try state.game.play(at: cell)
   }
+  state.phase = state.board.outcome.isOver ? .finished(recordID: 1) : .playing
   return state
 }
 
 /// Puts a widget in a window on screen, so focus can move inside it.
 @MainActor
-func present(_ widget: Widget) -> Widget {
-  let window: Widget = gtk_window_new()
-  gtk_window_set_child(cgtk_window(window), widget)
-  gtk_window_present(cgtk_window(window))
-  return window
+func present(_ element: Element) -> Window {
+  Window(showing: element)
 }

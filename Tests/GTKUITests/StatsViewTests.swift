@@ -17,16 +17,16 @@ final class StatsViewTests: XCTestCase {
         rows: 3, columns: 3, k: 3, firstMover: .x,
         moves: ["a1", "b2", "b1"].compactMap { Cell(name: $0) }, result: nil, startedAt: 0)
       state.stats = Stats(
-        tallies: [Tally(opponent: .computer(difficulty: "hard"), wins: 2, losses: 1)],
+        tallies: [Tally(opponent: .computer(.hard), wins: 2, losses: 1)],
         currentStreak: 1, bestStreak: 2, recentGames: [record])
       view.render(state)
 
-      XCTAssertEqual(view.tallyTexts, state.tallyLines)
-      XCTAssertEqual(view.recentGameButtons.map(buttonLabel(of:)), state.recentGameLines)
-      XCTAssertTrue(isSensitive(view.resetButton))
+      XCTAssertEqual(view.tallyLabels.map(\.text), state.tallyLines)
+      XCTAssertEqual(view.recentGameButtons.map(\.label), state.recentGameLines)
+      XCTAssertTrue(view.resetButton.isSensitive)
       XCTAssertEqual(view.replayCellNames, [])
 
-      try cgtk_button_click(XCTUnwrap(view.recentGameButtons.first))
+      try XCTUnwrap(view.recentGameButtons.first).click()
       XCTAssertEqual(sent, [.recentGameTapped(0)])
 
       state.replay = StatsFeature.Replay(record: record, step: 2)

@@ -60,4 +60,62 @@ struct GamePresentationTests {
     #expect(try !state([]).canUndo)
     #expect(try state([.a1]).canUndo)
   }
+
+  @Test
+  func aFailureSaysWhichMovesAreNotStored() throws {
+    let stored = try Game(start: .classic, moves: [.a1])
+    let failure = { (unstored: Game, write: GameFeature.Save.Write) in
+      GameFeature.SaveFailure(
+        reason: "The database /tmp/t is full (disk full).", stored: stored, unstored: unstored,
+        write: write
+      ).sentence
+    }
+    #expect(
+      failure(try stored.playing(at: .b2), .progress)
+        == "The database /tmp/t is full (disk full); the game stopped, and O's move b2 is not "
+        + "stored.")
+    #expect(
+      failure(try Game(start: .classic, moves: [.a1, .b2, .c3]), .progress)
+        == "The database /tmp/t is full (disk full); the game stopped, and O's move b2 and X's "
+        + "move c3 are not stored.")
+    #expect(
+      failure(Game(start: .classic), .clear)
+        == "The database /tmp/t is full (disk full); the game stopped, and taking back a move is "
+        + "not stored.")
+    #expect(
+      failure(stored, .abandon)
+        == "The database /tmp/t is full (disk full); the game stopped, and the abandoned game is "
+        + "still saved.")
+  }
+
+  @Test
+  func namesFromTheRecordsAreShownEscaped() throws {
+    var settings = GameSettings.hotSeat
+    settings.xName = "\u{1B}]0;PWNED\u{7}"
+    let title = try state([], settings: settings).title
+    #expect(!title.unicodeScalars.contains { $0.value < 0x20 })
+    #expect(title == "\\u{1B}]0;PWNED\\u{7}, place your X")
+  }
+
+  @Test
+  func largeBoardsAreSummedUpAfterEachMoveInPlainMode() throws {
+    var settings = GameSettings.hotSeat
+    (settings.rows, settings.columns, settings.k) = (15, 15, 5)
+    let start = try Board(rows: 15, columns: 15, k: 5)
+    let game = GameFeature.State(
+      settings: settings, game: try Game(start: start, moves: [.a1, .b2]), startedAt: 0)
+    #expect(game.boardForTyping == "15×15 board, 2 moves played; type board to see it.")
+    #expect(game.sentences(for: .board).first == game.board.diagram)
+    #expect(try state([.a1]).boardForTyping == (try Board.classic.playing(at: .a1)).diagram)
+  }
+
+  @Test
+  func endOfInputClaimsASaveOnlyForASavedGame() throws {
+    #expect(try state([.a1]).endOfInputSentence == "Input ended; the unfinished game is saved.")
+    #expect(try state([]).endOfInputSentence == nil)
+    #expect(try state([.a1, .b1, .b2, .c1, .c3]).endOfInputSentence == nil)
+    var saving = try state([.a1])
+    saving.phase = .saving(GameFeature.Save(game: saving.game, write: .progress))
+    #expect(saving.endOfInputSentence == nil)
+  }
 }

@@ -7,6 +7,20 @@ import TwoFactorCore
 
 @MainActor
 struct LoginTests {
+  /// Sign in with a new user's name and password, Create account pressed once: it asks for the
+  /// password again.
+  private func creatingAnAccount(with authentication: AuthenticationClient) async
+    -> TestStore<Login>
+  {
+    let store = TestStore(
+      initialState: Login.State(userName: "new@example.com", password: "correct horse")
+    ) {
+      Login(authentication: authentication)
+    }
+    await store.send(.view(.createAccountTapped)) { $0.repeatedPassword = "" }
+    return store
+  }
+
   @Test
   func aCorrectPasswordSignsIn() async {
     let store = TestStore(initialState: Login.State()) { Login(authentication: .demo) }
@@ -116,12 +130,16 @@ struct LoginTests {
 
   @Test
   func createAccountSignsInTheNewAccount() async {
-    let store = TestStore(
-      initialState: Login.State(userName: "new@example.com", password: "correct horse")
-    ) {
-      Login(authentication: .demo)
+    // The password is asked for a second time first.
+    let store = await creatingAnAccount(with: .demo)
+    #expect(store.state.repeatPasswordPrompt == "Type the password again to create the account.")
+    await store.send(.view(.repeatedPasswordChanged("correct horse"))) {
+      $0.repeatedPassword = "correct horse"
     }
-    await store.send(.view(.createAccountTapped)) { $0.isRequestInFlight = true }
+    await store.send(.view(.createAccountTapped)) {
+      $0.repeatedPassword = nil
+      $0.isRequestInFlight = true
+    }
     let session = Session(accountID: 1, userName: "new@example.com")
     await store.receive(.createAccountResponse(.success(session))) {
       $0.isRequestInFlight = false
@@ -164,6 +182,40 @@ struct LoginTests {
     await store.send(.view(.userNameChanged("other")))
     await store.send(.view(.signInTapped))
     await store.skipInFlightEffects()
+    await store.finish()
+  }
+
+  @Test
+  func aMistypedRepeatCreatesNothing() async {
+    let store = await creatingAnAccount(with: .unimplemented)
+    await store.send(.view(.repeatedPasswordChanged("correct hrose"))) {
+      $0.repeatedPassword = "correct hrose"
+    }
+    await store.send(.view(.createAccountTapped)) {
+      $0.repeatedPassword = ""
+      $0.errorMessage = "The two passwords differ; type the password again."
+    }
+    // A new password must be repeated anew.
+    await store.send(.view(.repeatedPasswordChanged("x"))) { $0.repeatedPassword = "x" }
+    await store.send(.view(.passwordChanged("correct horses"))) {
+      $0.password = "correct horses"
+      $0.repeatedPassword = ""
+    }
+    await store.finish()
+  }
+
+  @Test
+  func signInSaysWhatIsMissingAndNeverPlaysAsAGuest() async {
+    let store = TestStore(initialState: Login.State()) { Login(authentication: .unimplemented) }
+    await store.send(.view(.signInTapped)) {
+      $0.errorMessage = "Enter your user name and password."
+    }
+    await store.send(.view(.userNameChanged("ada"))) { $0.userName = "ada" }
+    await store.send(.view(.signInTapped)) { $0.errorMessage = "Enter your password." }
+    await store.send(.view(.userNameChanged(" "))) { $0.userName = " " }
+    await store.send(.view(.passwordChanged("secret"))) { $0.password = "secret" }
+    await store.send(.view(.signInTapped)) { $0.errorMessage = "Enter your user name." }
+    await store.send(.view(.createAccountTapped))
     await store.finish()
   }
 }

@@ -9,47 +9,73 @@ import Testing
 
 @MainActor
 struct NewGameTests {
+  /// New game over test clients; the ones a test does not give fail when called.
+  private func newGame(
+    _ state: NewGame.State, engine: EngineClient = .unimplemented,
+    clock: ClockClient = .unimplemented, random: RandomClient = .unimplemented,
+    database: DatabaseClient = .unimplemented
+  ) -> TestStore<NewGame> {
+    TestStore(initialState: state) {
+      NewGame(engine: engine, clock: clock, random: random, database: database)
+    }
+  }
+
+  /// Receives the game's start, then quits it before its first move.
+  private func startAndQuit(_ store: TestStore<NewGame>) async {
+    await store.receive(.game(.started))
+    await store.send(.game(.view(.quitTapped)))
+    await store.receive(.game(.delegate(.didQuit))) { $0.game = nil }
+  }
+
   @Test
   func startQuitKeepsTheNamesThenPlayAgainThenSignOut() async throws {
     let database = InMemoryDatabase()
-    let store = TestStore(
-      initialState: NewGame.State(signedInName: "blob@example.com", accountID: 1)
-    ) {
-      NewGame(
-        engine: .unimplemented, clock: .immediate, random: .unimplemented,
-        database: database.client)
-    }
-    #expect(store.state.xName == "blob@example.com")
+    let store = newGame(
+      NewGame.State(signedInName: "blob@example.com", accountID: 1), clock: .immediate,
+      database: database.client)
+    #expect(store.state.settings.xName == "blob@example.com")
     #expect(store.state.accountLine == "Signed in as blob@example.com")
-    await store.send(.view(.modeChanged(.hotSeat))) { $0.mode = .hotSeat }
-    await store.send(.view(.oNameChanged("  "))) { $0.oName = "  " }
+    // Difficulty defaults to what `tictactoe play` uses.
+    #expect(store.state.settings.difficulty == .unbeatable)
+    await store.send(.view(.modeChanged(.hotSeat))) {
+      $0.settings.mode = .hotSeat
+      $0.settings.oName = ""
+    }
+    await store.send(.view(.oNameChanged("  "))) { $0.settings.oName = "  " }
     #expect(store.state.validationMessage == "Enter a name for O.")
     await store.send(.view(.letsPlayTapped))
-    await store.send(.view(.oNameChanged(" Blob Jr "))) { $0.oName = " Blob Jr " }
+    await store.send(.view(.oNameChanged(" Blob Jr "))) { $0.settings.oName = " Blob Jr " }
     #expect(store.state.canStart)
 
     let settings = GameSettings(
-      xName: "blob@example.com", oName: "Blob Jr", mode: .hotSeat, difficulty: .hard,
-      accountID: 1)
+      xName: "blob@example.com", oName: "Blob Jr", mode: .hotSeat, accountID: 1)
     await store.send(.view(.letsPlayTapped)) {
       $0.game = try GameFeature.State(
         settings: settings, firstMover: .x, startedAt: TestClock.epoch)
     }
     await store.receive(.game(.started))
     #expect(store.state.game?.title == "blob@example.com, place your X")
-    await store.send(.game(.view(.cellTapped(.b2)))) { try $0.game?.game.play(at: .b2) }
-    await store.send(.game(.view(.quitTapped))) { $0.game?.isConfirmingQuit = true }
-    await store.send(.game(.view(.quitConfirmed))) { $0.game?.isConfirmingQuit = false }
+    let played = try Game(start: .classic, moves: [.b2])
+    await store.send(.game(.view(.cellTapped(.b2)))) {
+      $0.game?.phase = .saving(GameFeature.Save(game: played, write: .progress))
+    }
+    await store.receive(.game(.saved(recordID: nil))) {
+      $0.game?.game = played
+      $0.game?.phase = .playing
+    }
+    await store.send(.game(.view(.quitTapped))) { $0.game?.phase = .confirming(.quit) }
+    await store.send(.game(.view(.quitConfirmed))) {
+      $0.game?.phase = .saving(GameFeature.Save(game: played, write: .abandon, then: .didQuit))
+    }
+    await store.receive(.game(.saved(recordID: nil))) { $0.game?.phase = .playing }
     await store.receive(.game(.delegate(.didQuit))) { $0.game = nil }
-    #expect(store.state.oName == " Blob Jr ")
+    #expect(store.state.settings.oName == " Blob Jr ")
 
     await store.send(.view(.letsPlayTapped)) {
       $0.game = try GameFeature.State(
         settings: settings, firstMover: .x, startedAt: TestClock.epoch)
     }
-    await store.receive(.game(.started))
-    await store.send(.game(.view(.quitTapped)))
-    await store.receive(.game(.delegate(.didQuit))) { $0.game = nil }
+    await startAndQuit(store)
 
     await store.send(.view(.signOutTapped))
     await store.receive(.delegate(.didSignOut))
@@ -58,32 +84,57 @@ struct NewGameTests {
   }
 
   @Test
-  func theComputerSideIsNamedAndItsMoveStopsWhenTheGameCloses() async throws {
+  func namesFollowTheModeAndTheComputersMoveStopsWhenTheGameCloses() async throws {
     let clock = TestClock()
-    let store = TestStore(initialState: NewGame.State()) {
-      NewGame(
-        engine: .unimplemented, clock: clock.client, random: .unimplemented,
-        database: .unimplemented)
+    let store = newGame(NewGame.State(), clock: clock.client)
+    #expect(store.state.settings.oName == "Computer")
+    await store.send(.view(.xNameChanged("Ann"))) { $0.settings.xName = "Ann" }
+    // The computer takes X: its side gets the computer's name, the side given back is empty.
+    await store.send(.view(.computerMarkChanged(.x))) {
+      $0.settings.computerMark = .x
+      $0.settings.xName = "Computer"
+      $0.settings.oName = ""
     }
-    #expect(store.state.oName == "Computer")
-    await store.send(.view(.xNameChanged("Blob"))) { $0.xName = "Blob" }
-    await store.send(.view(.computerMarkChanged(.x))) { $0.computerMark = .x }
-    await store.send(.view(.oNameChanged("Blob"))) { $0.oName = "Blob" }
-    await store.send(.view(.xNameChanged(""))) { $0.xName = "" }
+    await store.send(.view(.oNameChanged("Ann"))) { $0.settings.oName = "Ann" }
+    // Computer against computer: neither side keeps a person's name.
     await store.send(.view(.modeChanged(.computerVersusComputer))) {
-      $0.mode = .computerVersusComputer
-      $0.xName = "Computer"
+      $0.settings.mode = .computerVersusComputer
+      $0.settings.xName = "Computer X"
+      $0.settings.oName = "Computer O"
     }
-    await store.send(.view(.modeChanged(.versusComputer))) { $0.mode = .versusComputer }
+    await store.send(.view(.modeChanged(.versusComputer))) {
+      $0.settings.mode = .versusComputer
+      $0.settings.xName = "Computer"
+      $0.settings.oName = ""
+    }
+    #expect(store.state.validationMessage == "Enter a name for O.")
+    await store.send(.view(.oNameChanged("Blob"))) { $0.settings.oName = "Blob" }
     await store.send(.view(.letsPlayTapped)) {
       $0.game = try GameFeature.State(
         settings: $0.settings, firstMover: .x, startedAt: TestClock.epoch)
     }
-    await store.receive(.game(.started)) { $0.game?.isThinking = true }
+    await store.receive(.game(.started)) { $0.game?.phase = .thinking }
     #expect(store.state.game?.title == "Computer is thinking…")
     await store.send(.game(.view(.quitTapped)))
     await store.receive(.game(.delegate(.didQuit))) { $0.game = nil }
     await clock.advance(by: .seconds(1))
+    await store.finish()
+  }
+
+  @Test
+  func namesFollowTheNameRule() async {
+    let store = newGame(NewGame.State(signedInName: "Ann", accountID: 1))
+    let long = String(repeating: "n", count: 25)
+    await store.send(.view(.oNameChanged(long))) { $0.settings.oName = long }
+    #expect(
+      store.state.validationMessage == "O's name: A name is at most 24 characters; this one has 25."
+    )
+    await store.send(.view(.letsPlayTapped))
+    await store.send(.view(.oNameChanged("\u{1B}[2J"))) { $0.settings.oName = "\u{1B}[2J" }
+    #expect(
+      store.state.validationMessage
+        == "O's name: A name may hold only printable characters, not control characters.")
+    #expect(!store.state.canStart)
     await store.finish()
   }
 
@@ -94,27 +145,105 @@ struct NewGameTests {
       o: PlayerRecord(name: "Computer", computer: .easy), moves: [.a1, .b2, .c3],
       startedAt: TestClock.epoch - 60_000)
     let database = InMemoryDatabase(gamesInProgress: [.account(1): record])
-    let store = TestStore(initialState: NewGame.State(signedInName: "Blob", accountID: 1)) {
-      NewGame(
-        engine: .playing([.c1]), clock: .immediate, random: .unimplemented,
-        database: database.client)
+    let store = newGame(
+      NewGame.State(signedInName: "Blob", accountID: 1), engine: .playing([.c1]), clock: .immediate,
+      database: database.client)
+    await store.send(.started) { $0.isLoading = true }
+    await store.receive(.gameInProgressLoaded(.success(record))) {
+      $0.isLoading = false
+      $0.resumableGame = record
     }
-    await store.send(.started)
-    await store.receive(.gameInProgressLoaded(.success(record))) { $0.resumableGame = record }
     #expect(store.state.resumeMessage == "Resume Blob vs Computer (3 moves played)?")
     await store.send(.view(.resumeTapped)) {
       $0.resumableGame = nil
-      $0.difficulty = .easy
+      $0.settings.difficulty = .easy
       $0.game = GameFeature.State(
         settings: $0.settings, game: try record.game(), startedAt: record.startedAt)
     }
-    await store.receive(.game(.started)) { $0.game?.isThinking = true }
+    await store.receive(.game(.started)) { $0.game?.phase = .thinking }
+    let answered = try record.game().playing(at: .c1)
     await store.receive(.game(.computerMoved(.c1))) {
-      try $0.game?.game.play(at: .c1)
-      $0.game?.isThinking = false
+      $0.game?.phase = .saving(GameFeature.Save(game: answered, write: .progress))
+    }
+    await store.receive(.game(.saved(recordID: nil))) {
+      $0.game?.game = answered
+      $0.game?.phase = .playing
     }
     await store.finish()
     #expect(database.gamesInProgress[.account(1)]?.moves == [.a1, .b2, .c3, .c1])
+  }
+
+  @Test
+  func aLaunchWithOptionsOffersTheSavedGameFirstAndReplacesItOnlyWhenAsked() async throws {
+    let record = GameRecord.unfinishedAnnAgainstBob
+    let database = InMemoryDatabase(gamesInProgress: [.guest: record])
+    let settings = GameSettings(
+      xName: "Player X", oName: "Computer", mode: .versusComputer, computerMark: .o)
+    let store = newGame(
+      NewGame.State(launching: settings, session: nil, isStandalone: true), clock: .immediate,
+      database: database.client)
+    await store.send(.started) { $0.isLoading = true }
+    await store.receive(.gameInProgressLoaded(.success(record))) {
+      $0.isLoading = false
+      $0.resumableGame = record
+    }
+    // The saved game is offered, not replaced: no game starts yet.
+    #expect(store.state.game == nil)
+    #expect(
+      store.state.typedResumeQuestion
+        == "Resume Ann vs Bob (2 moves played)? Type resume, or new to start a new game instead.")
+    await store.send(.view(.lineTyped("c3"))) { $0.unansweredLines = 1 }
+    await store.send(.view(.lineTyped("new"))) { try $0.startedGame(settings) }
+    await store.receive(.game(.started))
+    await store.finish()
+    // Still there until the new game's first move replaces it.
+    #expect(database.gamesInProgress[.guest] == record)
+  }
+
+  @Test
+  func aLaunchWithOptionsStartsAtOnceWhenNothingIsSaved() async throws {
+    let settings = GameSettings(xName: "Ann", oName: "Bob")
+    let store = newGame(
+      NewGame.State(launching: settings, session: nil, isStandalone: false), clock: .immediate,
+      database: InMemoryDatabase().client)
+    await store.send(.started) { $0.isLoading = true }
+    await store.receive(.gameInProgressLoaded(.success(nil))) {
+      $0.isLoading = false
+      try $0.startedGame(settings)
+    }
+    await store.receive(.game(.started))
+    await store.finish()
+  }
+
+  @Test
+  func aStandaloneGameEndsTheAppOrStartsAnotherAndStopsOnAFailure() async throws {
+    let settings = GameSettings(xName: "Ann", oName: "Bob", startingRule: .alternate)
+    var state = NewGame.State(launching: settings, session: nil, isStandalone: true)
+    state.startsWhenLoaded = false
+    state.game = try GameFeature.State(settings: settings, firstMover: .x, startedAt: 0)
+    let store = newGame(state, clock: .immediate, database: InMemoryDatabase().client)
+    await store.send(.game(.delegate(.didAskForNewGame))) {
+      $0.game = try GameFeature.State(
+        settings: settings, firstMover: .o, startedAt: TestClock.epoch)
+    }
+    await startAndQuit(store)
+    await store.receive(.delegate(.didFinish))
+
+    var failing = DatabaseClient.unimplemented
+    failing.claimGameInProgress = { _ in }
+    failing.loadGameInProgress = { _ in throw DatabaseError("The database is corrupt.") }
+    let stopped = newGame(
+      NewGame.State(launching: settings, session: nil, isStandalone: true), clock: .immediate,
+      database: failing)
+    await stopped.send(.started) { $0.isLoading = true }
+    await stopped.receive(
+      .gameInProgressLoaded(.failure(DatabaseError("The database is corrupt.")))
+    ) {
+      $0.isLoading = false
+    }
+    await stopped.receive(.delegate(.didStop("The database is corrupt.")))
+    await store.finish()
+    await stopped.finish()
   }
 
   @Test
@@ -123,47 +252,53 @@ struct NewGameTests {
       x: PlayerRecord(name: "Blob"), o: PlayerRecord(name: "Blob Jr"), moves: [.a1],
       startedAt: TestClock.epoch)
     let database = InMemoryDatabase(gamesInProgress: [.guest: record])
-    let store = TestStore(initialState: NewGame.State()) {
-      NewGame(
-        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
-        database: database.client)
+    let store = newGame(NewGame.State(), database: database.client)
+    await store.send(.started) { $0.isLoading = true }
+    await store.receive(.gameInProgressLoaded(.success(record))) {
+      $0.isLoading = false
+      $0.resumableGame = record
     }
-    await store.send(.started)
-    await store.receive(.gameInProgressLoaded(.success(record))) { $0.resumableGame = record }
     await store.send(.view(.discardResumeTapped)) { $0.resumableGame = nil }
     await store.finish()
     #expect(database.gamesInProgress.isEmpty)
   }
 
   @Test
-  func theBoardMustBeSupported() async {
-    let store = TestStore(initialState: NewGame.State(signedInName: "Blob", accountID: 1)) {
-      NewGame(
-        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
-        database: .unimplemented)
-    }
+  func theBoardAndItsLineLengthStayInRange() async {
+    let store = newGame(NewGame.State(signedInName: "Blob", accountID: 1))
     await store.send(.view(.sizeChanged(7))) {
-      $0.rows = 7
-      $0.columns = 7
-      $0.k = 5
+      $0.settings.rows = 7
+      $0.settings.columns = 7
+      $0.settings.k = 5
     }
     #expect(store.state.canStart)
-    await store.send(.view(.kChanged(8))) { $0.k = 8 }
+    #expect(store.state.kRange == 3...7)
+    await store.send(.view(.kChanged(8))) { $0.settings.k = 8 }
     #expect(store.state.validationMessage == "k = 8 does not fit a 7×7 board; it must be 3 to 7.")
     await store.send(.view(.letsPlayTapped))
-    await store.send(.view(.rowsChanged(16))) { $0.rows = 16 }
-    #expect(!store.state.canStart)
+    // Stepping keeps k within what the board allows.
+    await store.send(.view(.stepped(.k, by: 1))) { $0.settings.k = 7 }
+    await store.send(.view(.stepped(.k, by: -9))) { $0.settings.k = 3 }
+    await store.send(.view(.stepped(.size, by: 20))) {
+      $0.settings.rows = 15
+      $0.settings.columns = 15
+      $0.settings.k = 5
+    }
+    await store.send(.view(.stepped(.size, by: 1)))
+    await store.send(.view(.stepped(.mode, by: -1))) {
+      $0.settings.mode = .hotSeat
+      $0.settings.oName = ""
+    }
+    await store.send(.view(.stepped(.startingRule, by: -1))) { $0.settings.startingRule = .random }
+    await store.send(.view(.stepped(.difficulty, by: -1))) { $0.settings.difficulty = .hard }
     await store.finish()
   }
 
   @Test
   func statsOpenAndClose() async {
     let database = InMemoryDatabase(stats: [.account(1): Stats()])
-    let store = TestStore(initialState: NewGame.State(signedInName: "Blob", accountID: 1)) {
-      NewGame(
-        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
-        database: database.client)
-    }
+    let store = newGame(
+      NewGame.State(signedInName: "Blob", accountID: 1), database: database.client)
     await store.send(.view(.statsTapped)) { $0.stats = StatsFeature.State(owner: .account(1)) }
     await store.receive(.stats(.started)) { $0.stats?.isLoading = true }
     await store.receive(.stats(.statsResponse(.success(Stats())))) {
@@ -177,19 +312,30 @@ struct NewGameTests {
 
   @Test
   func aRandomStarterIsDrawnForTheFirstGame() async throws {
-    let store = TestStore(initialState: NewGame.State(signedInName: "Blob", accountID: 1)) {
-      NewGame(
-        engine: .unimplemented, clock: .immediate, random: RandomClient { $0.upperBound - 1 },
-        database: .unimplemented)
+    let store = newGame(
+      NewGame.State(signedInName: "Blob", accountID: 1), clock: .immediate,
+      random: RandomClient { $0.upperBound - 1 })
+    await store.send(.view(.modeChanged(.hotSeat))) {
+      $0.settings.mode = .hotSeat
+      $0.settings.oName = ""
     }
-    await store.send(.view(.modeChanged(.hotSeat))) { $0.mode = .hotSeat }
-    await store.send(.view(.startingRuleChanged(.random))) { $0.startingRule = .random }
+    await store.send(.view(.oNameChanged("Grace"))) { $0.settings.oName = "Grace" }
+    await store.send(.view(.startingRuleChanged(.random))) { $0.settings.startingRule = .random }
     await store.send(.view(.letsPlayTapped)) {
       $0.game = try GameFeature.State(
         settings: $0.settings, firstMover: .o, startedAt: TestClock.epoch)
     }
     await store.receive(.game(.started))
-    #expect(store.state.game?.title == "Computer, place your O")
+    #expect(store.state.game?.title == "Grace, place your O")
     await store.finish()
+  }
+}
+
+extension NewGame.State {
+  /// The form once its game started: nothing offered any more, the game on the board.
+  fileprivate mutating func startedGame(_ settings: GameSettings) throws {
+    resumableGame = nil
+    startsWhenLoaded = false
+    game = try GameFeature.State(settings: settings, firstMover: .x, startedAt: TestClock.epoch)
   }
 }

@@ -16,7 +16,7 @@ struct StatsFeatureTests {
     Stats(
       tallies: [
         Tally(opponent: .person, wins: 1, losses: 0, draws: 2),
-        Tally(opponent: .computer(difficulty: "hard"), wins: 2, losses: 1, draws: 0),
+        Tally(opponent: .computer(.hard), wins: 2, losses: 1, draws: 0),
       ],
       currentStreak: 0, bestStreak: 2, recentGames: [recentGame])
   }

@@ -6,7 +6,7 @@ import Testing
 
 @testable import TerminalUI
 
-/// The analysis in both terminal modes: the `e` key and its overlay, the `analysis` command.
+/// The analysis on the full screen: the `e` key and its overlay.
 struct AnalysisTests {
   /// A hot-seat game after `moves`, with the analysis shown when `analysed`.
   private func state(moves: [Cell] = [.a1, .b2], analysed: Bool = true) throws
@@ -21,20 +21,18 @@ struct AnalysisTests {
   @Test func eAsksForTheAnalysis() throws {
     let state = try state(analysed: false)
     var terminal = GameTerminalState(rows: 3, columns: 3)
-    #expect(GameKeys.command(for: .character("e"), rows: 3, columns: 3) == .analysis)
-    #expect(
-      GameInput.handle(.analysis, state: state, terminal: &terminal) == .send(.analysisTapped))
+    #expect(GameKeys.command(for: .character("e")) == .analysis)
+    #expect(GameInput.handle(.analysis, state: state, terminal: &terminal) == .analysisTapped)
   }
 
   @Test func anyKeyClosesTheAnalysisButQStillQuits() throws {
     let state = try state()
     var terminal = GameTerminalState(rows: 3, columns: 3)
     for command in [GameCommand.playAtCursor, .moveCursor(rows: 1, columns: 0), .analysis] {
-      #expect(
-        GameInput.handle(command, state: state, terminal: &terminal) == .send(.analysisTapped))
+      #expect(GameInput.handle(command, state: state, terminal: &terminal) == .analysisTapped)
     }
     #expect(terminal.cursor == .b2)
-    #expect(GameInput.handle(.quit, state: state, terminal: &terminal) == .send(.quitTapped))
+    #expect(GameInput.handle(.quit, state: state, terminal: &terminal) == .quitTapped)
   }
 
   @Test func overlayListsEveryEmptyCellsValue() throws {
@@ -67,31 +65,5 @@ struct AnalysisTests {
     #expect(lines.contains("… and 162 more cells."))
     #expect(lines.allSatisfy { $0.count <= 80 })
     #expect(lines.count <= 17)
-  }
-
-  @Test func plainModeSaysTheAnalysisOnceAndAgainWhenAsked() throws {
-    #expect(PlainCommand(parsing: "analysis", rows: 3, columns: 3) == .analysis)
-    #expect(PlainCommand(parsing: "e", rows: 3, columns: 3) == .analysis)
-    let shown = try state()
-    let sentences = [
-      "X to move: draw. Best: b1, c1, a2, c2, a3, b3, c3.",
-      "Values: b1 draw, c1 draw, a2 draw, c2 draw, a3 draw, b3 draw, c3 draw.",
-    ]
-    var narrator = PlainGame.Narrator()
-    _ = narrator.lines(for: try state(analysed: false))
-    #expect(narrator.lines(for: shown) == sentences)
-    #expect(narrator.lines(for: shown).isEmpty)
-    guard case .say(let text) = PlainGame.respond(to: "analysis", state: shown) else {
-      Issue.record("expected the analysis to be said again")
-      return
-    }
-    #expect(text == sentences.joined(separator: "\n"))
-    guard
-      case .send(let views) = PlainGame.respond(to: "analysis", state: try state(analysed: false))
-    else {
-      Issue.record("expected the analysis to be asked for")
-      return
-    }
-    #expect(views == [.analysisTapped])
   }
 }

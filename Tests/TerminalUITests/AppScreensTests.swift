@@ -6,6 +6,7 @@ import GameRules
 import LoginCore
 import NewGameCore
 import StatsCore
+import TestSupport
 import Testing
 import TwoFactorCore
 
@@ -13,33 +14,50 @@ import TwoFactorCore
 
 struct AppScreensTests {
   private func shown(
-    _ state: TicTacToe.State, note: String? = nil
+    _ state: TicTacToe.State, width: Int = 80, height: Int = 24
   ) -> (frame: Frame, terminal: AppTerminalState) {
-    var terminal = AppTerminalState(signInNote: note)
+    var terminal = AppTerminalState()
     AppScreens.follow(state, terminal: &terminal)
-    return (AppScreens.frame(state, terminal: terminal, width: 80, height: 24), terminal)
+    return (
+      AppScreens.frame(state, terminal: terminal, width: width, height: height), terminal
+    )
   }
 
-  private func press(_ keys: Key..., state: TicTacToe.State) -> [AppResponse] {
-    var (frame, terminal) = shown(state)
-    _ = frame
+  private func press(
+    _ keys: Key..., state: TicTacToe.State, width: Int = 80, height: Int = 24
+  ) -> [AppResponse] {
+    var (frame, terminal) = shown(state, width: width, height: height)
     return keys.map { key in
-      frame = AppScreens.frame(state, terminal: terminal, width: 80, height: 24)
+      frame = AppScreens.frame(state, terminal: terminal, width: width, height: height)
       return AppScreens.handle(key, state: state, frame: frame, terminal: &terminal)
     }
+  }
+
+  private func app(_ destination: TicTacToe.Destination) -> TicTacToe.State {
+    var state = TicTacToe.State()
+    state.destination = destination
+    return state
   }
 
   private var failedSignIn: TicTacToe.State {
     var login = Login.State(userName: "ada@example.com", password: "secret")
     login.errorMessage = "Wrong user name or password."
-    return .login(login)
+    return app(.login(login))
+  }
+
+  private func inGame(_ moves: [Cell] = [], rows: Int = 3) throws -> TicTacToe.State {
+    var newGame = NewGame.State(signedInName: "Ada", accountID: 1)
+    let board = try Board(rows: rows, columns: rows, k: min(rows, 5))
+    newGame.game = GameFeature.State(
+      settings: GameSettings(xName: "Ada", oName: "Bob"),
+      game: try Game(start: board, moves: moves), startedAt: 0)
+    return app(.newGame(newGame))
   }
 
   @Test func signInSnapshot() {
     #expect(
-      shown(failedSignIn, note: "Demo: any name with @.").frame.text == """
+      shown(failedSignIn).frame.text == """
          Sign in
-         Demo: any name with @.
 
          > User name  [ada@example.com_            ]
            Password   [******                      ]
@@ -48,7 +66,7 @@ struct AppScreensTests {
            < Play as guest >
 
          Wrong user name or password.
-         [Ctrl-G] Play as guest  [Tab] Next  [Esc] Exit
+         [Ctrl-G] Play as guest  [Tab] Next  [F1] Help  [Esc] Exit
         """)
   }
 
@@ -63,7 +81,7 @@ struct AppScreensTests {
   @Test func signInWhileTheRequestIsInFlight() {
     var login = Login.State(userName: "ada@example.com", password: "password")
     login.isRequestInFlight = true
-    let text = shown(.login(login)).frame.text
+    let text = shown(app(.login(login))).frame.text
     #expect(text.contains(" Signing in…"))
     // The disabled fields show no focus marker.
     #expect(!text.split(separator: "\n").contains { $0.hasPrefix(" > ") })
@@ -74,7 +92,7 @@ struct AppScreensTests {
     login.twoFactor = TwoFactor.State(
       challenge: TwoFactorChallenge(userName: "ada@2fa.example", token: "t"))
     #expect(
-      shown(.login(login)).frame.text == """
+      shown(app(.login(login))).frame.text == """
          Two-factor authentication
          Enter the 6-digit code from your authenticator app, or a recovery code.
 
@@ -83,13 +101,13 @@ struct AppScreensTests {
            < Back >
 
 
-         [Esc] Back
+         [F1] Help  [Esc] Back
         """)
   }
 
   @Test func newGameSnapshot() {
     #expect(
-      shown(.newGame(NewGame.State(signedInName: "Ada", accountID: 1))).frame.text == """
+      shown(app(.newGame(NewGame.State(signedInName: "Ada", accountID: 1)))).frame.text == """
          New game
          Signed in as Ada
 
@@ -97,7 +115,7 @@ struct AppScreensTests {
            O name           [Computer                    ]
            Mode             ‹ Against the computer ›
            Computer plays   ‹ O ›
-           Difficulty       ‹ Hard ›
+           Difficulty       ‹ Unbeatable ›
            Board            ‹ 3×3 ›
            In a row to win  ‹ 3 ›
            First move       ‹ X starts ›
@@ -107,29 +125,47 @@ struct AppScreensTests {
            < Exit >
 
 
-         [Tab] Next  [← →] Change  [Esc] Exit
+         [Tab] Next  [← →] Change  [F1] Help  [Esc] Exit
         """)
   }
 
   @Test func guestNewGameFocusesTheMissingName() {
-    let (frame, terminal) = shown(.newGame(NewGame.State()))
-    #expect(terminal.focus == "xName")
+    let (frame, terminal) = shown(app(.newGame(NewGame.State())))
+    #expect(terminal.focus == .xName)
     #expect(frame.text.contains(" > X name           [_ "))
     #expect(frame.text.contains(" Enter a name for X."))
   }
 
-  @Test func statsSnapshot() {
+  @Test func anOfferToResumeTakesTheFocus() {
+    var newGame = NewGame.State()
+    newGame.resumableGame = GameRecord(
+      x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), moves: [.b2], startedAt: 0)
+    let (frame, terminal) = shown(app(.newGame(newGame)))
+    #expect(terminal.focus == .resume)
+    #expect(frame.text.contains(" Resume Ann vs Bob (1 move played)?"))
+    #expect(frame.text.contains(" > < Resume >"))
+  }
+
+  @Test func statsSnapshotEscapesStoredNames() {
     var stats = StatsFeature.State(owner: .guest)
     stats.stats = Stats(
       tallies: [Tally(opponent: .person, wins: 2, losses: 1, draws: 0)], currentStreak: 1,
-      bestStreak: 2, recentGames: [])
+      bestStreak: 2,
+      recentGames: [
+        GameRecord(
+          x: PlayerRecord(name: "\u{1B}]0;PWNED\u{7}"), o: PlayerRecord(name: "Bob"),
+          moves: [.a1, .a2, .b1, .b2, .c1], result: .xWins, startedAt: 0, endedAt: 1)
+      ])
     var newGame = NewGame.State(signedInName: "Ada", accountID: 1)
     newGame.stats = stats
-    let text = shown(.newGame(newGame)).frame.text
+    let frame = shown(app(.newGame(newGame))).frame
+    let text = frame.text
     #expect(text.hasPrefix(" Stats\n"))
     #expect(text.contains(" Win rate: 67%"))
     #expect(text.contains(" Current streak: 1 · Best streak: 2"))
     #expect(text.contains(" > < Back >"))
+    #expect(text.contains("\\u{1B}]0;PWNED\\u{7} vs Bob"))
+    #expect(!frame.rendered(.color).contains("\u{1B}]0;"))
   }
 
   @Test func typingEditsTheFocusedField() {
@@ -144,7 +180,7 @@ struct AppScreensTests {
     var (frame, terminal) = shown(failedSignIn)
     #expect(
       AppScreens.handle(.tab, state: failedSignIn, frame: frame, terminal: &terminal) == .none)
-    #expect(terminal.focus == "password")
+    #expect(terminal.focus == .password)
     frame = AppScreens.frame(failedSignIn, terminal: terminal, width: 80, height: 24)
     #expect(
       AppScreens.handle(.character("x"), state: failedSignIn, frame: frame, terminal: &terminal)
@@ -154,56 +190,163 @@ struct AppScreensTests {
         == .send(.login(.view(.signInTapped))))
   }
 
-  @Test func guestIsOneKeyAwayAndEscapeLeaves() {
+  @Test func enterOnAnEmptySignInNeverPlaysAsAGuest() {
     #expect(
-      press(.control("g"), .escape, .interrupt, state: .login(Login.State())) == [
-        .send(.login(.view(.playAsGuestTapped))), .exit, .exit,
+      press(.enter, state: app(.login(Login.State()))) == [.send(.login(.view(.signInTapped)))])
+  }
+
+  @Test func guestIsOneKeyAwayEscapeLeavesAndCtrlCLeavesAtOnce() {
+    #expect(
+      press(.control("g"), .escape, .interrupt, .suspend, state: TicTacToe.State()) == [
+        .send(.login(.view(.playAsGuestTapped))), .send(.view(.exitTapped)), .exit(130),
+        .suspend,
       ])
   }
 
   @Test func clickingAButtonPressesIt() {
     // Line 6 holds "< Play as guest >" two columns in from the margin.
     #expect(
-      press(.mouse(MouseEvent(button: 0, row: 6, column: 5)), state: .login(Login.State())) == [
+      press(.mouse(MouseEvent(button: 0, row: 6, column: 5)), state: TicTacToe.State()) == [
         .send(.login(.view(.playAsGuestTapped)))
       ])
   }
 
-  @Test func choicesStepWithTheArrows() {
-    let state = TicTacToe.State.newGame(NewGame.State(signedInName: "Ada", accountID: 1))
+  @Test func choicesStepThroughTheCore() {
+    let state = app(.newGame(NewGame.State(signedInName: "Ada", accountID: 1)))
     var (frame, terminal) = shown(state)
-    terminal.focus = "size"
+    terminal.focus = .choice(.size)
     frame = AppScreens.frame(state, terminal: terminal, width: 80, height: 24)
     #expect(
       AppScreens.handle(.right, state: state, frame: frame, terminal: &terminal)
-        == .send(.newGame(.view(.sizeChanged(4)))))
-    // The size stays within the board's limits.
+        == .send(.newGame(.view(.stepped(.size, by: 1)))))
     #expect(
       AppScreens.handle(.left, state: state, frame: frame, terminal: &terminal)
-        == .send(.newGame(.view(.sizeChanged(3)))))
-    terminal.focus = "difficulty"
+        == .send(.newGame(.view(.stepped(.size, by: -1)))))
+    terminal.focus = .choice(.difficulty)
     #expect(
-      AppScreens.handle(.right, state: state, frame: frame, terminal: &terminal)
-        == .send(.newGame(.view(.difficultyChanged(.unbeatable)))))
-    terminal.focus = "mode"
+      AppScreens.handle(.character(" "), state: state, frame: frame, terminal: &terminal)
+        == .send(.newGame(.view(.stepped(.difficulty, by: 1)))))
+    // Esc on New game asks before leaving.
     #expect(
-      AppScreens.handle(.right, state: state, frame: frame, terminal: &terminal)
-        == .send(.newGame(.view(.modeChanged(.computerVersusComputer)))))
+      AppScreens.handle(.escape, state: state, frame: frame, terminal: &terminal)
+        == .send(.view(.exitTapped)))
+  }
+
+  @Test func theExitQuestionTakesYesOrNo() {
+    var state = app(.newGame(NewGame.State(signedInName: "Ada", accountID: 1)))
+    state.isConfirmingExit = true
+    let text = shown(state).frame.text
+    #expect(text.contains(" Leave Tic-Tac-Toe?"))
+    #expect(text.hasSuffix(" [y] Leave  [n] Stay"))
     #expect(
-      AppScreens.handle(.escape, state: state, frame: frame, terminal: &terminal) == .exit)
+      press(.character("y"), .character("x"), .escape, state: state) == [
+        .send(.view(.exitConfirmed)), .none, .send(.view(.exitCancelled)),
+      ])
   }
 
   @Test func gameKeysReachTheGameFeature() throws {
-    var newGame = NewGame.State(signedInName: "Ada", accountID: 1)
-    newGame.game = GameFeature.State(
-      settings: GameSettings(xName: "Ada", oName: "Bob"), game: Game(), startedAt: 0)
-    let state = TicTacToe.State.newGame(newGame)
-    #expect(AppScreens.kind(of: state) == .game)
+    let state = try inGame()
+    #expect(state.screen == .game)
     #expect(
       press(.character("5"), .character("q"), state: state) == [
-        .send(.newGame(.game(.view(.cellTapped(Cell(row: 1, column: 1)))))),
+        .send(.newGame(.game(.view(.digitTyped(5))))),
         .send(.newGame(.game(.view(.quitTapped)))),
       ])
     #expect(shown(state).frame.text.hasPrefix(" Ada, place your X\n"))
+  }
+
+  @Test func theSizeNeededIsOneFigurePerBoard() throws {
+    let screens: [TicTacToe.State] = [
+      TicTacToe.State(), app(.newGame(NewGame.State())), try inGame(),
+      app(
+        .newGame(
+          {
+            var stats = NewGame.State()
+            stats.stats = StatsFeature.State(owner: .guest)
+            return stats
+          }())),
+    ]
+    let figures = Set(screens.map { "\(AppScreens.neededSize($0))" })
+    #expect(figures.count == 1)
+    for state in screens {
+      let text = shown(state, width: 44, height: 10).frame.text
+      #expect(text.contains("Need 50×22, have 44×10."), "\(state.screen)")
+    }
+    #expect(AppScreens.neededSize(try inGame(rows: 15)) == (width: 51, height: 24))
+  }
+
+  @Test func whileTooSmallOnlyQuitAndAnswersAct() throws {
+    let state = try inGame([.b2])
+    #expect(
+      press(
+        .character("5"), .enter, .control("g"), .character("u"), .character("q"), state: state,
+        width: 30, height: 10)
+        == [.none, .none, .none, .none, .send(.view(.exitTapped))])
+    var asking = state
+    asking.isConfirmingExit = true
+    let text = shown(asking, width: 30, height: 10).frame.text
+    #expect(text.contains("Leave Tic-Tac-Toe?"))
+    #expect(
+      press(.character("y"), state: asking, width: 30, height: 10) == [.send(.view(.exitConfirmed))]
+    )
+    var quitting = state
+    quitting.newGameState?.game?.phase = .confirming(.quit)
+    #expect(
+      press(.character("n"), state: quitting, width: 30, height: 10) == [
+        .send(.newGame(.game(.view(.quitCancelled))))
+      ])
+  }
+
+  @Test func formsHaveHelpOnF1() {
+    var (frame, terminal) = shown(TicTacToe.State())
+    #expect(
+      AppScreens.handle(.f1, state: TicTacToe.State(), frame: frame, terminal: &terminal) == .none)
+    frame = AppScreens.frame(TicTacToe.State(), terminal: terminal, width: 80, height: 24)
+    #expect(frame.text.contains("Keys"))
+    #expect(
+      AppScreens.handle(
+        .character("?"), state: TicTacToe.State(), frame: frame, terminal: &terminal) == .none)
+    #expect(!terminal.isShowingFormHelp)
+  }
+
+  @Test func createAccountAsksForThePasswordAgainInItsOwnField() {
+    var login = Login.State(userName: "ada", password: "correct horse")
+    var terminal = AppTerminalState()
+    AppScreens.follow(app(.login(login)), terminal: &terminal)
+    login.repeatedPassword = ""
+    let state = app(.login(login))
+    AppScreens.follow(state, terminal: &terminal)
+    #expect(terminal.focus == .repeatedPassword)
+    let text = AppScreens.frame(state, terminal: terminal, width: 80, height: 24).text
+    #expect(text.contains(" > Repeat     [_ "))
+    #expect(text.contains(" Type the password again to create the account."))
+    #expect(
+      press(.character("c"), .enter, state: state) == [
+        .send(.login(.view(.repeatedPasswordChanged("c")))),
+        .send(.login(.view(.createAccountTapped))),
+      ])
+  }
+
+  @Test func recoveryCodesScreen() {
+    var state = app(.newGame(NewGame.State(session: Session(accountID: 1, userName: "Ada"))))
+    #expect(shown(state).frame.text.contains("   < Recovery codes >"))
+    var codes = RecoveryCodes.State(session: Session(accountID: 1, userName: "Ada"))
+    codes.remaining = .codes(2)
+    state.recoveryCodes = codes
+    #expect(state.screen == .recoveryCodes)
+    #expect(
+      shown(state).frame.text == """
+         Recovery codes
+
+         2 recovery codes left.
+
+           < Make new codes >
+         > < Back >
+
+
+         [Tab] Next  [F1] Help  [Esc] Back
+        """)
+    #expect(
+      press(.escape, state: state) == [.send(.recoveryCodes(.view(.closeTapped)))])
   }
 }

@@ -5,6 +5,7 @@ import Testing
 
 @testable import TerminalUI
 
+/// Keys on the game screen: each reaches the core as one view action, with no rule checked here.
 struct GameInputTests {
   private func state(
     _ settings: GameSettings = .hotSeat, moves: [Cell] = []
@@ -16,7 +17,7 @@ struct GameInputTests {
 
   private func press(
     _ keys: Key..., state: GameFeature.State, terminal: inout GameTerminalState
-  ) -> [GameResponse] {
+  ) -> [GameFeature.Action.View?] {
     let frame = GameScreen(state, terminal: terminal).frame(width: 80, height: 24)
     return keys.map { GameInput.handle($0, frame: frame, state: state, terminal: &terminal) }
   }
@@ -42,40 +43,36 @@ struct GameInputTests {
     var terminal = GameTerminalState(rows: 3, columns: 3)
     #expect(
       press(.enter, .character(" "), state: state, terminal: &terminal) == [
-        .send(.cellTapped(.b2)), .send(.cellTapped(.b2)),
+        .cellTapped(.b2), .cellTapped(.b2),
       ])
   }
 
-  @Test func digitsPickCellsOfAThreeByThreeBoard() throws {
+  @Test func digitsGoToTheCoreAndMoveTheCursorOnThreeByThree() throws {
     let state = try state()
     var terminal = GameTerminalState(rows: 3, columns: 3)
     #expect(
       press(.character("1"), .character("9"), state: state, terminal: &terminal) == [
-        .send(.cellTapped(.a1)), .send(.cellTapped(.c3)),
+        .digitTyped(1), .digitTyped(9),
       ])
     #expect(terminal.cursor == .c3)
-  }
-
-  @Test func digitsDoNothingOnLargerBoards() throws {
+    // On a larger board the core says what digits do; the cursor stays.
     var settings = GameSettings.hotSeat
     (settings.rows, settings.columns, settings.k) = (5, 5, 4)
-    let state = try state(settings)
-    var terminal = GameTerminalState(rows: 5, columns: 5)
-    #expect(press(.character("1"), state: state, terminal: &terminal) == [.none])
-    #expect(terminal.cursor == Cell(row: 2, column: 2))
+    var large = GameTerminalState(rows: 5, columns: 5)
+    #expect(
+      press(.character("1"), state: try self.state(settings), terminal: &large) == [.digitTyped(1)])
+    #expect(large.cursor == Cell(row: 2, column: 2))
   }
 
-  @Test func takenCellIsRefusedWithASentence() throws {
+  @Test func aTakenCellIsSentAndTheCoreRefusesIt() throws {
     let state = try state(moves: [.b2])
     var terminal = GameTerminalState(rows: 3, columns: 3)
-    #expect(press(.enter, state: state, terminal: &terminal) == [.none])
-    #expect(terminal.notice == "b2 is taken.")
-    let screen = GameScreen(state, terminal: terminal)
+    #expect(press(.enter, state: state, terminal: &terminal) == [.cellTapped(.b2)])
+    var refused = state
+    refused.post(.refused(.occupied(.b2)))
+    let screen = GameScreen(refused, terminal: terminal)
     #expect(screen.message == "b2 is taken.")
     #expect(screen.messageIsError)
-    // The next key clears the notice.
-    _ = press(.left, state: state, terminal: &terminal)
-    #expect(terminal.notice == nil)
   }
 
   @Test func commandKeys() throws {
@@ -85,43 +82,35 @@ struct GameInputTests {
       press(
         .character("u"), .character("r"), .character("h"), .character("n"), .character("q"),
         state: state, terminal: &terminal)
-        == [
-          .send(.undoTapped), .send(.redoTapped), .send(.hintTapped), .send(.quitTapped),
-          .send(.quitTapped),
-        ])
-  }
-
-  @Test func ctrlCAndCtrlDLeaveAtOnce() throws {
-    let state = try state(moves: [.b2])
-    var terminal = GameTerminalState(rows: 3, columns: 3)
-    #expect(press(.interrupt, .endOfInput, state: state, terminal: &terminal) == [.exit, .exit])
+        == [.undoTapped, .redoTapped, .hintTapped, .newGameTapped, .quitTapped])
   }
 
   @Test func quitConfirmationTakesYesOrNo() throws {
     var state = try state(moves: [.b2])
-    state.isConfirmingQuit = true
+    state.phase = .confirming(.quit)
     var terminal = GameTerminalState(rows: 3, columns: 3)
     #expect(
       press(
         .character("y"), .character("q"), .character("n"), .escape, .character("u"),
         state: state, terminal: &terminal)
-        == [
-          .send(.quitConfirmed), .send(.quitConfirmed), .send(.quitCancelled),
-          .send(.quitCancelled), .none,
-        ])
+        == [.quitConfirmed, .quitConfirmed, .quitCancelled, .quitCancelled, nil])
     let screen = GameScreen(state, terminal: terminal)
     #expect(screen.message == "Quit this game? It will not be saved.")
     #expect(screen.buttons.map(\.text) == ["[y] Quit", "[n] Keep playing"])
   }
 
-  @Test func helpOpensWithQuestionMarkAndAnyKeyClosesIt() throws {
+  @Test func helpOpensWithQuestionMarkOrF1AndAnyKeyClosesIt() throws {
     let state = try state()
     var terminal = GameTerminalState(rows: 3, columns: 3)
     _ = press(.character("?"), state: state, terminal: &terminal)
     #expect(terminal.isShowingHelp)
     #expect(GameScreen(state, terminal: terminal).overlay == GameKeys.help)
-    #expect(press(.character("5"), state: state, terminal: &terminal) == [.none])
+    #expect(GameKeys.help.contains { $0.contains("<X> the winning line") })
+    #expect(GameKeys.help.contains { $0.contains("+ the hint") })
+    #expect(press(.character("5"), state: state, terminal: &terminal) == [nil])
     #expect(!terminal.isShowingHelp)
+    _ = press(.f1, state: state, terminal: &terminal)
+    #expect(terminal.isShowingHelp)
   }
 
   @Test func clicksPlayCellsAndPressButtons() throws {
@@ -134,28 +123,35 @@ struct GameInputTests {
         .mouse(MouseEvent(button: 0, row: 8, column: 13, isPress: false)),
         .mouse(MouseEvent(button: 2, row: 8, column: 13)),
         .mouse(MouseEvent(button: 0, row: 12, column: 2)),
-        .mouse(MouseEvent(button: 0, row: 0, column: 0)),
         state: state, terminal: &terminal)
-        == [.send(.cellTapped(.c3)), .none, .none, .send(.undoTapped), .none])
+        == [.cellTapped(.c3), nil, nil, .undoTapped])
+    #expect(terminal.cursor == .c3)
   }
 
-  @Test func boardIgnoresMovesWhileTheComputerThinks() throws {
-    var state = try state(.versusComputer, moves: [.b2])
-    state.isThinking = true
-    var terminal = GameTerminalState(rows: 3, columns: 3)
-    #expect(press(.character("1"), state: state, terminal: &terminal) == [.none])
-    let screen = GameScreen(state, terminal: terminal)
-    #expect(screen.title == "Computer is thinking…")
-    #expect(screen.decorations.cursor == nil)
+  @Test func theFooterOffersOnlyWhatWorksWhenTheGameIsOver() throws {
+    let over = try state(moves: [.a1, .b1, .b2, .c1, .c3])
+    let screen = GameScreen(over, terminal: GameTerminalState(rows: 3, columns: 3))
+    #expect(screen.buttons.map(\.text) == ["[n] Play again", "[q] Quit", "[?] Help"])
+    let playing = GameScreen(try state(), terminal: GameTerminalState(rows: 3, columns: 3))
+    #expect(
+      playing.buttons.map(\.text) == [
+        "[u] Undo", "[r] Redo", "[h] Hint", "[e] Analysis", "[n] New game", "[q] Quit",
+        "[?] Help",
+      ])
+    #expect(playing.buttons.map(\.isEnabled) == [false, false, true, true, true, true, true])
   }
 
-  @Test func gameOverOffersPlayAgain() throws {
-    let state = try state(moves: [.a1, .b1, .b2, .c1, .c3])
+  @Test func theStatusLineSaysUndoAndHintsFromTheCore() throws {
+    var state = try state(moves: [.a1])
+    state.post(.undone(2))
+    #expect(
+      GameScreen(state, terminal: GameTerminalState(rows: 3, columns: 3)).message
+        == "2 moves taken back.")
+    state.hint = .b2
+    state.post(.hint(.b2))
     let screen = GameScreen(state, terminal: GameTerminalState(rows: 3, columns: 3))
-    #expect(screen.title == "Winner! Congrats Blob!")
-    #expect(screen.message == "X wins with a1, b2, c3.")
-    #expect(screen.buttons.map(\.text).contains("[n] Play again"))
-    #expect(screen.buttons.first { $0.label == "Undo" }?.isEnabled == false)
-    #expect(screen.decorations.cursor == nil)
+    #expect(screen.message == "Hint: b2.")
+    #expect(!screen.messageIsError)
+    #expect(screen.frame(width: 80, height: 24).text.contains("│[+]│"))
   }
 }

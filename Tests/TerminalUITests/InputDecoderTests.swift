@@ -119,4 +119,18 @@ struct InputDecoderTests {
     #expect(keys == [.unknown])
     #expect(!decoder.hasPending)
   }
+
+  @Test func controlAndFormatCharactersAreNeverText() {
+    // C1 CSI, a right-to-left override and a left-to-right isolate: none types into a field.
+    #expect(
+      decode(bytes("a\u{9B}31mb")) == [.character("a"), .unknown] + "31mb".map(Key.character))
+    #expect(decode(bytes("\u{202E}\u{2066}é")) == [.unknown, .unknown, .character("é")])
+  }
+
+  @Test func whatIsDrawnNeverHoldsARawControlCharacter() {
+    let line = StyledLine("Ann\u{1B}[2J\u{9B}\u{202E}", .bold)
+    #expect(!line.rendered(.color).unicodeScalars.contains("\u{9B}"))
+    #expect(!line.rendered(.none).unicodeScalars.contains("\u{202E}"))
+    #expect(line.rendered(.none) == "Ann\\u{1B}[2J\\u{9B}\\u{202E}")
+  }
 }

@@ -1,3 +1,5 @@
+import AppCore
+import GameCore
 import GameRules
 import Testing
 import TicTacToeCLI
@@ -22,11 +24,11 @@ struct CommandParsingTests {
       return
     }
     #expect(options.startsGame)
-    #expect(options.computer == .o)
-    #expect(options.difficulty == .hard)
-    #expect(options.shape == BoardShape(rows: 7, columns: 7, k: 5))
-    #expect(options.xName == "Ada")
-    #expect(options.first == .alternate)
+    #expect(
+      options.request
+        == GameRequest(
+          xName: "Ada", mode: .versusComputer, computerMark: .o, difficulty: .hard, rows: 7,
+          columns: 7, k: 5, startingRule: .alternate))
   }
 
   @Test func userSignsInBeforeTheGame() throws {
@@ -60,8 +62,32 @@ struct CommandParsingTests {
     (["count", "--size", "3", "--size", "4"], "The option --size is given more than once."),
     (["solve", "extra"], "Unexpected argument \"extra\" for solve; see tictactoe solve --help."),
     (["-x"], "Unknown option -x for play; see tictactoe play --help."),
+    (["play", "--rows", "3"], "Give both --rows and --columns, or --size for a square board."),
+    (["count", "--columns", "4"], "Give both --rows and --columns, or --size for a square board."),
+    (["play", "--database", ""], "The option --database needs a value."),
+    (
+      ["analyze", "x/x/x", "--k", "2"],
+      "The option --k needs a whole number from 3 to 15, not \"2\"."
+    ),
+    (["count", "--k", "99"], "The option --k needs a whole number from 3 to 15, not \"99\"."),
+    (["count", "--k", "9"], "k = 9 does not fit a 3×3 board; it must be 3 to 3."),
   ])
   func mistakesAreExplained(arguments: [String], message: String) {
     #expect(throws: UsageError(message)) { try Command.parse(arguments) }
+  }
+
+  @Test func aHugeArgumentIsNotEchoedWhole() {
+    let huge = String(repeating: "\u{1B}[2J", count: 25_000)
+    for arguments in [
+      [huge], ["play", "--computer", huge], ["count", "--size", huge], ["--" + huge],
+    ] {
+      do {
+        _ = try Command.parse(arguments)
+        Issue.record("\(arguments.count) arguments were accepted")
+      } catch {
+        #expect(error.message.count < 200)
+        #expect(!error.message.unicodeScalars.contains("\u{1B}"))
+      }
+    }
   }
 }

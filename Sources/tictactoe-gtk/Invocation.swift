@@ -1,28 +1,26 @@
 import AppCore
-import GameCore
-import GameRules
-import NewGameCore
 import TicTacToeCLI
 
-/// What the command line asks the window to open at.
-enum Launch {
-  /// Sign in, with the user name filled in when `--user` gave one.
-  case signIn(userName: String = "")
-  /// Straight into a game with these options.
-  case play(PlayOptions)
+/// What the command line asks of the window: a launch of the app, or a text to print.
+enum Invocation {
+  /// Open the window: at Sign in (the user name filled in when `--user` gave one), or straight
+  /// into the game the options describe, with the computer's time budget.
+  case open(Launch, timeBudget: Duration)
   /// Print a text and exit.
   case print(String)
+
+  private static let signIn = Invocation.open(.signIn(userName: ""), timeBudget: .seconds(1))
 
   /// Reads the arguments after the program's name.
   ///
   /// - Throws: ``UsageError`` for anything `tictactoe play` would refuse, or another subcommand.
   init(_ arguments: [String]) throws(UsageError) {
     guard let first = arguments.first else {
-      self = .signIn()
+      self = Self.signIn
       return
     }
     if first == "--help" || first == "-h" {
-      self = .print(Launch.help)
+      self = .print(Self.help)
       return
     }
     if first == "--version" {
@@ -39,7 +37,7 @@ enum Launch {
     {
       // Only a database: still open at Sign in, unless play was asked for.
       if first != "play" {
-        self = .signIn()
+        self = Self.signIn
         return
       }
     }
@@ -50,10 +48,15 @@ enum Launch {
           "tictactoe-gtk asks for the password and code in its window; "
             + "leave out --password-stdin and --code.")
       }
+      let timeBudget =
+        options.seconds.map { Duration.milliseconds(Int64($0 * 1_000)) } ?? .seconds(1)
       // The password is typed in the window: open Sign in with the name filled in.
-      self = options.user.map { .signIn(userName: $0) } ?? .play(options)
+      self = .open(
+        options.user.map { .signIn(userName: $0) }
+          ?? .game(options.request, session: nil, isStandalone: false),
+        timeBudget: timeBudget)
     case .help:
-      self = .print(Launch.help)
+      self = .print(Self.help)
     case .version:
       self = .print("tictactoe-gtk 0.1.0")
     default:
@@ -88,40 +91,4 @@ enum Launch {
     The options are those of tictactoe play; --user opens Sign in with that name. Keys: arrows move on the board, Enter plays,
     Ctrl+Z undo, Ctrl+N play again, F1 help.
     """
-}
-
-extension PlayOptions {
-  /// The New game form these options describe, as a guest.
-  var newGameState: NewGame.State {
-    var state = NewGame.State()
-    let computer = self.computer ?? .o
-    state.mode =
-      switch computer {
-      case .none: .hotSeat
-      case .both: .computerVersusComputer
-      case .x, .o: .versusComputer
-      }
-    state.computerMark = computer == .x ? .x : .o
-    state.difficulty = difficulty
-    state.rows = shape.rows
-    state.columns = shape.columns
-    state.k = shape.k
-    state.startingRule =
-      switch first {
-      case .x: .x
-      case .o: .o
-      case .alternate: .alternate
-      case .random: .random
-      }
-    state.xName = name(of: .x, computer: computer)
-    state.oName = name(of: .o, computer: computer)
-    return state
-  }
-
-  private func name(of mark: Mark, computer: ComputerSide) -> String {
-    if let given = mark == .x ? xName : oName { return given }
-    let isComputer = computer == .both || computer.rawValue == mark.rawValue
-    guard isComputer else { return "Player \(mark.symbol)" }
-    return computer == .both ? "Computer \(mark.symbol)" : NewGame.computerName
-  }
 }
