@@ -34,6 +34,7 @@ let package = Package(
     // MARK: - Clients
     .target(name: "AuthenticationClient", dependencies: ["GameRules"]),
     .target(name: "DatabaseClient", dependencies: ["GameRules"]),
+    .target(name: "OnlineClient", dependencies: ["AuthenticationClient", "GameProtocol"]),
     .target(
       name: "AuthenticationClientLive",
       dependencies: [
@@ -62,7 +63,8 @@ let package = Package(
     ),
     .target(name: "StatsCore", dependencies: ["Architecture", "DatabaseClient", "GameRules"]),
     .target(
-      name: "OnlineCore", dependencies: ["Architecture", "GameCore", "GameProtocol", "GameRules"]),
+      name: "OnlineCore",
+      dependencies: ["Architecture", "GameCore", "GameProtocol", "GameRules", "OnlineClient"]),
     .target(
       name: "ServerCore",
       dependencies: ["Architecture", "AuthenticationClient", "GameProtocol", "GameRules"]
@@ -80,7 +82,7 @@ let package = Package(
       name: "OnlineClientLive",
       dependencies: [
         "AuthenticationClient", "DatabaseClient", "DatabaseClientLive", "GameProtocol",
-        "NetworkIO", "OnlineCore", "SQLite", "TLS",
+        "NetworkIO", "OnlineClient", "OnlineCore", "SQLite", "TLS",
       ]
     ),
     .target(
@@ -109,7 +111,8 @@ let package = Package(
       dependencies: [
         "AppCore", "AppLive", "Architecture", "AuthenticationClient", "AuthenticationClientLive",
         "Crypto", "DatabaseClient", "DatabaseClientLive", "GameAI", "GameCore", "GameProtocol",
-        "GameRules", "NetworkIO", "OnlineClientLive", "OnlineCore", "ServerLive", "TerminalUI",
+        "GameRules", "NetworkIO", "OnlineClient", "OnlineClientLive", "OnlineCore", "ServerLive",
+        "TerminalUI",
         "TLS",
       ]
     ),
@@ -172,7 +175,9 @@ let package = Package(
     .testTarget(
       name: "OnlineCoreTests",
       dependencies: [
-        "ArchitectureTesting", "GameCore", "GameProtocol", "GameRules", "OnlineCore", "TestSupport",
+        "ArchitectureTesting", "GameCore", "GameProtocol", "GameRules", "OnlineClient",
+        "OnlineCore",
+        "TestSupport",
       ]
     ),
     .testTarget(

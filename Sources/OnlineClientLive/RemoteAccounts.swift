@@ -1,6 +1,7 @@
 public import AuthenticationClient
 public import GameProtocol
 public import NetworkIO
+public import OnlineClient
 import OnlineCore
 
 /// Requests to one server over one connection, opened on first use and kept, so a sign-in and

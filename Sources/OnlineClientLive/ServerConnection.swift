@@ -1,23 +1,8 @@
 public import GameProtocol
 public import NetworkIO
+public import OnlineClient
 import Synchronization
 import TLS
-
-/// Why talking to a server failed, in one sentence.
-public struct OnlineFailure: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The sentence.
-  public var message: String
-  /// Whether trying again cannot help (a changed fingerprint, an unknown version).
-  public var isPermanent: Bool
-
-  /// Creates a failure.
-  public init(_ message: String, isPermanent: Bool = false) {
-    self.message = message
-    self.isPermanent = isPermanent
-  }
-
-  public var description: String { message }
-}
 
 /// The event loop of a client process, started on first use.
 public enum ClientLoop {

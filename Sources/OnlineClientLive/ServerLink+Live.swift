@@ -1,6 +1,6 @@
 public import GameProtocol
 public import NetworkIO
-public import OnlineCore
+public import OnlineClient
 import Synchronization
 
 extension ServerLink {

@@ -1,6 +1,7 @@
 import DatabaseClient
 public import DatabaseClientLive
 public import GameProtocol
+public import OnlineClient
 import SQLite
 import TLS
 

@@ -2,6 +2,7 @@ public import Architecture
 public import GameCore
 public import GameProtocol
 public import GameRules
+public import OnlineClient
 
 /// An online game on a client: create, join or watch it, play moves the server judges, and
 /// come back by itself after a dropped connection, resuming at the last move it saw.
@@ -61,10 +62,30 @@ public struct OnlineGame: Reducer {
     case notConnected
     /// This client stopped: the reason in one sentence.
     case stopped(String)
+    /// The player asked to give up: the question waits for yes or no.
+    case askedToResign
+    /// The player answered no: the game goes on.
+    case keptPlaying
+    /// A question waits for yes or no, and something else came.
+    case answerYesOrNo
+    /// Plain mode asked for help.
+    case help
+    /// Plain mode asked to see the board.
+    case board
+    /// Undo, redo, hints, analysis and new games belong to games on one computer.
+    case notOnline
+    /// A digit was typed on a board other than 3×3.
+    case digitsNeedTheClassicBoard
+    /// Plain mode typed something that is not a cell or a command.
+    case unknownCommand(String)
+    /// Plain mode's input ended: the client left, and the server holds the seat.
+    case inputEnded
   }
 
   /// The game and the connection.
   public struct State: Equatable, Sendable {
+    /// The server.
+    public var server: ServerAddress
     /// What the player asked for.
     public var intent: Intent
     /// The account's name, or `nil` for a spectator without one.
@@ -81,9 +102,12 @@ public struct OnlineGame: Reducer {
     public var notices: [Notice] = []
     /// Whether the connection was live before the last drop, so coming back is news.
     public var hasBeenLive = false
+    /// Whether the player is asked before giving the game up.
+    public var isConfirmingResign = false
 
     /// Creates the state of a game about to connect.
-    public init(intent: Intent, userName: String?, token: String?) {
+    public init(server: ServerAddress, intent: Intent, userName: String?, token: String?) {
+      self.server = server
       self.intent = intent
       self.userName = userName
       self.token = token
@@ -106,6 +130,21 @@ public struct OnlineGame: Reducer {
       if case .finished = snapshot?.status { return true }
       return false
     }
+
+    /// Whether the player's own game is under way, so that leaving gives it up.
+    public var isResignable: Bool {
+      snapshot?.role != nil && snapshot?.status == .playing
+    }
+
+    /// The board as it stands, once the server showed the game.
+    public var board: Board? {
+      guard let snapshot,
+        let start = try? Board(
+          rows: snapshot.rows, columns: snapshot.columns, k: snapshot.k,
+          firstMover: snapshot.firstMover)
+      else { return nil }
+      return (try? Game(start: start, moves: snapshot.moves))?.board
+    }
   }
 
   /// What can happen.
@@ -116,12 +155,34 @@ public struct OnlineGame: Reducer {
     case link(LinkEvent)
     /// The wait before reconnecting is over.
     case reconnectDue
-    /// The player typed a cell.
-    case moveEntered(Cell)
-    /// The player gives the game up.
-    case resignConfirmed
-    /// The player leaves (input ended, or quit): the connection closes, the seat stays held.
-    case left
+    /// The player did something.
+    case view(View)
+    /// Messages for the parent.
+    case delegate(Delegate)
+
+    /// What the player can do.
+    public enum View: Equatable, Sendable {
+      /// A cell was chosen.
+      case cellTapped(Cell)
+      /// A digit was typed: 1 to 9 pick the cells of a 3×3 board in reading order.
+      case digitTyped(Int)
+      /// A line was typed in plain mode: a cell, a command or an answer.
+      case lineTyped(String)
+      /// Leave the game: asks first while the player's game is under way (giving it up).
+      case quitTapped
+      /// Yes, give the game up.
+      case resignConfirmed
+      /// No, keep playing.
+      case resignCancelled
+      /// Plain mode's input ended: leave, and let the server hold the seat.
+      case inputEnded
+    }
+  }
+
+  /// What the parent must act on.
+  public enum Delegate: Equatable, Sendable {
+    /// Close the game's screen.
+    case didQuit
   }
 
   private enum CancelID: Hashable, Sendable {
@@ -169,29 +230,124 @@ public struct OnlineGame: Reducer {
       state.link = .connecting(attempt: attempt)
       return connect()
 
-    case .moveEntered(let cell):
-      guard let snapshot = state.snapshot, state.link == .live else {
-        state.notices.append(.notConnected)
-        return .none
-      }
-      guard snapshot.role != nil else {
-        state.notices.append(.refused(Refusal(.notAPlayer, request: 0x14), cell: cell))
-        return .none
-      }
-      state.pendingMove = cell
-      return sending(.move(code: snapshot.code, ply: snapshot.moves.count, cell: cell))
+    case .view(let view):
+      return reduce(into: &state, view: view)
 
-    case .resignConfirmed:
-      guard let code = state.code, state.link == .live else { return .none }
-      return sending(.resign(code: code))
-
-    case .left:
-      state.link = .closed
-      return .merge(
-        .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
-        .run { [link] _ in await link.close() })
+    case .delegate:
+      return .none
     }
   }
+
+  // MARK: - The player
+
+  private func reduce(into state: inout State, view: Action.View) -> Effect<Action> {
+    if state.isConfirmingResign {
+      switch view {
+      case .resignConfirmed:
+        state.isConfirmingResign = false
+        guard let code = state.code, state.link == .live else {
+          state.notices.append(.notConnected)
+          return .none
+        }
+        return sending(.resign(code: code))
+      case .resignCancelled:
+        state.isConfirmingResign = false
+        state.notices.append(.keptPlaying)
+        return .none
+      case .lineTyped(let line):
+        switch Answer(line) {
+        case .yes: return reduce(into: &state, view: .resignConfirmed)
+        case .no: return reduce(into: &state, view: .resignCancelled)
+        case nil:
+          state.notices.append(.answerYesOrNo)
+          return .none
+        }
+      case .inputEnded:
+        state.isConfirmingResign = false
+        return reduce(into: &state, view: .inputEnded)
+      case .cellTapped, .digitTyped, .quitTapped:
+        state.notices.append(.answerYesOrNo)
+        return .none
+      }
+    }
+    switch view {
+    case .cellTapped(let cell):
+      return play(cell, state: &state)
+
+    case .digitTyped(let digit):
+      guard let board = state.board, let cell = Cell(digit: digit, on: board) else {
+        state.notices.append(.digitsNeedTheClassicBoard)
+        return .none
+      }
+      return play(cell, state: &state)
+
+    case .lineTyped(let line):
+      return typed(line, state: &state)
+
+    case .quitTapped:
+      guard state.isResignable else { return leave(&state, then: .didQuit) }
+      state.isConfirmingResign = true
+      state.notices.append(.askedToResign)
+      return .none
+
+    case .resignConfirmed, .resignCancelled:
+      return .none
+
+    case .inputEnded:
+      guard state.link != .closed else { return .none }
+      state.notices.append(.inputEnded)
+      return leave(&state, then: nil)
+    }
+  }
+
+  private func play(_ cell: Cell, state: inout State) -> Effect<Action> {
+    if state.isOver {
+      state.notices.append(.refused(Refusal(.gameOver, request: Self.moveRequest), cell: cell))
+      return .none
+    }
+    guard let snapshot = state.snapshot, state.link == .live else {
+      state.notices.append(.notConnected)
+      return .none
+    }
+    guard snapshot.role != nil else {
+      state.notices.append(.refused(Refusal(.notAPlayer, request: Self.moveRequest), cell: cell))
+      return .none
+    }
+    state.pendingMove = cell
+    return sending(.move(code: snapshot.code, ply: snapshot.moves.count, cell: cell))
+  }
+
+  private func typed(_ line: String, state: inout State) -> Effect<Action> {
+    switch TypedCommand(line) {
+    case .nothing: return .none
+    case .cell(let cell): return play(cell, state: &state)
+    case .digit(let digit): return reduce(into: &state, view: .digitTyped(digit))
+    case .quit: return reduce(into: &state, view: .quitTapped)
+    case .unknown(let text) where text.lowercased() == "resign":
+      return reduce(into: &state, view: .quitTapped)
+    case .help: state.notices.append(.help)
+    case .board: state.notices.append(.board)
+    case .undo, .redo, .hint, .analysis, .newGame: state.notices.append(.notOnline)
+    case .unknown(let text): state.notices.append(.unknownCommand(text))
+    }
+    return .none
+  }
+
+  /// Closes the connection for good; the server holds a player's seat for its grace.
+  private func leave(_ state: inout State, then delegate: Delegate?) -> Effect<Action> {
+    state.link = .closed
+    state.pendingMove = nil
+    let close = Effect<Action>.merge(
+      .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
+      .run { [link] _ in await link.close() })
+    guard let delegate else { return close }
+    return .merge(close, .send(.delegate(delegate)))
+  }
+
+  /// The type byte of a move, which refusals of moves name.
+  public static let moveRequest = ClientMessage.move(
+    code: "", ply: 0, cell: Cell(row: 0, column: 0)
+  ).type
 
   // MARK: - Connecting
 
@@ -388,13 +544,13 @@ public struct OnlineGame: Reducer {
         "This seat was taken over by another connection of the same account.", state: &state)
     case .noSuchGame, .gameFull, .gameOver, .notSignedIn, .invalidSettings, .unsupportedVersion,
       .helloExpected, .malformedMessage, .frameTooLarge:
-      guard refusal.request != 0x14 else { break }
+      guard refusal.request != Self.moveRequest else { break }
       return stop(OnlineGame.sentence(for: refusal, code: state.code), state: &state)
     default:
       break
     }
-    let cell = refusal.request == 0x14 ? state.pendingMove : nil
-    if refusal.request == 0x14 { state.pendingMove = nil }
+    let cell = refusal.request == Self.moveRequest ? state.pendingMove : nil
+    if refusal.request == Self.moveRequest { state.pendingMove = nil }
     state.notices.append(.refused(refusal, cell: cell))
     return .none
   }

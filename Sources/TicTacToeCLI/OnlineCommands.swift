@@ -6,6 +6,7 @@ import GameCore
 import GameProtocol
 import GameRules
 import NetworkIO
+import OnlineClient
 import OnlineClientLive
 import OnlineCore
 import ServerLive

@@ -5,6 +5,7 @@ import Foundation
 import GameCore
 import GameProtocol
 import GameRules
+import OnlineClient
 import OnlineClientLive
 import OnlineCore
 import TerminalUI
@@ -52,7 +53,8 @@ extension CLI {
       address: server, trust: trustStore(common, clients, announce: { writeLine($0) }),
       loop: loop)
     let store = Store(
-      initialState: OnlineGame.State(intent: intent, userName: userName, token: token)
+      initialState: OnlineGame.State(
+        server: server, intent: intent, userName: userName, token: token)
     ) { OnlineGame(link: link, clock: clients.clock) }
     let (events, continuation) = AsyncStream.makeStream(of: OnlineInput.self)
     var narrator = OnlineNarrator()
@@ -70,7 +72,6 @@ extension CLI {
     defer { observation.cancel() }
     store.send(.started)
     if userName != nil { readLines(into: continuation) }
-    var confirmingResign = false
     for await event in events {
       switch event {
       case .finished:
@@ -81,71 +82,12 @@ extension CLI {
         }
         return ExitCode.success
       case .inputEnded:
-        let code = store.state.code ?? "CODE"
-        writeLine(
-          "Input ended; the seat is held for a while: run tictactoe play --server \(server) "
-            + "--user \(userName ?? "NAME") --join \(code) to continue.")
-        store.send(.left)
+        store.send(.view(.inputEnded))
       case .line(let line):
-        if confirmingResign {
-          confirmingResign = false
-          switch line.trimmingWhitespace().lowercased() {
-          case "y", "yes": store.send(.resignConfirmed)
-          default: writeLine("The game goes on.")
-          }
-          continue
-        }
-        switch respond(to: line, state: store.state) {
-        case .ignore: break
-        case .send(let action): store.send(action)
-        case .say(let text): writeLine(text)
-        case .confirmResign:
-          confirmingResign = true
-          writeLine("Resign this game? Type yes or no.")
-        }
+        store.send(.view(.lineTyped(line)))
       }
     }
     return ExitCode.success
-  }
-
-  /// What a typed line asks for.
-  private enum OnlineResponse {
-    case ignore
-    case send(OnlineGame.Action)
-    case say(String)
-    case confirmResign
-  }
-
-  private static let onlineHelp =
-    "Type a cell such as b2 (or 1 to 9 on a 3×3 board) to play; board shows the board, resign "
-    + "(or quit) gives the game up."
-
-  private static func respond(to line: String, state: OnlineGame.State) -> OnlineResponse {
-    switch TypedCommand(line) {
-    case .nothing: return .ignore
-    case .cell(let cell): return .send(.moveEntered(cell))
-    case .digit(let digit):
-      let isClassic = state.snapshot.map { $0.rows == 3 && $0.columns == 3 } ?? true
-      guard isClassic else {
-        return .say("Digits pick cells on a 3×3 board; type a cell such as b2.")
-      }
-      return .send(.moveEntered(Cell(row: (digit - 1) / 3, column: (digit - 1) % 3)))
-    case .quit: return .confirmResign
-    case .help: return .say(onlineHelp)
-    case .board:
-      let lines = state.lines(for: .shown).map { line -> String in
-        switch line {
-        case .sentence(let text): text
-        case .board(let board): board.diagram
-        }
-      }
-      return .say(lines.joined(separator: "\n"))
-    case .undo, .redo, .hint, .analysis, .newGame:
-      return .say("Undo, hints, analysis and new games are not part of an online game.")
-    case .unknown(let text):
-      if text.lowercased() == "resign" { return .confirmResign }
-      return .say("Unknown command \"\(text.escapingControlCharacters)\". \(onlineHelp)")
-    }
   }
 
   /// Reads standard input a line at a time on a thread of its own.

@@ -2,6 +2,7 @@ import ArchitectureTesting
 import GameCore
 import GameProtocol
 import GameRules
+import OnlineClient
 import OnlineCore
 import Synchronization
 import TestSupport
@@ -60,6 +61,7 @@ final class ScriptedLink: Sendable {
 }
 
 let code = "ABC234"
+let server = ServerAddress(host: "example.org", port: 7457)
 let ann = SeatedPlayer(name: "ann", rating: 1_200)
 let bob = SeatedPlayer(name: "bob", rating: 1_200)
 
@@ -76,7 +78,9 @@ struct OnlineGameTests {
   private func makeStore(
     _ intent: OnlineGame.Intent, link: ScriptedLink, clock: TestClock = TestClock()
   ) -> TestStore<OnlineGame> {
-    TestStore(initialState: OnlineGame.State(intent: intent, userName: "ann", token: "t1")) {
+    TestStore(
+      initialState: OnlineGame.State(server: server, intent: intent, userName: "ann", token: "t1")
+    ) {
       OnlineGame(link: link.client, clock: clock.client)
     }
   }
@@ -118,7 +122,7 @@ struct OnlineGameTests {
       ])
     #expect(store.state.lines(for: .shown) == [.board(.classic), .sentence("ann, place your X")])
     let b2 = Cell(row: 1, column: 1)
-    await store.send(.moveEntered(b2)) { $0.pendingMove = b2 }
+    await store.send(.view(.cellTapped(b2))) { $0.pendingMove = b2 }
     #expect(await link.waitForSent() == [.move(code: code, ply: 0, cell: b2)])
     link.emit(.message(.moved(code: code, ply: 0, cell: b2)))
     await store.receive(.link(.message(.moved(code: code, ply: 0, cell: b2)))) {
@@ -150,7 +154,8 @@ struct OnlineGameTests {
   @Test func aDroppedConnectionResumesAtTheLastMoveSeen() async {
     let link = ScriptedLink()
     let clock = TestClock()
-    var state = OnlineGame.State(intent: .create(GameOptions()), userName: "ann", token: "t1")
+    var state = OnlineGame.State(
+      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
     let a1 = Cell(row: 0, column: 0)
     let b1 = Cell(row: 0, column: 1)
     let c1 = Cell(row: 0, column: 2)
@@ -195,7 +200,14 @@ struct OnlineGameTests {
       $0.link = .live
       $0.notices += [.reconnected, .moved(ply: 1), .moved(ply: 2)]
     }
-    await store.send(.left) { $0.link = .closed }
+    await store.send(.view(.inputEnded)) {
+      $0.link = .closed
+      $0.notices.append(.inputEnded)
+    }
+    #expect(
+      store.state.statusLine
+        == "Input ended; the seat is held for a while: run tictactoe play --server "
+        + "example.org:7457 --user ann --join ABC234 to continue.")
     await store.finish()
   }
 
@@ -225,7 +237,8 @@ struct OnlineGameTests {
     let clock = TestClock()
     var backoff = Backoff()
     backoff.attempts = 2
-    var state = OnlineGame.State(intent: .join(code: code), userName: "ann", token: "t1")
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: code), userName: "ann", token: "t1")
     state.link = .connecting(attempt: 2)
     let store = TestStore(initialState: state) {
       OnlineGame(link: link.client, clock: clock.client, backoff: backoff)
@@ -241,7 +254,8 @@ struct OnlineGameTests {
 
   @Test func aRefusedMoveIsSaidAndTheGameGoesOn() async {
     let link = ScriptedLink()
-    var state = OnlineGame.State(intent: .join(code: code), userName: "bob", token: "t1")
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: code), userName: "bob", token: "t1")
     state.snapshot = snapshot(role: .o)
     state.link = .live
     state.hasBeenLive = true
@@ -249,33 +263,38 @@ struct OnlineGameTests {
       OnlineGame(link: link.client, clock: TestClock().client)
     }
     let a1 = Cell(row: 0, column: 0)
-    await store.send(.moveEntered(a1)) { $0.pendingMove = a1 }
+    await store.send(.view(.cellTapped(a1))) { $0.pendingMove = a1 }
     #expect(await link.waitForSent() == [.move(code: code, ply: 0, cell: a1)])
-    let refusal = Refusal(.notYourTurn, request: 0x14)
+    let refusal = Refusal(.notYourTurn, request: OnlineGame.moveRequest)
     await store.send(.link(.message(.refused(refusal)))) {
       $0.pendingMove = nil
       $0.notices = [.refused(refusal, cell: a1)]
     }
     #expect(store.state.lines(for: store.state.notices[0]) == [.sentence("It is ann's turn.")])
-    let taken = Refusal(.cellTaken, request: 0x14)
+    let taken = Refusal(.cellTaken, request: OnlineGame.moveRequest)
     #expect(store.state.sentence(for: taken, cell: a1) == "a1 is taken.")
     #expect(
       store.state.sentence(
-        for: Refusal(.cellOutOfBounds, request: 0x14), cell: Cell(row: 4, column: 4))
+        for: Refusal(.cellOutOfBounds, request: OnlineGame.moveRequest),
+        cell: Cell(row: 4, column: 4))
         == "e5 is not on the board.")
     await store.finish()
   }
 
   @Test func aSpectatorCannotMove() async {
     let link = ScriptedLink()
-    var state = OnlineGame.State(intent: .watch(code: code), userName: nil, token: nil)
+    var state = OnlineGame.State(
+      server: server, intent: .watch(code: code), userName: nil, token: nil)
     state.snapshot = snapshot(role: nil)
     state.link = .live
     let store = TestStore(initialState: state) {
       OnlineGame(link: link.client, clock: TestClock().client)
     }
-    await store.send(.moveEntered(Cell(row: 0, column: 0))) {
-      $0.notices = [.refused(Refusal(.notAPlayer, request: 0x14), cell: Cell(row: 0, column: 0))]
+    await store.send(.view(.cellTapped(Cell(row: 0, column: 0)))) {
+      $0.notices = [
+        .refused(
+          Refusal(.notAPlayer, request: OnlineGame.moveRequest), cell: Cell(row: 0, column: 0))
+      ]
     }
     #expect(link.takeSent().isEmpty)
     await store.finish()
@@ -283,7 +302,8 @@ struct OnlineGameTests {
 
   @Test func anUnknownGameStopsTheClient() async {
     let link = ScriptedLink()
-    var state = OnlineGame.State(intent: .join(code: "QQQQQQ"), userName: "ann", token: "t1")
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: "QQQQQQ"), userName: "ann", token: "t1")
     state.link = .joining(attempt: 1)
     let store = TestStore(initialState: state) {
       OnlineGame(link: link.client, clock: TestClock().client)
@@ -296,7 +316,8 @@ struct OnlineGameTests {
   }
 
   @Test func connectionNoticesUseThePlayersNames() {
-    var state = OnlineGame.State(intent: .join(code: code), userName: "ann", token: nil)
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: code), userName: "ann", token: nil)
     state.snapshot = snapshot()
     #expect(
       state.lines(for: .away(.o, seconds: 60)) == [
