@@ -59,7 +59,10 @@ let package = Package(
       name: "TwoFactorCore", dependencies: ["Architecture", "AuthenticationClient", "GameRules"]),
     .target(
       name: "LoginCore",
-      dependencies: ["Architecture", "AuthenticationClient", "GameRules", "TwoFactorCore"]
+      dependencies: [
+        "Architecture", "AuthenticationClient", "GameProtocol", "GameRules", "OnlineClient",
+        "TwoFactorCore",
+      ]
     ),
     .target(name: "StatsCore", dependencies: ["Architecture", "DatabaseClient", "GameRules"]),
     .target(
@@ -139,7 +142,7 @@ let package = Package(
       name: "TestSupport",
       dependencies: [
         "ArchitectureTesting", "AuthenticationClient", "DatabaseClient", "GameAI", "GameCore",
-        "GameRules",
+        "GameProtocol", "GameRules", "OnlineClient",
       ]
     ),
 
@@ -168,7 +171,9 @@ let package = Package(
     ),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(name: "NewGameCoreTests", dependencies: ["NewGameCore", "TestSupport"]),
-    .testTarget(name: "LoginCoreTests", dependencies: ["LoginCore", "TestSupport"]),
+    .testTarget(
+      name: "LoginCoreTests",
+      dependencies: ["GameProtocol", "LoginCore", "OnlineClient", "TestSupport"]),
     .testTarget(name: "TwoFactorCoreTests", dependencies: ["TwoFactorCore", "TestSupport"]),
     .testTarget(name: "StatsCoreTests", dependencies: ["StatsCore", "TestSupport"]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),

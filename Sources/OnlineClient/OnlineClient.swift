@@ -23,8 +23,10 @@ public struct OnlineClient: Sendable {
   /// Pins `fingerprint` for the server's address: the player trusts it.
   public var trustServer:
     @Sendable (_ address: ServerAddress, _ fingerprint: [UInt8]) async throws -> Void
-  /// The accounts on the server: sign in, two-factor and recovery codes over one connection
-  /// kept for the sign-in. A refusal is the same ``AuthenticationError`` as on this computer.
+  /// The accounts on the server, with the same ``AuthenticationError`` refusals as on this
+  /// computer.
+  ///
+  /// Sign in, two-factor and recovery codes go over one connection kept for the sign-in.
   public var accounts: @Sendable (_ address: ServerAddress) -> AuthenticationClient
   /// The games the server lists: open ones first, then those being played.
   public var listGames: @Sendable (_ address: ServerAddress) async throws -> [GameListing]
@@ -33,7 +35,9 @@ public struct OnlineClient: Sendable {
   /// Forgets the connection kept for the server's accounts (after signing out).
   public var signOut: @Sendable (_ address: ServerAddress) async -> Void
 
-  /// Creates a client from its endpoints. Each endpoint throws ``OnlineFailure``.
+  /// Creates a client from its endpoints.
+  ///
+  /// Each endpoint throws ``OnlineFailure``.
   public init(
     checkServer: @escaping @Sendable (_ address: ServerAddress) async throws -> TrustStatus,
     trustServer:
@@ -93,5 +97,14 @@ extension OnlineFailure {
   /// The failure an endpoint threw, or one sentence for anything else.
   public init(_ error: any Error, or sentence: String) {
     self = (error as? OnlineFailure) ?? OnlineFailure(sentence)
+  }
+}
+
+/// A server certificate's SHA-256 fingerprint as players read and type it.
+public enum ServerFingerprint {
+  /// `SHA256:` followed by the bytes as lowercase hex digits, as the server prints at start.
+  public static func text(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef")
+    return "SHA256:" + String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xf)]] })
   }
 }

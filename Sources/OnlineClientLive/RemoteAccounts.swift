@@ -10,13 +10,13 @@ public actor RemoteSession {
   /// The server.
   public nonisolated let address: ServerAddress
   private let trust: TrustStore
-  private let loop: EventLoop
+  private let loop: EventLoop?
   private var connection: ServerConnection?
   /// The token of the last sign-in on this session.
   public private(set) var token: String?
 
-  /// Creates a session that connects when first asked.
-  public init(address: ServerAddress, trust: TrustStore, loop: EventLoop) {
+  /// Creates a session that connects when first asked, on `loop` or the process's own.
+  public init(address: ServerAddress, trust: TrustStore, loop: EventLoop?) {
     self.address = address
     self.trust = trust
     self.loop = loop
@@ -42,11 +42,21 @@ public actor RemoteSession {
     if let connection, connection.reason == nil { return connection }
     let address = self.address
     let trust = self.trust
+    let loop: EventLoop
+    if let own = self.loop { loop = own } else { loop = try ClientLoop.shared() }
     let opened = try await ServerConnection.open(address, loop: loop) {
       (fingerprint: [UInt8]) throws(OnlineFailure) in
       try trust.check(address, presented: fingerprint)
     }
     connection = opened
+    // A dropped connection signs in again with the token, so that requests of a signed-in
+    // player (recovery codes) still work; a token the server no longer knows is forgotten.
+    if let token {
+      switch try await opened.request(.resumeSession(token: token)) {
+      case .signedIn(_, _, let renewed): self.token = renewed
+      default: self.token = nil
+      }
+    }
     return opened
   }
 }

@@ -141,7 +141,8 @@ struct OnlineGameViewTests {
       $0.link = .waiting(attempt: 1)
       $0.notices = [.reconnecting]
     }
-    #expect(store.state.connectionLine == "Game ABC234 on example.org:7457 · reconnecting to the server…")
+    #expect(
+      store.state.connectionLine == "Game ABC234 on example.org:7457 · reconnecting to the server…")
     #expect(store.state.statusIsProblem)
     await store.send(.view(.cellTapped(b2))) { $0.notices.append(.notConnected) }
     #expect(
@@ -165,7 +166,8 @@ struct OnlineGameViewTests {
     #expect(state.playersLine == "ann (X, 1200); O is free")
     #expect(
       state.connectionLine
-        == "Game ABC234 on example.org:7457 · waiting for an opponent to join with the code ABC234.")
+        == "Game ABC234 on example.org:7457 · waiting for an opponent to join with the code ABC234."
+    )
     #expect(!state.isBoardEnabled)
 
     state.snapshot = snapshot()
