@@ -51,8 +51,8 @@ let package = Package(
     .target(
       name: "NewGameCore",
       dependencies: [
-        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameRules",
-        "StatsCore",
+        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameProtocol",
+        "GameRules", "OnlineClient", "OnlineCore", "StatsCore",
       ]
     ),
     .target(
@@ -75,8 +75,9 @@ let package = Package(
     .target(
       name: "AppCore",
       dependencies: [
-        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameRules",
-        "LoginCore", "NewGameCore", "StatsCore", "TwoFactorCore",
+        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameProtocol",
+        "GameRules", "LoginCore", "NewGameCore", "OnlineClient", "OnlineCore", "StatsCore",
+        "TwoFactorCore",
       ]
     ),
 
@@ -100,6 +101,7 @@ let package = Package(
       name: "AppLive",
       dependencies: [
         "AppCore", "AuthenticationClientLive", "Crypto", "DatabaseClientLive", "GameAI",
+        "OnlineClient", "OnlineClientLive",
       ]
     ),
     .target(
@@ -170,7 +172,9 @@ let package = Package(
       ]
     ),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
-    .testTarget(name: "NewGameCoreTests", dependencies: ["NewGameCore", "TestSupport"]),
+    .testTarget(
+      name: "NewGameCoreTests",
+      dependencies: ["GameProtocol", "NewGameCore", "OnlineClient", "OnlineCore", "TestSupport"]),
     .testTarget(
       name: "LoginCoreTests",
       dependencies: ["GameProtocol", "LoginCore", "OnlineClient", "TestSupport"]),

@@ -7,6 +7,8 @@ public import DatabaseClientLive
 import Foundation
 import GameAI
 public import GameCore
+public import OnlineClient
+import OnlineClientLive
 
 /// The clients that reach the real world: the database, the accounts, the engine and the clock.
 public struct LiveClients: Sendable {
@@ -23,6 +25,8 @@ public struct LiveClients: Sendable {
   /// The database every client above uses, for what has no client of its own (such as the
   /// fingerprints of trusted servers).
   public var localDatabase: LocalDatabase
+  /// The game servers, with their fingerprints pinned in the database.
+  public var online: OnlineClient
 
   /// Opens the database where PRODUCT.md §5 says and builds every live client over it.
   ///
@@ -51,6 +55,7 @@ public struct LiveClients: Sendable {
     engine = .engine(Engine(timeBudget: timeBudget), seed: UInt64.random(in: .min ... .max))
     clock = .live
     random = .live
+    online = .live(database: local, now: { ClockClient.live.now() })
   }
 
   /// The app's root reducer over these clients.
@@ -60,7 +65,7 @@ public struct LiveClients: Sendable {
   public func app(thinkingPause: Duration = GameFeature.naturalThinkingPause) -> TicTacToe {
     TicTacToe(
       authentication: authentication, database: database, engine: engine, clock: clock,
-      random: random, thinkingPause: thinkingPause)
+      random: random, online: online, thinkingPause: thinkingPause)
   }
 }
 

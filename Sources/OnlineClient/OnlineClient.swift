@@ -30,7 +30,10 @@ public struct OnlineClient: Sendable {
   public var accounts: @Sendable (_ address: ServerAddress) -> AuthenticationClient
   /// The games the server lists: open ones first, then those being played.
   public var listGames: @Sendable (_ address: ServerAddress) async throws -> [GameListing]
-  /// A link to the server for one game; it only reaches a server whose fingerprint is pinned.
+  /// The link to the server that carries a game.
+  ///
+  /// The same link for the same server, so that a game's messages go on the connection it
+  /// opened. It only reaches a server whose fingerprint is pinned.
   public var link: @Sendable (_ address: ServerAddress) -> ServerLink
   /// Forgets the connection kept for the server's accounts (after signing out).
   public var signOut: @Sendable (_ address: ServerAddress) async -> Void

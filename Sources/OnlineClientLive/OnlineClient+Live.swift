@@ -47,13 +47,7 @@ extension OnlineClient {
           throw OnlineFailure("The server at \(address) answered with something else than games.")
         }
       },
-      link: { address in
-        do throws(OnlineFailure) {
-          return .live(address: address, trust: trust, loop: try ClientLoop.shared())
-        } catch {
-          return .failing(error)
-        }
-      },
+      link: { address in sessions.link(for: address) },
       signOut: { address in await sessions.remove(address)?.close() })
   }
 }
@@ -72,11 +66,28 @@ extension ServerLink {
   }
 }
 
-/// One account session for each server, so that a sign-in and its two-factor code travel on
-/// the same connection and a signed-in player's requests find it again.
+/// One account session and one game link for each server, so that a sign-in and its two-factor
+/// code travel on the same connection, a signed-in player's requests find it again, and a game's
+/// moves go on the connection its link opened.
 private final class RemoteSessions: Sendable {
   private let trust: TrustStore
   private let sessions = Mutex<[String: RemoteSession]>([:])
+  private let links = Mutex<[String: ServerLink]>([:])
+
+  func link(for address: ServerAddress) -> ServerLink {
+    links.withLock { links in
+      let key = address.description.lowercased()
+      if let link = links[key] { return link }
+      let link: ServerLink
+      do throws(OnlineFailure) {
+        link = .live(address: address, trust: trust, loop: try ClientLoop.shared())
+      } catch {
+        return .failing(error)
+      }
+      links[key] = link
+      return link
+    }
+  }
 
   init(trust: TrustStore) { self.trust = trust }
 
