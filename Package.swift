@@ -107,8 +107,9 @@ let package = Package(
     .target(
       name: "TerminalUI",
       dependencies: [
-        "AppCore", "Architecture", "DatabaseClient", "GameCore", "GameRules", "LoginCore",
-        "NewGameCore", "StatsCore", "TwoFactorCore", "AuthenticationClient",
+        "AppCore", "Architecture", "DatabaseClient", "GameCore", "GameProtocol", "GameRules",
+        "LoginCore", "NewGameCore", "OnlineCore", "StatsCore", "TwoFactorCore",
+        "AuthenticationClient",
       ]
     ),
     .target(
@@ -207,7 +208,8 @@ let package = Package(
     .testTarget(
       name: "TerminalUITests",
       dependencies: [
-        "Architecture", "GameAI", "GameCore", "GameRules", "TerminalUI", "TestSupport",
+        "Architecture", "GameAI", "GameCore", "GameProtocol", "GameRules", "OnlineCore",
+        "TerminalUI", "TestSupport",
       ]
     ),
     .testTarget(

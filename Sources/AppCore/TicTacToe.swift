@@ -69,10 +69,6 @@ public struct TicTacToe: Reducer {
     case game
     case stats
     case recoveryCodes
-    /// An online game, played or watched.
-    case onlineGame
-    /// The games a server lists.
-    case openGames
   }
 
   /// What can happen anywhere in the app.
@@ -232,8 +228,7 @@ public struct TicTacToe: Reducer {
     case .exitTapped:
       switch state.screen {
       case .signIn, .twoFactor: state.termination = .finished
-      case .newGame, .game, .stats, .recoveryCodes, .onlineGame, .openGames:
-        state.isConfirmingExit = true
+      case .newGame, .game, .stats, .recoveryCodes: state.isConfirmingExit = true
       }
       return .none
 
@@ -270,10 +265,8 @@ extension TicTacToe.State {
     switch destination {
     case .login(let login): return login.twoFactor == nil ? .signIn : .twoFactor
     case .newGame(let newGame):
-      if newGame.game != nil { return .game }
-      if newGame.online != nil { return .onlineGame }
-      if newGame.openGames != nil { return .openGames }
-      return newGame.stats != nil ? .stats : .newGame
+      // An online game and the Open games list are New game's own views of a server.
+      return newGame.game != nil ? .game : newGame.stats != nil ? .stats : .newGame
     }
   }
 

@@ -73,24 +73,27 @@ extension AuthenticationClient {
     AuthenticationClient(
       login: { userName, password in
         switch try await answer(session, .signIn(userName: userName, password: password)) {
-        case .signedIn(let id, let name, _):
-          return .signedIn(Session(accountID: id, userName: name))
+        case .signedIn(let id, let name, let token):
+          // The server's token lets a game's own connection sign in as this player.
+          return .signedIn(Session(accountID: id, userName: name, token: token))
         case .codeRequired:
           return .twoFactorRequired(TwoFactorChallenge(userName: userName, token: "server"))
         default: throw unexpected(session)
         }
       },
       verifyTwoFactor: { challenge, code in
-        guard case .signedIn(let id, let name, _) = try await answer(session, .submitCode(code))
+        guard
+          case .signedIn(let id, let name, let token) = try await answer(
+            session, .submitCode(code))
         else { throw unexpected(session) }
-        return Session(accountID: id, userName: name)
+        return Session(accountID: id, userName: name, token: token)
       },
       createAccount: { userName, password in
         guard
-          case .signedIn(let id, let name, _) = try await answer(
+          case .signedIn(let id, let name, let token) = try await answer(
             session, .createAccount(userName: userName, password: password))
         else { throw unexpected(session) }
-        return Session(accountID: id, userName: name)
+        return Session(accountID: id, userName: name, token: token)
       },
       changePassword: { credentials, new in
         try await accepted(

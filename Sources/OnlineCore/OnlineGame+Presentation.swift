@@ -122,7 +122,7 @@ extension OnlineGame.State {
     case .live:
       guard let snapshot else { return "connected." }
       if snapshot.status == .waiting {
-        return "waiting for an opponent to join with the code \(snapshot.code)."
+        return "waiting for an opponent."
       }
       if case .finished(let end) = snapshot.status { return ratingsSentence(end) ?? "over." }
       let marks = snapshot.role.map { [$0.opponent] } ?? [.x, .o]

@@ -14,6 +14,9 @@ public enum OnlinePlay: Equatable, Sendable {
   case join(code: String)
   /// `--watch CODE`: watch without playing.
   case watch(code: String)
+  /// None of them, full screen: Sign in with the server (and `--user`) filled in, then New
+  /// game's online choices.
+  case signIn
 }
 
 extension Command {
@@ -100,6 +103,9 @@ extension Command {
         throw UsageError("The option \(chosen[0]) plays online: add --server HOST[:PORT].")
       }
       return nil
+    }
+    if chosen.isEmpty, !options.plain, !parsed.has("password-stdin") {
+      return .signIn
     }
     guard chosen.count == 1 else {
       throw UsageError(

@@ -1,3 +1,4 @@
+import AppCore
 import AppLive
 import Architecture
 import AuthenticationClient
@@ -29,6 +30,7 @@ extension CLI {
       case .create(let gameOptions): intent = .create(gameOptions)
       case .join(let code): intent = .join(code: code)
       case .watch(let code): intent = .watch(code: code)
+      case .signIn: return await playOnlineFullScreen(options, common: common, clients: clients)
       }
       if let user = options.user {
         let session = try remoteSession(common, clients, announce: { writeLine($0) })
@@ -88,6 +90,35 @@ extension CLI {
       }
     }
     return ExitCode.success
+  }
+
+  /// Opens Sign in on a terminal with the server and the user name filled in; without a
+  /// terminal, says what plain mode needs instead.
+  @MainActor
+  private static func playOnlineFullScreen(
+    _ options: PlayOptions, common: CommonOptions, clients: LiveClients
+  ) async -> Int32 {
+    guard Terminal.isInteractive, let server = common.server else {
+      printError(
+        "Playing on a server needs --new, --join CODE or --watch CODE (or a terminal, for "
+          + "Sign in).")
+      return ExitCode.usage
+    }
+    if let fingerprint = common.serverFingerprint {
+      // Pinned up front: Sign in then reaches only a server presenting this fingerprint.
+      do throws(OnlineFailure) {
+        try trustStore(common, clients, announce: { _ in }).pin(server, fingerprint)
+      } catch {
+        printError(error.message)
+        return ExitCode.failure
+      }
+    }
+    let colorMode = ColorMode.detect(
+      noColorFlag: common.noColor, environment: ProcessInfo.processInfo.environment)
+    return await TerminalApp.run(
+      clients.app(),
+      launch: .signIn(userName: options.user ?? "", server: server.description),
+      options: TerminalOptions(colorMode: colorMode))
   }
 
   /// Reads standard input a line at a time on a thread of its own.

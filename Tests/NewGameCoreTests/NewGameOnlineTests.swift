@@ -212,7 +212,8 @@ struct NewGameOnlineTests {
       $0.openGames?.isLoading = false
       $0.openGames?.errorMessage = "The server at example.org:7457 is down."
     }
-    #expect(store.state.openGames?.note == "No games on example.org:7457 now; create one from New game.")
+    #expect(
+      store.state.openGames?.note == "No games on example.org:7457 now; create one from New game.")
     await store.send(.openGames(.view(.closeTapped)))
     await store.receive(.openGames(.delegate(.didClose))) { $0.openGames = nil }
     await store.finish()

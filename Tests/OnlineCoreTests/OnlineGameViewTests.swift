@@ -166,7 +166,7 @@ struct OnlineGameViewTests {
     #expect(state.playersLine == "ann (X, 1200); O is free")
     #expect(
       state.connectionLine
-        == "Game ABC234 on example.org:7457 · waiting for an opponent to join with the code ABC234."
+        == "Game ABC234 on example.org:7457 · waiting for an opponent."
     )
     #expect(!state.isBoardEnabled)
 

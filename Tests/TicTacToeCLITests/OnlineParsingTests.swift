@@ -23,13 +23,17 @@ struct OnlineParsingTests {
         == .join(code: "ABC234"))
     #expect(try online(["play", "--server", "h:1", "--watch", "ABC234"]) == .watch(code: "ABC234"))
     #expect(try online(["play", "--x", "Ada"]) == nil)
+    // Without one of them, full screen opens Sign in with the server filled in.
+    #expect(try online(["play", "--server", "h:1", "--user", "ann"]) == .signIn)
+    #expect(try online(["play", "--server", "h:1"]) == .signIn)
   }
 
   @Test func onlineOptionsThatDoNotFitAreRefused() {
     for arguments in [
       ["play", "--new"],
       ["play", "--join", "ABC234"],
-      ["play", "--server", "h", "--user", "ann"],
+      ["play", "--server", "h", "--user", "ann", "--plain"],
+      ["play", "--server", "h", "--user", "ann", "--password-stdin"],
       ["play", "--server", "h", "--user", "ann", "--new", "--join", "ABC234"],
       ["play", "--server", "h", "--new"],
       ["play", "--server", "h", "--user", "ann", "--new", "--computer", "o"],
@@ -50,6 +54,17 @@ struct OnlineParsingTests {
     ] {
       #expect(throws: UsageError.self, "\(arguments)") { try Command.parse(arguments) }
     }
+  }
+
+  @Test func serverWithoutAGameOffTheTerminalSaysWhatIsMissing() throws {
+    let database = try TemporaryDatabase()
+    let result = try database.run("play", "--server", "127.0.0.1:1", "--user", "ann")
+    #expect(result.status == 2)
+    #expect(
+      result.error
+        == "tictactoe: Playing on a server needs --new, --join CODE or --watch CODE (or a "
+        + "terminal, for Sign in).\n")
+    #expect(result.output.isEmpty)
   }
 
   @Test func serveTakesAnAddressADatabaseAndAGrace() throws {
