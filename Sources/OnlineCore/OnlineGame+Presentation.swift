@@ -28,7 +28,9 @@ extension OnlineGame.State {
       if snapshot.role == nil, let x = snapshot.x, let o = snapshot.o {
         lines.append(.sentence("Watching \(shown(x.name)) (X) against \(shown(o.name)) (O)."))
       }
-      return lines + boardAndTitle(afterPly: snapshot.moves.count - 1)
+      // A game shown already over gets its result next, not whose turn it was.
+      return lines
+        + boardAndTitle(afterPly: snapshot.moves.count - 1, withTitle: !snapshot.isFinished)
     case .joined(let name, let mark):
       return [.sentence("\(shown(name)) joined; \(shown(name)) plays \(mark.symbol).")]
     case .moved(let ply):
@@ -264,10 +266,10 @@ extension OnlineGame.State {
     return GameFeature.State(settings: settings, game: game, startedAt: 0)
   }
 
-  private func boardAndTitle(afterPly ply: Int) -> [PlainLine] {
+  private func boardAndTitle(afterPly ply: Int, withTitle: Bool = true) -> [PlainLine] {
     guard let feature = feature(afterPly: ply) else { return [] }
     var lines: [PlainLine] = [.board(feature.board)]
-    if feature.board.outcome == .inProgress { lines.append(.sentence(feature.title)) }
+    if withTitle, feature.board.outcome == .inProgress { lines.append(.sentence(feature.title)) }
     return lines
   }
 
@@ -306,6 +308,10 @@ extension OnlineGame.State {
 
   private func ratingsSentence(_ end: GameEnd) -> String? {
     guard let snapshot, let x = snapshot.x, let o = snapshot.o else { return nil }
+    guard sawTheEnd else {
+      // Shown already over: the ratings before the game are not known here.
+      return "Ratings: \(shown(x.name)) \(end.xRating), \(shown(o.name)) \(end.oRating)."
+    }
     return "Ratings: \(shown(x.name)) \(end.xRating) (\(signed(end.xRating - x.rating))), "
       + "\(shown(o.name)) \(end.oRating) (\(signed(end.oRating - o.rating)))."
   }

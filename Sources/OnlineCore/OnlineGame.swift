@@ -104,6 +104,9 @@ public struct OnlineGame: Reducer {
     public var hasBeenLive = false
     /// Whether the player is asked before giving the game up.
     public var isConfirmingResign = false
+    /// Whether the game ended while this client watched it, so that the ratings the snapshot
+    /// holds are those from before the game (a game shown already over holds the new ones).
+    public var sawTheEnd = false
 
     /// Creates the state of a game about to connect.
     public init(server: ServerAddress, intent: Intent, userName: String?, token: String?) {
@@ -479,6 +482,7 @@ public struct OnlineGame: Reducer {
       snapshot.x?.awaySeconds = nil
       snapshot.o?.awaySeconds = nil
       state.snapshot = snapshot
+      state.sawTheEnd = true
       state.notices.append(.ended(end))
       state.link = .closed
       return .merge(

@@ -189,7 +189,8 @@ extension AppScreens {
     }
     items += [
       FormItem(id: .createOnline, label: "Create online game", kind: .button),
-      FormItem(id: .inviteCode, label: "Invite code", kind: .text(state.inviteCode, isSecret: false)),
+      FormItem(
+        id: .inviteCode, label: "Invite code", kind: .text(state.inviteCode, isSecret: false)),
       FormItem(id: .joinOnline, label: "Join with code", kind: .button),
       FormItem(id: .watchOnline, label: "Watch", kind: .button),
       FormItem(id: .openGames, label: "Open games", kind: .button),

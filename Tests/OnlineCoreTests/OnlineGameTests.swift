@@ -139,6 +139,7 @@ struct OnlineGameTests {
     link.emit(.message(.ended(code: code, end)))
     await store.receive(.link(.message(.ended(code: code, end)))) {
       $0.snapshot?.status = .finished(end)
+      $0.sawTheEnd = true
       $0.notices.append(.ended(end))
       $0.link = .closed
     }

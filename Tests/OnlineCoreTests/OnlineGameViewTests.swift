@@ -103,6 +103,38 @@ struct OnlineGameViewTests {
     await store.finish()
   }
 
+  @Test func aGameWatchedAlreadyOverGivesItsResultNotWhoseTurnItWas() async {
+    let link = ScriptedLink()
+    let store = TestStore(
+      initialState: OnlineGame.State(
+        server: server, intent: .watch(code: code), userName: nil, token: nil)
+    ) { OnlineGame(link: link.client, clock: TestClock().client) }
+    await store.send(.started)
+    await link.waitForOpen(1)
+    link.emit(.opened)
+    await store.receive(.link(.opened)) { $0.link = .joining(attempt: 1) }
+    #expect(await link.waitForSent() == [.watchGame(code: code)])
+    // The snapshot of a game over holds the ratings after it.
+    let end = GameEnd(winner: .x, reason: .resigned, xRating: 1_216, oRating: 1_184)
+    var over = snapshot(moves: [b2, a1], status: .finished(end), role: nil)
+    over.x?.rating = 1_216
+    over.o?.rating = 1_184
+    link.emit(.message(.game(over)))
+    await store.receive(.link(.message(.game(over)))) {
+      $0.snapshot = over
+      $0.link = .closed
+      $0.hasBeenLive = true
+      $0.notices = [.shown, .ended(end)]
+    }
+    let board = try? Board.classic.playing(at: b2).playing(at: a1)
+    #expect(
+      store.state.notices.flatMap(store.state.lines(for:)) == [
+        .sentence("Watching ann (X) against bob (O)."), .board(board ?? .classic),
+        .sentence("bob resigned; ann wins."), .sentence("Ratings: ann 1216, bob 1184."),
+      ])
+    await store.finish()
+  }
+
   @Test func leavingAFinishedOrWatchedGameAsksNothing() async {
     let link = ScriptedLink()
     let watched = liveStore(link, moves: [a1], role: nil, userName: nil)
@@ -116,6 +148,7 @@ struct OnlineGameViewTests {
     let end = GameEnd(winner: .o, reason: .resigned, xRating: 1_184, oRating: 1_216)
     state.snapshot = snapshot(moves: [a1], status: .finished(end))
     state.link = .closed
+    state.sawTheEnd = true
     let finished = TestStore(initialState: state) {
       OnlineGame(link: link.client, clock: TestClock().client)
     }

@@ -65,7 +65,8 @@ struct OnlineScreensTests {
     terminal.focus = FormID.server
     frame = AppScreens.frame(app(.login(login)), terminal: terminal, width: 80, height: 24)
     #expect(
-      AppScreens.handle(.character(":"), state: app(.login(login)), frame: frame, terminal: &terminal)
+      AppScreens.handle(
+        .character(":"), state: app(.login(login)), frame: frame, terminal: &terminal)
         == .send(.login(.view(.serverChanged("example.org:")))))
   }
 
@@ -152,7 +153,8 @@ struct OnlineScreensTests {
     let (frame, terminal) = shown(state)
     #expect(terminal.focus == FormID.listedGame(0))
     let lines = frame.text.split(separator: "\n")
-    #expect(lines.contains(" > < K7M2QX  bob (X) against O free, 3×3, 3 in a row, 0 moves · join >"))
+    #expect(
+      lines.contains(" > < K7M2QX  bob (X) against O free, 3×3, 3 in a row, 0 moves · join >"))
     // A line too long for the screen is shortened, never wider than the terminal.
     #expect(lines.allSatisfy { $0.count <= 80 })
     #expect(lines.contains { $0.contains("ABC234") && $0.hasSuffix("… >") })
@@ -187,7 +189,9 @@ struct OnlineScreensTests {
          bob lost the connection; waiting 60 seconds.
          [q] Resign  [?] Help
         """)
-    #expect(shown(online([.b2])).frame.text.contains(" Game K7M2QX on example.org:7457 · bob is connected."))
+    #expect(
+      shown(online([.b2])).frame.text.contains(
+        " Game K7M2QX on example.org:7457 · bob is connected."))
   }
 
   @Test func keysPlayTheCursorDigitsAndClicks() {
@@ -197,11 +201,11 @@ struct OnlineScreensTests {
       press(
         .enter, .right, .character(" "), .character("7"),
         .mouse(MouseEvent(button: 0, row: 5, column: 5)), state: state) == [
-        .send(.newGame(.online(.view(.cellTapped(.b2))))), .none,
-        .send(.newGame(.online(.view(.cellTapped(.c2))))),
-        .send(.newGame(.online(.view(.digitTyped(7))))),
-        .send(.newGame(.online(.view(.cellTapped(.a1))))),
-      ])
+          .send(.newGame(.online(.view(.cellTapped(.b2))))), .none,
+          .send(.newGame(.online(.view(.cellTapped(.c2))))),
+          .send(.newGame(.online(.view(.digitTyped(7))))),
+          .send(.newGame(.online(.view(.cellTapped(.a1))))),
+        ])
   }
 
   @Test func undoAndHintAreAskedOfTheCoreWhichSaysTheyAreNotOnline() {
