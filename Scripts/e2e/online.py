@@ -398,6 +398,29 @@ status, out, err = run(["stats", "bob", "--server", address, "--json"], "bob.sql
 stats = json.loads(out) if status == 0 else {}
 check(stats.get("rating") == 1184 and stats.get("losses") == 1, f"bob's stats: {out} {err}")
 
+# MARK: - History and replay on the server
+
+status, out, err = run(["history", "ann", "--server", address], "ann.sqlite")
+lines = out.splitlines()
+check(status == 0 and len(lines) == 1 and "ann (X) vs bob (O)" in lines[0]
+      and lines[0].endswith("X won"),
+      f"ann's history on the server: {status} {out} {err}")
+game_id = lines[0].split()[0] if lines else "0"
+status, out, err = run(["history", "bob", "--server", address, "--json"], "bob.sqlite")
+history = json.loads(out) if status == 0 else {}
+check([game.get("id") for game in history.get("games", [])] == [int(game_id)],
+      f"bob's history in JSON: {out} {err}")
+status, out, err = run(["replay", game_id, "--server", address], "watcher.sqlite")
+replayed = re.findall(r"[XO] plays ([a-c][1-3])\.", out)
+check(status == 0 and replayed == played and "X wins with b1, b2, b3." in out,
+      f"replay --server: {status} {out} {err}")
+status, out, err = run(["history", "nobody", "--server", address], "ann.sqlite")
+check(status == 1 and err.strip() == f"tictactoe: There is no account named nobody on {address}.",
+      f"the history of no account: {status} {err}")
+status, out, err = run(["replay", "999999", "--server", address], "ann.sqlite")
+check(status == 1 and "There is no finished game with id 999999" in err,
+      f"the replay of no game: {status} {err}")
+
 # MARK: - A player away longer than the grace forfeits
 
 server.send_signal(signal.SIGTERM)

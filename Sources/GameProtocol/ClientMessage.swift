@@ -40,6 +40,10 @@ public enum ClientMessage: Equatable, Sendable {
   case resign(code: String)
   /// Asks for an account's online record.
   case requestStats(userName: String)
+  /// Ask for an account's latest finished games (no sign-in needed).
+  case requestHistory(userName: String)
+  /// Ask for one finished game by the id its history gives (no sign-in needed).
+  case requestFinishedGame(id: Int64)
   /// Keeps an idle connection open; the server answers with ``ServerMessage/pong(_:)``.
   case ping(UInt64)
 
@@ -65,6 +69,8 @@ public enum ClientMessage: Equatable, Sendable {
     case .move: 0x14
     case .resign: 0x15
     case .requestStats: 0x16
+    case .requestHistory: 0x18
+    case .requestFinishedGame: 0x19
     case .ping: 0x17
     }
   }
@@ -81,8 +87,11 @@ public enum ClientMessage: Equatable, Sendable {
       writer.write(userName)
       writer.write(password)
     case .submitCode(let text), .resumeSession(let text), .joinGame(let text),
-      .watchGame(let text), .resign(let text), .requestStats(let text):
+      .watchGame(let text), .resign(let text), .requestStats(let text),
+      .requestHistory(let text):
       writer.write(text)
+    case .requestFinishedGame(let id):
+      writer.write(id)
     case .changePassword(let userName, let old, let new, let code):
       writer.write(userName)
       writer.write(old)
@@ -169,6 +178,8 @@ public enum ClientMessage: Equatable, Sendable {
     case 0x15: self = .resign(code: try reader.readString())
     case 0x16: self = .requestStats(userName: try reader.readString())
     case 0x17: self = .ping(try reader.readUInt64())
+    case 0x18: self = .requestHistory(userName: try reader.readString())
+    case 0x19: self = .requestFinishedGame(id: try reader.readInt64())
     default: throw .unknownMessage(type)
     }
     try reader.finish()

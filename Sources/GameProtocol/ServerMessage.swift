@@ -34,6 +34,8 @@ public enum ServerMessage: Equatable, Sendable {
   case games([GameListing])
   /// An account's online record.
   case stats(PlayerStats)
+  /// Finished games, newest first: an account's history, or the one game asked for.
+  case history([FinishedGame])
   /// The answer to a ping.
   case pong(UInt64)
 
@@ -56,6 +58,7 @@ public enum ServerMessage: Equatable, Sendable {
     case .ended: 0x95
     case .games: 0x96
     case .stats: 0x97
+    case .history: 0x99
     case .pong: 0x98
     }
   }
@@ -116,6 +119,8 @@ public enum ServerMessage: Equatable, Sendable {
       }
     case .pong(let nonce):
       writer.write(nonce)
+    case .history(let games):
+      writer.write(list: games) { $0.write($1) }
     }
     return writer.bytes
   }
@@ -180,6 +185,11 @@ public enum ServerMessage: Equatable, Sendable {
           userName: userName, rating: numbers[0], wins: numbers[1], losses: numbers[2],
           draws: numbers[3], currentStreak: numbers[4], bestStreak: numbers[5]))
     case 0x98: self = .pong(try reader.readUInt64())
+    case 0x99:
+      self = .history(
+        try reader.readList { (r: inout ByteReader) throws(ProtocolError) in
+          try r.readFinishedGame()
+        })
     default: throw .unknownMessage(type)
     }
     try reader.finish()
@@ -219,6 +229,20 @@ extension ByteWriter {
       write(end)
     }
     write(optional: snapshot.role) { $0.write($1) }
+  }
+
+  mutating func write(_ game: FinishedGame) {
+    write(game.id)
+    write(game.xName)
+    write(game.oName)
+    write(UInt8(clamping: game.rows))
+    write(UInt8(clamping: game.columns))
+    write(UInt8(clamping: game.k))
+    write(game.firstMover)
+    write(list: game.moves) { $0.write($1) }
+    write(optional: game.winner) { $0.write($1) }
+    write(game.startedAt)
+    write(game.endedAt)
   }
 
   mutating func write(_ listing: GameListing) {
@@ -277,6 +301,18 @@ extension ByteReader {
     return GameSnapshot(
       code: code, rows: rows, columns: columns, k: k, firstMover: firstMover, x: x, o: o,
       moves: moves, status: status, role: role)
+  }
+
+  mutating func readFinishedGame() throws(ProtocolError) -> FinishedGame {
+    FinishedGame(
+      id: try readInt64(), xName: try readString(), oName: try readString(),
+      rows: Int(try readUInt8()), columns: Int(try readUInt8()), k: Int(try readUInt8()),
+      firstMover: try readMark(),
+      moves: try readList { (r: inout ByteReader) throws(ProtocolError) in try r.readCell() },
+      winner: try readOptional { (r: inout ByteReader) throws(ProtocolError) in
+        try r.readMark()
+      },
+      startedAt: try readInt64(), endedAt: try readInt64())
   }
 
   mutating func readListing() throws(ProtocolError) -> GameListing {

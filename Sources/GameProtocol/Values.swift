@@ -164,6 +164,50 @@ public struct GameListing: Equatable, Sendable {
   }
 }
 
+/// A finished game as the server keeps it, for `history --server` and `replay --server`.
+public struct FinishedGame: Equatable, Sendable {
+  /// The server's id of the game, for `replay --server`.
+  public var id: Int64
+  /// X's account name.
+  public var xName: String
+  /// O's account name.
+  public var oName: String
+  /// The board's rows.
+  public var rows: Int
+  /// The board's columns.
+  public var columns: Int
+  /// Marks in a row that win.
+  public var k: Int
+  /// Who moved first.
+  public var firstMover: Mark
+  /// Every move, in order.
+  public var moves: [Cell]
+  /// The winner, or `nil` for a draw.
+  public var winner: Mark?
+  /// When the game was created, in milliseconds since 1970.
+  public var startedAt: Int64
+  /// When it ended, in milliseconds since 1970.
+  public var endedAt: Int64
+
+  /// Creates a finished game.
+  public init(
+    id: Int64, xName: String, oName: String, rows: Int, columns: Int, k: Int, firstMover: Mark,
+    moves: [Cell], winner: Mark?, startedAt: Int64, endedAt: Int64
+  ) {
+    self.id = id
+    self.xName = xName
+    self.oName = oName
+    self.rows = rows
+    self.columns = columns
+    self.k = k
+    self.firstMover = firstMover
+    self.moves = moves
+    self.winner = winner
+    self.startedAt = startedAt
+    self.endedAt = endedAt
+  }
+}
+
 /// An account's online record.
 public struct PlayerStats: Equatable, Sendable {
   /// The user name as the account spells it.

@@ -151,6 +151,11 @@ public struct ServerStorageClient: Sendable {
   public var cancelGame: @Sendable (_ code: String) async throws -> Void
   /// An account's online record, or `nil` when no account has the name.
   public var stats: @Sendable (_ userName: String) async throws -> PlayerStats?
+  /// An account's latest finished games, newest first, at most `limit`; `nil` when no account
+  /// has the name.
+  public var history: @Sendable (_ userName: String, _ limit: Int) async throws -> [FinishedGame]?
+  /// A finished game by its id, or `nil` when there is none.
+  public var finishedGame: @Sendable (_ id: Int64) async throws -> FinishedGame?
 
   /// Creates a client from its endpoints.
   public init(
@@ -164,7 +169,12 @@ public struct ServerStorageClient: Sendable {
       async throws -> Ratings?,
     finishGame: @escaping @Sendable (_ code: String, _ ending: Ending) async throws -> Ratings,
     cancelGame: @escaping @Sendable (_ code: String) async throws -> Void,
-    stats: @escaping @Sendable (_ userName: String) async throws -> PlayerStats?
+    stats: @escaping @Sendable (_ userName: String) async throws -> PlayerStats?,
+    history:
+      @escaping @Sendable (_ userName: String, _ limit: Int) async throws -> [FinishedGame]? = {
+        _, _ in nil
+      },
+    finishedGame: @escaping @Sendable (_ id: Int64) async throws -> FinishedGame? = { _ in nil }
   ) {
     self.openSession = openSession
     self.resumeSession = resumeSession
@@ -175,5 +185,7 @@ public struct ServerStorageClient: Sendable {
     self.finishGame = finishGame
     self.cancelGame = cancelGame
     self.stats = stats
+    self.history = history
+    self.finishedGame = finishedGame
   }
 }

@@ -10,6 +10,9 @@ import GameRules
 /// What to send is collected in ``State/outbox`` in order, and the runtime writes it after every
 /// action; database and account work are effects. Time comes in with ``Action/tick(now:)``.
 public struct GameServer: Reducer {
+  /// The most finished games a history answer holds: twenty 15×15 games fit one frame.
+  public static let historyLimit = 20
+
   /// Everything the server holds in memory.
   public struct State: Equatable, Sendable {
     /// The time of the last tick, in milliseconds since 1970.
@@ -129,6 +132,8 @@ public struct GameServer: Reducer {
     case accountResponse(ClientID, request: UInt8, Result<AccountReply, Refusal>)
     /// An account's record was read.
     case statsResponse(ClientID, Result<PlayerStats, Refusal>)
+    /// Finished games were read for a client, or not.
+    case historyResponse(ClientID, Result<[FinishedGame], Refusal>)
     /// A new game was stored, or not.
     case gameStored(code: String, succeeded: Bool)
     /// A joining opponent was stored, or not.
@@ -217,6 +222,14 @@ public struct GameServer: Reducer {
       }
       return .none
 
+    case .historyResponse(let id, let result):
+      guard state.clients[id] != nil else { return .none }
+      switch result {
+      case .success(let games): state.send(.history(games), to: id)
+      case .failure(let refusal): state.send(.refused(refusal), to: id)
+      }
+      return .none
+
     case .gameStored(let code, let succeeded):
       gameStored(code, succeeded: succeeded, state: &state)
       return .none
@@ -287,6 +300,32 @@ public struct GameServer: Reducer {
         } catch {
           log("Reading the stats of a player failed: \(error)")
           await send(.statsResponse(id, .failure(Refusal(.serverError, request: request))))
+        }
+      }
+    case .requestHistory(let userName):
+      return .run { [storage, log] send in
+        do {
+          if let games = try await storage.history(userName, Self.historyLimit) {
+            await send(.historyResponse(id, .success(games)))
+          } else {
+            await send(.historyResponse(id, .failure(Refusal(.noSuchUser, request: request))))
+          }
+        } catch {
+          log("Reading the history of a player failed: \(error)")
+          await send(.historyResponse(id, .failure(Refusal(.serverError, request: request))))
+        }
+      }
+    case .requestFinishedGame(let gameID):
+      return .run { [storage, log] send in
+        do {
+          if let game = try await storage.finishedGame(gameID) {
+            await send(.historyResponse(id, .success([game])))
+          } else {
+            await send(.historyResponse(id, .failure(Refusal(.noSuchGame, request: request))))
+          }
+        } catch {
+          log("Reading a finished game failed: \(error)")
+          await send(.historyResponse(id, .failure(Refusal(.serverError, request: request))))
         }
       }
     case .createAccount, .signIn, .submitCode, .resumeSession, .changePassword, .deleteAccount,

@@ -2,6 +2,7 @@ public import AuthenticationClient
 public import DatabaseClient
 import DatabaseClientLive
 import GameProtocol
+import GameRules
 public import ServerCore
 
 extension ServerStorageClient {
@@ -32,8 +33,25 @@ extension ServerStorageClient {
           userName: account.userName, rating: account.rating, wins: stats.wins,
           losses: stats.losses, draws: stats.draws, currentStreak: stats.currentStreak,
           bestStreak: stats.bestStreak)
-      }
+      },
+      history: { userName, limit in
+        guard let account = try await records.account(named: userName) else { return nil }
+        return try await database.history(.account(account.id), limit).compactMap(FinishedGame.init)
+      },
+      finishedGame: { id in try await database.game(id).flatMap(FinishedGame.init) }
     )
+  }
+}
+
+extension FinishedGame {
+  /// The finished game of a record, or `nil` for one without an id or a result.
+  init?(_ record: GameRecord) {
+    guard let id = record.id, let result = record.result else { return nil }
+    self.init(
+      id: id, xName: record.x.name, oName: record.o.name, rows: record.rows,
+      columns: record.columns, k: record.k, firstMover: record.firstMover, moves: record.moves,
+      winner: result == .xWins ? .x : result == .oWins ? .o : nil, startedAt: record.startedAt,
+      endedAt: record.endedAt ?? record.startedAt)
   }
 }
 

@@ -151,7 +151,7 @@ extension Command {
         name, rest, valued: common.union(serverOptions), flags: commonFlags)
     case "history", "replay":
       (command, parsed) = try parseRecords(
-        name, rest, valued: common, flags: commonFlags)
+        name, rest, valued: common.union(serverOptions), flags: commonFlags)
     case "serve", "games":
       (command, parsed) = try parseOnline(
         name, rest, valued: common.union(serverOptions), flags: commonFlags)

@@ -116,8 +116,9 @@ extension Help {
       tictactoe history                                  games played as guest
       tictactoe history alice
       tictactoe history alice --json
+      tictactoe history ann --server example.org         ann's latest 20 games there
 
-    Usage: tictactoe history [USER] [--json]
+    Usage: tictactoe history [USER] [--json] [--server HOST[:PORT]]
 
       --json    {"user":"alice","games":[{"id":1,"date":"2026-01-31T18:05:00Z",
                 "startedAt":MS,"endedAt":MS,"x":{"name","accountID","computer"},"o":{…},
@@ -134,8 +135,9 @@ extension Help {
     Examples:
       tictactoe replay 12
       tictactoe history alice                            find the ids first
+      tictactoe replay 5 --server example.org            a game played on a server
 
-    Usage: tictactoe replay GAME-ID
+    Usage: tictactoe replay GAME-ID [--server HOST[:PORT]]
 
     \(database)
     """

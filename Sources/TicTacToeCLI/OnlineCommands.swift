@@ -1,5 +1,6 @@
 import AppLive
 import AuthenticationClient
+import DatabaseClient
 import DatabaseClientLive
 import Foundation
 import GameCore
@@ -136,6 +137,85 @@ extension CLI {
         throw .failure("The server answered with something else than stats.")
       }
     }
+  }
+}
+
+extension CLI {
+  // MARK: - history and replay --server
+
+  static func onlineHistory(user: String?, json: Bool, common: CommonOptions) async -> Int32 {
+    await outcome { () async throws(CommandFailure) in
+      guard let user else {
+        throw .usage("Online games belong to an account: tictactoe history NAME --server HOST.")
+      }
+      let (games, server) = try await finishedGames(.requestHistory(userName: user), common) {
+        refusal, server in
+        refusal.code == .noSuchUser
+          ? "There is no account named \(user.escapingControlCharacters) on \(server)." : nil
+      }
+      let records = games.map(GameRecord.init)
+      if json {
+        writeLine(RecordFormatting.historyJSON(records, user: user))
+      } else if records.isEmpty {
+        writeLine(
+          "No finished online games yet for \(user.escapingControlCharacters) on \(server).")
+      } else {
+        for record in records { writeLine(RecordFormatting.summary(record)) }
+      }
+    }
+  }
+
+  static func onlineReplay(gameID: Int64, common: CommonOptions) async -> Int32 {
+    await outcome { () async throws(CommandFailure) in
+      let (games, server) = try await finishedGames(.requestFinishedGame(id: gameID), common) {
+        refusal, server in
+        refusal.code == .noSuchGame
+          ? "There is no finished game with id \(gameID) on \(server); tictactoe history NAME "
+            + "--server \(server) lists them." : nil
+      }
+      guard let game = games.first, let text = RecordFormatting.replayText(GameRecord(game))
+      else {
+        throw .failure("Game \(gameID) on \(server) has moves that cannot be replayed.")
+      }
+      writeLine(text)
+    }
+  }
+
+  /// Asks the server for finished games; `refusal` words the refusals the caller expects.
+  private static func finishedGames(
+    _ request: ClientMessage, _ common: CommonOptions,
+    refusal sentence: (Refusal, ServerAddress) -> String?
+  ) async throws(CommandFailure) -> ([FinishedGame], ServerAddress) {
+    let clients = try LiveClients(common)
+    let session = try remoteSession(common, clients)
+    let answer: ServerMessage
+    do throws(OnlineFailure) {
+      answer = try await session.request(request)
+    } catch {
+      throw .failure(error.message)
+    }
+    await session.close()
+    switch answer {
+    case .history(let games):
+      return (games, session.address)
+    case .refused(let refusal):
+      throw .failure(
+        sentence(refusal, session.address) ?? OnlineGame.sentence(for: refusal, code: nil))
+    default:
+      throw .failure("The server answered with something else than finished games.")
+    }
+  }
+}
+
+extension GameRecord {
+  /// The record of a game a server finished, its players named by their accounts there.
+  init(_ game: FinishedGame) {
+    self.init(
+      id: game.id, x: PlayerRecord(name: game.xName), o: PlayerRecord(name: game.oName),
+      rows: game.rows, columns: game.columns, k: game.k, firstMover: game.firstMover,
+      moves: game.moves,
+      result: game.winner.map { $0 == .x ? .xWins : .oWins } ?? .draw,
+      startedAt: game.startedAt, endedAt: game.endedAt)
   }
 }
 

@@ -28,6 +28,8 @@ let everyClientMessage: [ClientMessage] = [
   .move(code: "ABC234", ply: 224, cell: Cell(row: 14, column: 14)),
   .resign(code: "ABC234"),
   .requestStats(userName: "ann"),
+  .requestHistory(userName: "Zoë"),
+  .requestFinishedGame(id: .max),
   .ping(.max),
 ]
 
@@ -77,6 +79,16 @@ let everyServerMessage: [ServerMessage] = [
       userName: "ann", rating: 1216, wins: 3, losses: 1, draws: 2, currentStreak: 1,
       bestStreak: 2)),
   .pong(7),
+  .history([]),
+  .history([
+    FinishedGame(
+      id: 9, xName: "ann", oName: "bob", rows: 15, columns: 15, k: 5, firstMover: .o,
+      moves: [Cell(row: 7, column: 7), Cell(row: 14, column: 0)], winner: nil,
+      startedAt: 1_764_590_400_000, endedAt: .max),
+    FinishedGame(
+      id: 10, xName: "bob", oName: "ann", rows: 3, columns: 3, k: 3, firstMover: .x, moves: [],
+      winner: .o, startedAt: 0, endedAt: 0),
+  ]),
 ]
 
 struct MessageTests {
@@ -88,7 +100,7 @@ struct MessageTests {
       #expect(try ClientMessage(decoding: payload) == message, "\(message)")
       types.insert(message.type)
     }
-    #expect(types.count == 20, "a client message kind has no example")
+    #expect(types.count == 22, "a client message kind has no example")
   }
 
   @Test func everyServerMessageRoundTrips() throws {
@@ -99,7 +111,7 @@ struct MessageTests {
       #expect(try ServerMessage(decoding: payload) == message, "\(message)")
       types.insert(message.type)
     }
-    #expect(types.count == 17, "a server message kind has no example")
+    #expect(types.count == 18, "a server message kind has no example")
   }
 
   @Test func everyTruncationIsRefused() {

@@ -40,9 +40,23 @@ func recordingStorage(_ log: StorageLog, ratings: Ratings = Ratings(x: 1_216, o:
           userName: "ann", rating: 1_216, wins: 1, losses: 0, draws: 0, currentStreak: 1,
           bestStreak: 1)
         : nil
+    },
+    history: { userName, limit in
+      log.record("history \(userName) \(limit)")
+      return userName == "ann" ? [finishedGame] : nil
+    },
+    finishedGame: { id in
+      log.record("finishedGame \(id)")
+      return id == finishedGame.id ? finishedGame : nil
     }
   )
 }
+
+/// The one finished game the recording storage keeps.
+let finishedGame = FinishedGame(
+  id: 5, xName: "ann", oName: "bob", rows: 3, columns: 3, k: 3, firstMover: .x,
+  moves: [Cell(row: 1, column: 1), Cell(row: 0, column: 0)], winner: .x, startedAt: 1,
+  endedAt: 2)
 
 /// Accounts: `ann`, `bob` and `cat` with the password `password`; `dee` has two-factor (code
 /// `123456`).
@@ -100,6 +114,35 @@ struct GameServerTests {
     }
     await store.send(.disconnected(id)) { $0.clients[id] = nil }
     await store.finish()
+  }
+
+  @Test func historyAndFinishedGamesAreReadForAnyoneAndRefusedWhenUnknown() async {
+    let log = StorageLog()
+    var state = GameServer.State(now: epoch)
+    let id = ClientID(7)
+    state.clients[id] = .ready(nil)
+    let store = makeStore(state, log: log)
+    await store.send(.received(id, .requestHistory(userName: "ann")))
+    await store.receive(.historyResponse(id, .success([finishedGame]))) {
+      $0.outbox.append(.init(id, .message(.history([finishedGame]))))
+    }
+    await store.send(.received(id, .requestHistory(userName: "nobody")))
+    await store.receive(.historyResponse(id, .failure(Refusal(.noSuchUser, request: 0x18)))) {
+      $0.outbox.append(.init(id, .message(.refused(Refusal(.noSuchUser, request: 0x18)))))
+    }
+    await store.send(.received(id, .requestFinishedGame(id: 5)))
+    await store.receive(.historyResponse(id, .success([finishedGame]))) {
+      $0.outbox.append(.init(id, .message(.history([finishedGame]))))
+    }
+    await store.send(.received(id, .requestFinishedGame(id: 6)))
+    await store.receive(.historyResponse(id, .failure(Refusal(.noSuchGame, request: 0x19)))) {
+      $0.outbox.append(.init(id, .message(.refused(Refusal(.noSuchGame, request: 0x19)))))
+    }
+    // An answer for a connection that closed meanwhile is dropped.
+    await store.send(.disconnected(id)) { $0.clients[id] = nil }
+    await store.send(.historyResponse(id, .success([finishedGame])))
+    await store.finish()
+    #expect(log.all == ["history ann 20", "history nobody 20", "finishedGame 5", "finishedGame 6"])
   }
 
   @Test func anUnknownVersionIsToldTheServersRange() async {

@@ -23,6 +23,8 @@ let everyRequest: [ClientMessage] = [
   .move(code: code, ply: 0, cell: Cell(row: 1, column: 1)),
   .resign(code: code),
   .requestStats(userName: "ann"),
+  .requestHistory(userName: "ann"),
+  .requestFinishedGame(id: 1),
   .ping(42),
 ]
 
@@ -31,7 +33,7 @@ let accountRequests: Set<UInt8> = [0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x0
 
 struct RequestPhaseTests {
   @Test func everyRequestKindHasAnExample() {
-    #expect(Set(everyRequest.map(\.type)).count == 18)
+    #expect(Set(everyRequest.map(\.type)).count == 20)
   }
 
   @Test func beforeHelloOnlyHelloIsAnswered() throws {
@@ -84,7 +86,8 @@ struct RequestPhaseTests {
         ]
       case .ping(let nonce):
         expected.outbox = [.init(guestClient, .message(.pong(nonce)))]
-      case .requestStats:
+      case .requestStats, .requestHistory, .requestFinishedGame:
+        // Records are public: asked of the database, with no sign-in.
         #expect(hasEffect)
       default:
         #expect(accountRequests.contains(message.type))
