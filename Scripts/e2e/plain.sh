@@ -45,7 +45,9 @@ expect_status win 0
 expect_line win "X plays a1."
 expect_line win "O plays c1."
 expect_line win "X wins with a1, b2, c3."
-expect_line win "Winner! Congrats Ada!"
+if grep -q "Winner! Congrats" <<<"$output"; then
+  fail "win: the end of the game was announced twice:"$'\n'"$output"
+fi
 expect_line win "1 X O O"
 expect_line win "2 . X ."
 expect_line win "3 . . X"
@@ -58,7 +60,9 @@ run $'1\n2\n3\n5\n4\n6\n8\n7\n9\n' play --plain --x Ada --o Bob --computer none
 expect_status tie 0
 expect_line tie "X plays c3."
 expect_line tie "Tied game."
-expect_line tie "Tied game!"
+if grep -q "Tied game!" <<<"$output"; then
+  fail "tie: the end of the game was announced twice:"$'\n'"$output"
+fi
 
 # An illegal move and an unknown command, then the game goes on.
 run $'b2\nb2\ndance\nz9\nb1\n' play --plain --x Ada --o Bob --computer none
@@ -95,6 +99,18 @@ fi
 if ! grep -qxF "2 . . ." <<<"$(tail -n 8 <<<"$output")"; then
   fail "undo: b2 still on the board in:"$'\n'"$output"
 fi
+
+# A saved game is offered first; input that ends before the answer keeps it.
+shared="$work/shared.sqlite"
+run $'b2\na1\n' play --plain --computer none --x Ann --o Bob --database "$shared"
+expect_line "save" "Input ended; the unfinished game is saved."
+run $'c3\n' play --plain --computer o --database "$shared"
+expect_status "unanswered offer" 0
+expect_line "unanswered offer" \
+  "Resume Ann vs Bob (2 moves played)? Type resume, or new to start a new game instead."
+expect_line "unanswered offer" "Input ended; the saved game is kept for next time."
+run $'resume\n' play --plain --database "$shared"
+expect_line "resume" "O plays a1."
 
 if [[ $failures -gt 0 ]]; then
   echo "plain.sh: $failures failure(s)" >&2

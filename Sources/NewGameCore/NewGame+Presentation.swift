@@ -78,6 +78,11 @@ extension NewGame.State {
     resumeMessage.map { "\($0) Type resume, or new to start a new game instead." }
   }
 
+  /// What plain mode says when its input ends before the offer to resume is answered.
+  public var endOfInputSentence: String? {
+    game == nil && resumableGame != nil ? "Input ended; the saved game is kept for next time." : nil
+  }
+
   /// The label of the button back to Sign in.
   public var signOutTitle: String { signedInName == nil ? "Back to Sign in" : "Sign out" }
 

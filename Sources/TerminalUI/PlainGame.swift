@@ -67,8 +67,9 @@ public struct PlainNarrator: Sendable {
       boardIsDue = false
       if let result { output.append(result) }
     }
+    // At the end the result sentence is the announcement; the title would say it again.
     if state.title != lastTitle, isPersonsTurn || state.isThinking {
-      output.append(state.title)
+      if result == nil { output.append(state.title) }
       lastTitle = state.title
     }
     if state.isConfirmingQuit, !wasConfirming, let question = state.typedQuestion {

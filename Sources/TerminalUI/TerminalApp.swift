@@ -3,6 +3,7 @@ import Architecture
 import Foundation
 import GameCore
 import GameRules
+import NewGameCore
 
 /// How the terminal app shows itself.
 public struct TerminalOptions: Sendable {
@@ -195,7 +196,11 @@ private final class PlainSession {
         await first { $0.termination != nil || $0.game?.isGameOver != false }
         await store.settled()
       }
-      if let sentence = store.state.game?.endOfInputSentence { say(sentence) }
+      if let sentence = store.state.game?.endOfInputSentence
+        ?? store.state.newGameState?.endOfInputSentence
+      {
+        say(sentence)
+      }
     }
     await TerminalApp.settle(store)
     return TerminalApp.status(of: store.state.termination)

@@ -154,6 +154,7 @@ struct NewGameTests {
       $0.resumableGame = record
     }
     #expect(store.state.resumeMessage == "Resume Blob vs Computer (3 moves played)?")
+    #expect(store.state.endOfInputSentence == "Input ended; the saved game is kept for next time.")
     await store.send(.view(.resumeTapped)) {
       $0.resumableGame = nil
       $0.settings.difficulty = .easy
