@@ -9,26 +9,33 @@ let package = Package(
     .executable(name: "tictactoe", targets: ["tictactoe"]),
     .executable(name: "pbrain-tictactoe", targets: ["pbrain-tictactoe"]),
     .executable(name: "tictactoe-benchmarks", targets: ["tictactoe-benchmarks"]),
+    .executable(name: "tictactoe-load", targets: ["tictactoe-load"]),
   ],
   targets: [
     // MARK: - C libraries
     .systemLibrary(
       name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CLinux"),
     .target(name: "CFuzz"),
 
     // MARK: - Pure core
     .target(name: "GameRules"),
     .target(name: "GameAI", dependencies: ["GameRules"]),
     .target(name: "Architecture"),
+    .target(name: "GameProtocol", dependencies: ["GameRules"]),
 
     // MARK: - Wrappers of C libraries
     .target(name: "SQLite", dependencies: ["CSQLite"]),
     .target(name: "Crypto", dependencies: ["CCrypto"]),
+    .target(name: "TLS", dependencies: ["CSSL"]),
+    .target(name: "NetworkIO", dependencies: ["CLinux", "GameProtocol", "TLS"]),
 
     // MARK: - Clients
     .target(name: "AuthenticationClient", dependencies: ["GameRules"]),
     .target(name: "DatabaseClient", dependencies: ["GameRules"]),
+    .target(name: "OnlineClient", dependencies: ["AuthenticationClient", "GameProtocol"]),
     .target(
       name: "AuthenticationClientLive",
       dependencies: [
@@ -45,44 +52,75 @@ let package = Package(
     .target(
       name: "NewGameCore",
       dependencies: [
-        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameRules",
-        "StatsCore",
+        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameProtocol",
+        "GameRules", "OnlineClient", "OnlineCore", "StatsCore",
       ]
     ),
     .target(
       name: "TwoFactorCore", dependencies: ["Architecture", "AuthenticationClient", "GameRules"]),
     .target(
       name: "LoginCore",
-      dependencies: ["Architecture", "AuthenticationClient", "GameRules", "TwoFactorCore"]
+      dependencies: [
+        "Architecture", "AuthenticationClient", "GameProtocol", "GameRules", "OnlineClient",
+        "TwoFactorCore",
+      ]
     ),
     .target(name: "StatsCore", dependencies: ["Architecture", "DatabaseClient", "GameRules"]),
     .target(
+      name: "OnlineCore",
+      dependencies: ["Architecture", "GameCore", "GameProtocol", "GameRules", "OnlineClient"]),
+    .target(
+      name: "ServerCore",
+      dependencies: ["Architecture", "AuthenticationClient", "GameProtocol", "GameRules"]
+    ),
+    .target(
       name: "AppCore",
       dependencies: [
-        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameRules",
-        "LoginCore", "NewGameCore", "StatsCore", "TwoFactorCore",
+        "Architecture", "AuthenticationClient", "DatabaseClient", "GameCore", "GameProtocol",
+        "GameRules", "LoginCore", "NewGameCore", "OnlineClient", "OnlineCore", "StatsCore",
+        "TwoFactorCore",
       ]
     ),
 
     // MARK: - Live world and front ends
     .target(
+      name: "OnlineClientLive",
+      dependencies: [
+        "AuthenticationClient", "DatabaseClient", "DatabaseClientLive", "GameProtocol",
+        "NetworkIO", "OnlineClient", "OnlineCore", "SQLite", "TLS",
+      ]
+    ),
+    .target(
+      name: "ServerLive",
+      dependencies: [
+        "Architecture", "AuthenticationClient", "AuthenticationClientLive", "Crypto",
+        "DatabaseClient", "DatabaseClientLive", "GameProtocol", "GameRules", "NetworkIO",
+        "ServerCore", "SQLite", "TLS",
+      ]
+    ),
+    .target(
       name: "AppLive",
       dependencies: [
         "AppCore", "AuthenticationClientLive", "Crypto", "DatabaseClientLive", "GameAI",
+        "OnlineClient", "OnlineClientLive",
       ]
     ),
     .target(
       name: "TerminalUI",
       dependencies: [
-        "AppCore", "Architecture", "DatabaseClient", "GameCore", "GameRules", "LoginCore",
-        "NewGameCore", "StatsCore", "TwoFactorCore", "AuthenticationClient",
+        "AppCore", "Architecture", "DatabaseClient", "GameCore", "GameProtocol", "GameRules",
+        "LoginCore", "NewGameCore", "OnlineCore", "StatsCore", "TwoFactorCore",
+        "AuthenticationClient",
       ]
     ),
     .target(
       name: "TicTacToeCLI",
       dependencies: [
-        "AppCore", "AppLive", "AuthenticationClient", "AuthenticationClientLive", "Crypto",
-        "DatabaseClient", "DatabaseClientLive", "GameAI", "GameCore", "GameRules", "TerminalUI",
+        "AppCore", "AppLive", "Architecture", "AuthenticationClient", "AuthenticationClientLive",
+        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameAI", "GameCore", "GameProtocol",
+        "GameRules", "NetworkIO", "OnlineClient", "OnlineClientLive", "OnlineCore", "ServerLive",
+        "TerminalUI",
+        "TLS",
       ]
     ),
     .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),
@@ -90,9 +128,18 @@ let package = Package(
     .executableTarget(
       name: "tictactoe-benchmarks", dependencies: ["GameAI", "GameRules"], path: "Benchmarks"),
     .executableTarget(
+      name: "tictactoe-load",
+      dependencies: [
+        "Crypto", "GameProtocol", "GameRules", "NetworkIO", "ServerLive", "SQLite", "TLS",
+      ],
+      path: "LoadBenchmark"),
+    .executableTarget(
       name: "fuzz-notation", dependencies: ["CFuzz", "GameRules"], path: "Fuzz/Notation"),
     .executableTarget(
       name: "fuzz-arguments", dependencies: ["CFuzz", "TicTacToeCLI"], path: "Fuzz/Arguments"),
+    .executableTarget(
+      name: "fuzz-protocol", dependencies: ["CFuzz", "GameProtocol", "GameRules"],
+      path: "Fuzz/Protocol"),
 
     // MARK: - Test support
     .target(name: "ArchitectureTesting", dependencies: ["Architecture"]),
@@ -100,17 +147,20 @@ let package = Package(
       name: "TestSupport",
       dependencies: [
         "ArchitectureTesting", "AuthenticationClient", "DatabaseClient", "GameAI", "GameCore",
-        "GameRules",
+        "GameProtocol", "GameRules", "OnlineClient",
       ]
     ),
 
     // MARK: - Tests
     .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
     .testTarget(name: "GameAITests", dependencies: ["GameAI", "GameRules"]),
+    .testTarget(name: "GameProtocolTests", dependencies: ["GameProtocol", "GameRules"]),
     .testTarget(
       name: "ArchitectureTests", dependencies: ["Architecture", "ArchitectureTesting"]),
     .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+    .testTarget(name: "TLSTests", dependencies: ["TLS"]),
+    .testTarget(name: "NetworkIOTests", dependencies: ["GameProtocol", "NetworkIO", "TLS"]),
     .testTarget(
       name: "DatabaseClientLiveTests",
       dependencies: [
@@ -125,22 +175,50 @@ let package = Package(
       ]
     ),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
-    .testTarget(name: "NewGameCoreTests", dependencies: ["NewGameCore", "TestSupport"]),
-    .testTarget(name: "LoginCoreTests", dependencies: ["LoginCore", "TestSupport"]),
+    .testTarget(
+      name: "NewGameCoreTests",
+      dependencies: ["GameProtocol", "NewGameCore", "OnlineClient", "OnlineCore", "TestSupport"]),
+    .testTarget(
+      name: "LoginCoreTests",
+      dependencies: ["GameProtocol", "LoginCore", "OnlineClient", "TestSupport"]),
     .testTarget(name: "TwoFactorCoreTests", dependencies: ["TwoFactorCore", "TestSupport"]),
     .testTarget(name: "StatsCoreTests", dependencies: ["StatsCore", "TestSupport"]),
     .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),
     .testTarget(
+      name: "OnlineCoreTests",
+      dependencies: [
+        "ArchitectureTesting", "GameCore", "GameProtocol", "GameRules", "OnlineClient",
+        "OnlineCore",
+        "TestSupport",
+      ]
+    ),
+    .testTarget(
+      name: "ServerLiveTests",
+      dependencies: [
+        "AuthenticationClient", "AuthenticationClientLive", "Crypto", "DatabaseClient",
+        "DatabaseClientLive", "GameProtocol", "GameRules", "ServerCore", "ServerLive", "SQLite",
+        "TestSupport", "TLS",
+      ]
+    ),
+    .testTarget(
+      name: "ServerCoreTests",
+      dependencies: [
+        "Architecture", "ArchitectureTesting", "AuthenticationClient", "GameProtocol", "GameRules",
+        "ServerCore", "TestSupport",
+      ]
+    ),
+    .testTarget(
       name: "TerminalUITests",
       dependencies: [
-        "Architecture", "GameAI", "GameCore", "GameRules", "TerminalUI", "TestSupport",
+        "Architecture", "GameAI", "GameCore", "GameProtocol", "GameRules", "OnlineCore",
+        "TerminalUI", "TestSupport",
       ]
     ),
     .testTarget(
       name: "TicTacToeCLITests",
       dependencies: [
-        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameRules", "SQLite", "TestSupport",
-        "TicTacToeCLI", "pbrain-tictactoe", "tictactoe",
+        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameProtocol", "GameRules", "ServerLive",
+        "SQLite", "TestSupport", "TicTacToeCLI", "pbrain-tictactoe", "tictactoe",
       ]
     ),
   ],

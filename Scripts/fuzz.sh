@@ -2,7 +2,7 @@
 # Runs one libFuzzer target for a number of seconds: Scripts/fuzz.sh fuzz-notation 60
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: Scripts/fuzz.sh fuzz-notation|fuzz-arguments SECONDS}
+target=${1:?usage: Scripts/fuzz.sh fuzz-notation|fuzz-arguments|fuzz-protocol SECONDS}
 seconds=${2:-60}
 if ! log=$(swift build --scratch-path .build-fuzz --product "$target" \
   -Xswiftc -sanitize=fuzzer,address 2>&1); then

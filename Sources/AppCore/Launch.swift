@@ -4,8 +4,8 @@ public import GameRules
 
 /// How the app starts: at Sign in, or straight into a game that options describe.
 public enum Launch: Equatable, Sendable {
-  /// Sign in, with a user name filled in.
-  case signIn(userName: String)
+  /// Sign in, with a user name and a game server (empty: this computer) filled in.
+  case signIn(userName: String, server: String = "")
   /// A game from options, for a signed-in player or a guest. A standalone game (plain mode)
   /// plays games one after another and ends the app when the player quits.
   case game(GameRequest, session: Session?, isStandalone: Bool)

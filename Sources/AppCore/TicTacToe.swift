@@ -2,9 +2,12 @@ public import Architecture
 public import AuthenticationClient
 public import DatabaseClient
 public import GameCore
+import GameProtocol
 import GameRules
 public import LoginCore
 public import NewGameCore
+public import OnlineClient
+import OnlineCore
 import StatsCore
 public import TwoFactorCore
 
@@ -34,8 +37,8 @@ public struct TicTacToe: Reducer {
     /// The app as a launch asks for it: Sign in, or a game from options.
     public init(launch: Launch) {
       switch launch {
-      case .signIn(let userName):
-        destination = .login(Login.State(userName: userName))
+      case .signIn(let userName, let server):
+        destination = .login(Login.State(userName: userName, server: server))
       case .game(let request, let session, let isStandalone):
         destination = .newGame(
           NewGame.State(
@@ -139,26 +142,34 @@ public struct TicTacToe: Reducer {
   ///   - engine: The computer player.
   ///   - clock: The time, for the thinking pause and the records.
   ///   - random: Coin tosses for who starts.
+  ///   - online: The game servers.
   ///   - thinkingPause: How long the computer seems to think (zero in tests).
   public init(
     authentication: AuthenticationClient, database: DatabaseClient, engine: EngineClient,
-    clock: ClockClient, random: RandomClient,
+    clock: ClockClient, random: RandomClient, online: OnlineClient = .unavailable,
     thinkingPause: Duration = GameFeature.naturalThinkingPause
   ) {
     self.init(
-      login: Login(authentication: authentication),
+      login: Login(authentication: authentication, online: online),
       newGame: NewGame(
-        engine: engine, clock: clock, random: random, database: database,
+        engine: engine, clock: clock, random: random, database: database, online: online,
         thinkingPause: thinkingPause))
   }
 
   /// Reduces an action of any screen and moves between screens.
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    Reduce(core)
+    // A player signed in on a server has their recovery codes there.
+    let accounts: AuthenticationClient
+    if let server = state.newGameState?.server {
+      accounts = login.online.accounts(server)
+    } else {
+      accounts = login.authentication
+    }
+    return Reduce(core)
       .ifLet(\.loginState, action: Self.loginAction) { login }
       .ifLet(\.newGameState, action: Self.newGameAction) { newGame }
       .ifLet(\.recoveryCodes, action: Self.recoveryCodesAction) {
-        RecoveryCodes(authentication: login.authentication)
+        RecoveryCodes(authentication: accounts)
       }
       .reduce(into: &state, action: action)
   }
@@ -172,21 +183,32 @@ public struct TicTacToe: Reducer {
       return reduce(into: &state, view: view)
 
     case .login(.delegate(.didAuthenticate(let session))):
-      state.destination = .newGame(NewGame.State(session: session))
+      if let server = state.loginState?.checkedServer {
+        state.destination = .newGame(NewGame.State(server: server, session: session))
+      } else {
+        state.destination = .newGame(NewGame.State(session: session))
+      }
       return .send(.newGame(.started))
 
     case .login(.delegate(.didChooseGuest)):
-      state.destination = .newGame(NewGame.State())
+      if let server = state.loginState?.checkedServer {
+        state.destination = .newGame(NewGame.State(server: server, session: nil))
+      } else {
+        state.destination = .newGame(NewGame.State())
+      }
       return .send(.newGame(.started))
 
     case .newGame(.delegate(.didSignOut)):
       let owner = state.newGameState?.settings.owner
-      state.destination = .login(Login.State())
+      let server = state.newGameState?.server
+      // The next Sign in starts from the same server.
+      state.destination = .login(Login.State(server: server?.description ?? ""))
       state.recoveryCodes = nil
       guard let owner else { return .none }
       // Another session may play this player's game in progress now.
-      return .run { [database = newGame.gameFeature.database] _ in
+      return .run { [database = newGame.gameFeature.database, online = login.online] _ in
         await database.releaseGameInProgress(owner)
+        if let server { await online.signOut(server) }
       }
 
     case .newGame(.delegate(.didAskForRecoveryCodes(let session))):
@@ -250,6 +272,7 @@ public struct TicTacToe: Reducer {
       }
       guard let newGame = state.newGameState else { return .none }
       if newGame.game != nil { return .send(.newGame(.game(.view(.lineTyped(line))))) }
+      if newGame.online != nil { return .send(.newGame(.online(.view(.lineTyped(line))))) }
       return .send(.newGame(.view(.lineTyped(line))))
     }
   }
@@ -300,6 +323,7 @@ extension TicTacToe.State {
     switch destination {
     case .login(let login): return login.twoFactor == nil ? .signIn : .twoFactor
     case .newGame(let newGame):
+      // An online game and the Open games list are New game's own views of a server.
       return newGame.game != nil ? .game : newGame.stats != nil ? .stats : .newGame
     }
   }
@@ -321,6 +345,10 @@ extension TicTacToe.State {
 
   /// The question asked before leaving the app.
   public var exitQuestion: String {
+    if let online = newGameState?.online, online.isResignable, let code = online.code {
+      return "Leave Tic-Tac-Toe? The server holds your seat for a while: join game \(code) "
+        + "again to go on."
+    }
     if let game, game.board.outcome == .inProgress, !game.game.moves.isEmpty {
       return "Leave Tic-Tac-Toe? This game is saved and offered again next time."
     }

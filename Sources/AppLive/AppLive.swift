@@ -7,6 +7,8 @@ public import DatabaseClientLive
 import Foundation
 import GameAI
 public import GameCore
+public import OnlineClient
+import OnlineClientLive
 
 /// The clients that reach the real world: the database, the accounts, the engine and the clock.
 public struct LiveClients: Sendable {
@@ -20,6 +22,11 @@ public struct LiveClients: Sendable {
   public var clock: ClockClient
   /// The system's random numbers.
   public var random: RandomClient
+  /// The database every client above uses, for what has no client of its own (such as the
+  /// fingerprints of trusted servers).
+  public var localDatabase: LocalDatabase
+  /// The game servers, with their fingerprints pinned in the database.
+  public var online: OnlineClient
 
   /// Opens the database where PRODUCT.md §5 says and builds every live client over it.
   ///
@@ -42,11 +49,13 @@ public struct LiveClients: Sendable {
     let local = try LocalDatabase.open(
       explicitPath: databasePath, environment: environment ?? ProcessInfo.processInfo.environment,
       access: access)
+    localDatabase = local
     authentication = .live(database: local, passwordAlgorithm: passwordAlgorithm)
     database = .live(database: local)
     engine = .engine(Engine(timeBudget: timeBudget), seed: UInt64.random(in: .min ... .max))
     clock = .live
     random = .live
+    online = .live(database: local, now: { ClockClient.live.now() })
   }
 
   /// The app's root reducer over these clients.
@@ -56,7 +65,7 @@ public struct LiveClients: Sendable {
   public func app(thinkingPause: Duration = GameFeature.naturalThinkingPause) -> TicTacToe {
     TicTacToe(
       authentication: authentication, database: database, engine: engine, clock: clock,
-      random: random, thinkingPause: thinkingPause)
+      random: random, online: online, thinkingPause: thinkingPause)
   }
 }
 

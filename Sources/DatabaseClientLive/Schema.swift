@@ -63,5 +63,53 @@ enum Schema {
       last_failure_at INTEGER NOT NULL
     ) STRICT;
     """,
+    // Version 3: online play. A client keeps the fingerprint of each server it trusts; a server
+    // keeps session tokens (hashed), ratings, and its games with their moves. A finished online
+    // game is also copied into `games`, so stats work as for local games. Games are keyed by
+    // an increasing id, so the moves of the games in progress share a few pages at the end.
+    """
+    CREATE TABLE known_servers (
+      address TEXT PRIMARY KEY,
+      fingerprint BLOB NOT NULL,
+      trusted_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE sessions (
+      token_hash BLOB PRIMARY KEY,
+      account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      created_at INTEGER NOT NULL,
+      used_at INTEGER NOT NULL
+    ) STRICT, WITHOUT ROWID;
+    CREATE INDEX sessions_by_account ON sessions(account_id);
+    CREATE TABLE ratings (
+      account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+      rating REAL NOT NULL
+    ) STRICT;
+    CREATE TABLE online_games (
+      id INTEGER PRIMARY KEY,
+      code TEXT NOT NULL UNIQUE,
+      board_rows INTEGER NOT NULL,
+      board_columns INTEGER NOT NULL,
+      k INTEGER NOT NULL,
+      first_mover TEXT NOT NULL CHECK (first_mover IN ('x', 'o')),
+      x_account INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      x_rating INTEGER NOT NULL,
+      o_account INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+      o_rating INTEGER,
+      created_at INTEGER NOT NULL,
+      result TEXT CHECK (result IN ('xWins', 'oWins', 'draw')),
+      end_reason TEXT CHECK (end_reason IN ('completed', 'forfeit', 'resigned')),
+      ended_at INTEGER,
+      game_id INTEGER REFERENCES games(id) ON DELETE SET NULL,
+      CHECK ((result IS NULL) = (ended_at IS NULL))
+    ) STRICT;
+    CREATE INDEX online_games_in_progress ON online_games(ended_at) WHERE ended_at IS NULL;
+    CREATE TABLE online_moves (
+      online_game INTEGER NOT NULL REFERENCES online_games(id) ON DELETE CASCADE,
+      ply INTEGER NOT NULL,
+      cell_row INTEGER NOT NULL,
+      cell_column INTEGER NOT NULL,
+      PRIMARY KEY (online_game, ply)
+    ) STRICT, WITHOUT ROWID;
+    """,
   ]
 }

@@ -651,11 +651,11 @@ extension Game {
 }
 
 /// An answer to a yes-or-no question, as typed.
-enum Answer {
+package enum Answer {
   case yes
   case no
 
-  init?(_ line: String) {
+  package init?(_ line: String) {
     switch line.trimmingWhitespace().lowercased() {
     case "y", "yes", "q", "quit": self = .yes
     case "n", "no": self = .no

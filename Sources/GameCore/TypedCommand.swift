@@ -1,7 +1,7 @@
-import GameRules
+package import GameRules
 
 /// One line typed in plain mode, as the game reads it.
-enum TypedCommand: Equatable {
+package enum TypedCommand: Equatable {
   /// A move by name, such as `b2`; the board checks that it is on the board.
   case cell(Cell)
   /// A digit: 1 to 9 name the cells of a 3×3 board.
@@ -13,7 +13,7 @@ enum TypedCommand: Equatable {
   case unknown(String)
 
   /// Parses a line.
-  init(_ line: String) {
+  package init(_ line: String) {
     let text = line.trimmingWhitespace()
     let lowered = text.lowercased()
     switch lowered {

@@ -1,10 +1,16 @@
 public import Architecture
 public import AuthenticationClient
+public import GameProtocol
 import GameRules
+public import OnlineClient
 public import TwoFactorCore
 
-/// The Sign in screen: user name and password, Create account, Play as guest; it presents
-/// Two-factor when the account needs a code.
+/// The Sign in screen: user name, password and server, Create account, Play as guest; it
+/// presents Two-factor when the account needs a code.
+///
+/// With a server, the accounts are the server's. Before anything is sent to a server, its
+/// certificate's fingerprint is checked against the one trusted before: a server seen for the
+/// first time is trusted only when the player says so, and a changed fingerprint is refused.
 public struct Login: Reducer {
   /// The form, the request's progress and the presented Two-factor screen.
   public struct State: Equatable, Sendable {
@@ -21,11 +27,59 @@ public struct Login: Reducer {
     public var errorMessage: String?
     /// The Two-factor screen, while it is shown.
     public var twoFactor: TwoFactor.State?
+    /// The game server as typed; empty means this computer.
+    public var server = ""
+    /// The server the form's requests go to, once its fingerprint is trusted; `nil` for this
+    /// computer.
+    public var checkedServer: ServerAddress?
+    /// The server being checked, and what waits for it.
+    public var connecting: Connecting?
+    /// The question asked about a server seen for the first time.
+    public var trustQuestion: TrustQuestion?
 
-    /// Creates an empty form.
-    public init(userName: String = "", password: String = "") {
+    /// Creates a form, possibly with a user name and a server filled in.
+    public init(userName: String = "", password: String = "", server: String = "") {
       self.userName = userName
       self.password = password
+      self.server = server
+    }
+  }
+
+  /// What waits for a server to be checked.
+  public enum Request: Equatable, Sendable {
+    case signIn
+    case createAccount
+    case guest
+  }
+
+  /// A server being checked before a request.
+  public struct Connecting: Equatable, Sendable {
+    /// The server.
+    public var address: ServerAddress
+    /// What follows once it is trusted.
+    public var request: Request
+
+    /// Creates the check of `address` before `request`.
+    public init(address: ServerAddress, request: Request) {
+      self.address = address
+      self.request = request
+    }
+  }
+
+  /// The question asked before trusting a server seen for the first time.
+  public struct TrustQuestion: Equatable, Sendable {
+    /// The server.
+    public var address: ServerAddress
+    /// The fingerprint of the certificate it presented.
+    public var fingerprint: [UInt8]
+    /// What follows once it is trusted.
+    public var request: Request
+
+    /// Creates the question about `address`, which presented `fingerprint`.
+    public init(address: ServerAddress, fingerprint: [UInt8], request: Request) {
+      self.address = address
+      self.fingerprint = fingerprint
+      self.request = request
     }
   }
 
@@ -37,6 +91,10 @@ public struct Login: Reducer {
     case loginResponse(Result<LoginResponse, AuthenticationError>)
     /// An account was created.
     case createAccountResponse(Result<Session, AuthenticationError>)
+    /// The server's fingerprint was compared with the one trusted before.
+    case serverChecked(Result<TrustStatus, OnlineFailure>)
+    /// The server's fingerprint was pinned, as the player agreed.
+    case serverTrusted(Result<ServerAddress, OnlineFailure>)
     /// The Two-factor screen's actions.
     case twoFactor(TwoFactor.Action)
     /// Messages for the parent.
@@ -56,6 +114,12 @@ public struct Login: Reducer {
       case createAccountTapped
       /// Play without an account.
       case playAsGuestTapped
+      /// The server field changed.
+      case serverChanged(String)
+      /// Yes, trust the server seen for the first time.
+      case trustConfirmed
+      /// No, do not trust it.
+      case trustCancelled
     }
 
     /// What the parent must act on.
@@ -76,19 +140,29 @@ public struct Login: Reducer {
     if case .twoFactor(let action) = $0 { action } else { nil }
   }
 
-  /// The accounts.
+  /// This computer's accounts.
   public var authentication: AuthenticationClient
+  /// The game servers.
+  public var online: OnlineClient
 
-  /// Creates the feature with its client.
-  public init(authentication: AuthenticationClient) {
+  /// Creates the feature with its clients.
+  public init(authentication: AuthenticationClient, online: OnlineClient = .unavailable) {
     self.authentication = authentication
+    self.online = online
+  }
+
+  /// The accounts the form's requests go to: the checked server's, or this computer's.
+  public func accounts(for state: State) -> AuthenticationClient {
+    guard let server = state.checkedServer else { return authentication }
+    return online.accounts(server)
   }
 
   /// Reduces an action of the Sign in screen and its Two-factor screen.
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    Reduce(core)
+    let accounts = accounts(for: state)
+    return Reduce(core)
       .ifLet(\.twoFactor, action: Self.twoFactorAction) {
-        TwoFactor(authentication: authentication)
+        TwoFactor(authentication: accounts)
       }
       .reduce(into: &state, action: action)
   }
@@ -114,10 +188,59 @@ public struct Login: Reducer {
     state.errorMessage = nil
     let userName = state.userName.trimmingWhitespace()
     let password = state.password
-    return .result(response, failure: AuthenticationError.init) { [authentication] in
-      try await call(authentication, userName, password)
+    return .result(response, failure: AuthenticationError.init) {
+      [accounts = accounts(for: state)] in
+      try await call(accounts, userName, password)
     }
     .cancellable(id: CancelID.request, cancelInFlight: true)
+  }
+
+  /// Sends `request` where the form says: to this computer, or to a server once it is trusted,
+  /// checking it first.
+  private func proceed(_ state: inout State, _ request: Request) -> Effect<Action> {
+    let typed = state.server.trimmingWhitespace()
+    if typed.isEmpty {
+      state.checkedServer = nil
+    } else if state.checkedServer == nil {
+      guard let address = ServerAddress(parsing: typed) else {
+        state.errorMessage = Self.serverFormatMessage
+        return .none
+      }
+      state.isRequestInFlight = true
+      state.errorMessage = nil
+      state.connecting = Connecting(address: address, request: request)
+      return .result(
+        Action.serverChecked,
+        failure: { OnlineFailure($0, or: "The server \(address) could not be reached.") }
+      ) { [online] in try await online.checkServer(address) }
+      .cancellable(id: CancelID.request, cancelInFlight: true)
+    }
+    switch request {
+    case .signIn:
+      return self.request(&state, Action.loginResponse) { try await $0.login($1, $2) }
+    case .createAccount:
+      return self.request(&state, Action.createAccountResponse) {
+        try await $0.createAccount($1, $2)
+      }
+    case .guest:
+      return .send(.delegate(.didChooseGuest))
+    }
+  }
+
+  /// What the Server field takes.
+  public static let serverFormatMessage =
+    "The server is a host name or an address, with :PORT unless it is 7457, such as "
+    + "example.org or 127.0.0.1:7457."
+
+  /// The refusal of a server whose fingerprint changed, saying how to accept the new one.
+  public static func changedFingerprintMessage(
+    _ address: ServerAddress, pinned: [UInt8], presented: [UInt8]
+  ) -> String {
+    let new = ServerFingerprint.text(presented)
+    return "The server at \(address) presented the fingerprint \(new), but "
+      + "\(ServerFingerprint.text(pinned)) was trusted before; nothing was sent to it. If its "
+      + "certificate really changed, trust the new one with tictactoe games --server \(address) "
+      + "--server-fingerprint \(new)"
   }
 
   private func core(into state: inout State, action: Action) -> Effect<Action> {
@@ -142,7 +265,7 @@ public struct Login: Reducer {
     case .view(.signInTapped):
       // Sign in signs in, or says what is missing: never anything else.
       guard isComplete(&state) else { return .none }
-      return request(&state, Action.loginResponse) { try await $0.login($1, $2) }
+      return proceed(&state, .signIn)
 
     case .view(.createAccountTapped):
       guard isComplete(&state) else { return .none }
@@ -161,11 +284,71 @@ public struct Login: Reducer {
         state.errorMessage = "The two passwords differ; type the password again."
         return .none
       }
-      return request(&state, Action.createAccountResponse) { try await $0.createAccount($1, $2) }
+      return proceed(&state, .createAccount)
 
     case .view(.playAsGuestTapped):
       guard state.isFormEnabled else { return .none }
-      return .send(.delegate(.didChooseGuest))
+      return proceed(&state, .guest)
+
+    case .view(.serverChanged(let server)):
+      guard state.isFormEnabled else { return .none }
+      state.server = server
+      state.checkedServer = nil
+      return .none
+
+    case .view(.trustConfirmed):
+      guard let question = state.trustQuestion else { return .none }
+      state.trustQuestion = nil
+      state.isRequestInFlight = true
+      state.connecting = Connecting(address: question.address, request: question.request)
+      let (address, fingerprint) = (question.address, question.fingerprint)
+      return .result(
+        Action.serverTrusted, failure: { OnlineFailure($0, or: "The server could not be trusted.") }
+      ) { [online] in
+        try await online.trustServer(address, fingerprint)
+        return address
+      }
+      .cancellable(id: CancelID.request, cancelInFlight: true)
+
+    case .view(.trustCancelled):
+      guard let question = state.trustQuestion else { return .none }
+      state.trustQuestion = nil
+      state.password = ""
+      state.errorMessage = "\(question.address) is not trusted; nothing was sent to it."
+      return .none
+
+    case .serverChecked(.success(let status)):
+      guard let connecting = state.connecting else { return .none }
+      state.connecting = nil
+      state.isRequestInFlight = false
+      switch status {
+      case .trusted:
+        state.checkedServer = connecting.address
+        return proceed(&state, connecting.request)
+      case .firstUse(let fingerprint):
+        state.trustQuestion = TrustQuestion(
+          address: connecting.address, fingerprint: fingerprint, request: connecting.request)
+      case .changed(let pinned, let presented):
+        state.password = ""
+        state.errorMessage = Self.changedFingerprintMessage(
+          connecting.address, pinned: pinned, presented: presented)
+      }
+      return .none
+
+    case .serverTrusted(.success(let address)):
+      guard let connecting = state.connecting, connecting.address == address else { return .none }
+      state.connecting = nil
+      state.isRequestInFlight = false
+      state.checkedServer = address
+      return proceed(&state, connecting.request)
+
+    case .serverChecked(.failure(let failure)), .serverTrusted(.failure(let failure)):
+      state.connecting = nil
+      state.isRequestInFlight = false
+      state.password = ""
+      state.repeatedPassword = nil
+      state.errorMessage = failure.message
+      return .none
 
     case .loginResponse(.success(.signedIn(let session))),
       .createAccountResponse(.success(let session)):
@@ -237,7 +420,32 @@ extension Login.State {
   }
 
   /// Whether the fields and buttons take input.
-  public var isFormEnabled: Bool { !isRequestInFlight && twoFactor == nil }
+  public var isFormEnabled: Bool { !isRequestInFlight && twoFactor == nil && trustQuestion == nil }
+
+  /// What the progress indicator says while a request is in flight.
+  public var progressMessage: String? {
+    guard isRequestInFlight else { return nil }
+    if let connecting { return "Connecting to \(connecting.address)…" }
+    return "Signing in…"
+  }
+
+  /// The question about a server seen for the first time, with the fingerprint to compare with
+  /// the one the server printed when it started.
+  public var trustQuestionMessage: String? {
+    trustQuestion.map { question in
+      "\(question.address) is new to this computer. Its fingerprint is "
+        + "\(ServerFingerprint.text(question.fingerprint)). Trust it? Compare it with the one "
+        + "the server printed at start."
+    }
+  }
+
+  /// Who the form signs in with: this computer, or the server typed.
+  public var serverNote: String {
+    let typed = server.trimmingWhitespace()
+    guard !typed.isEmpty else { return "Accounts on this computer; type a server to play online." }
+    guard let address = ServerAddress(parsing: typed) else { return Login.serverFormatMessage }
+    return "Accounts on \(address)."
+  }
 
   /// Whether Sign in and Create account do something.
   public var canSubmit: Bool { isFormValid && isFormEnabled }

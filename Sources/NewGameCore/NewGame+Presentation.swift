@@ -1,5 +1,6 @@
 import DatabaseClient
 public import GameCore
+import GameProtocol
 public import GameRules
 
 extension NewGame.State {
@@ -104,10 +105,62 @@ extension NewGame.State {
   /// The label of the button back to Sign in.
   public var signOutTitle: String { signedInName == nil ? "Back to Sign in" : "Sign out" }
 
-  /// Who is playing, such as `Signed in as blob@example.com` or `Playing as a guest`.
+  /// Who is playing, such as `Signed in as blob@example.com`, `Signed in as ann on
+  /// example.org:7457` or `Playing as a guest`.
   public var accountLine: String {
-    signedInName.map { "Signed in as \($0.escapingControlCharacters)" } ?? "Playing as a guest"
+    let place = server.map { " on \($0)" } ?? ""
+    return signedInName.map { "Signed in as \($0.escapingControlCharacters)\(place)" }
+      ?? "Playing as a guest\(place)"
   }
+
+  /// Whether the form offers online play: a server was chosen at Sign in.
+  public var isOnline: Bool { server != nil }
+
+  /// What an online button asks of the server.
+  public enum OnlineRequest: Equatable, Sendable {
+    case create
+    case join
+    case watch
+    case list
+  }
+
+  /// Why an online button does nothing now, in one sentence, or `nil` when it acts.
+  public func onlineProblem(_ request: OnlineRequest) -> String? {
+    guard server != nil else {
+      return "Playing online needs a server: sign in with the Server field filled in."
+    }
+    switch request {
+    case .list:
+      return nil
+    case .create:
+      guard session != nil else {
+        return "Creating a game needs an account on the server: sign in with it."
+      }
+      do {
+        try Board.validate(rows: settings.rows, columns: settings.columns, k: settings.k)
+      } catch {
+        return error.description
+      }
+      return nil
+    case .join, .watch:
+      if request == .join, session == nil {
+        return "Joining a game needs an account on the server: sign in with it, or watch."
+      }
+      let typed = inviteCode.trimmingWhitespace()
+      guard !typed.isEmpty else {
+        return request == .join
+          ? "Type the invite code of the game to join."
+          : "Type the invite code of the game to watch."
+      }
+      guard InviteCode.normalized(typed) != nil else {
+        return "An invite code is \(InviteCode.length) letters and digits, such as K7M2QX."
+      }
+      return nil
+    }
+  }
+
+  /// Whether an online button acts now.
+  public func canRequest(_ request: OnlineRequest) -> Bool { onlineProblem(request) == nil }
 }
 
 extension NewGame.State {

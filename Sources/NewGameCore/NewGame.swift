@@ -2,7 +2,10 @@ public import Architecture
 public import AuthenticationClient
 public import DatabaseClient
 public import GameCore
+public import GameProtocol
 public import GameRules
+public import OnlineClient
+public import OnlineCore
 public import StatsCore
 
 /// The New game screen: players, mode, difficulty, board and who starts; it presents the Game
@@ -11,6 +14,9 @@ public import StatsCore
 /// A launch with game options fills the form and starts the game as soon as the records show no
 /// game to resume; with one to resume it offers that first, and replaces it only when the player
 /// chooses a new game.
+///
+/// With a game server chosen at Sign in, the form also creates an online game with its board
+/// settings, joins or watches one by its invite code, and lists the server's games.
 public struct NewGame: Reducer {
   /// The form, the game offered for resume and the presented screens.
   public struct State: Equatable, Sendable {
@@ -40,6 +46,14 @@ public struct NewGame: Reducer {
     public var game: GameFeature.State?
     /// The Stats screen, while it is shown.
     public var stats: StatsFeature.State?
+    /// The game server chosen at Sign in, or `nil` for this computer only.
+    public var server: ServerAddress?
+    /// The invite code as typed, for Join with code and Watch.
+    public var inviteCode = ""
+    /// The online game, while it is shown.
+    public var online: OnlineGame.State?
+    /// The Open games screen, while it is shown.
+    public var openGames: OpenGames.State?
 
     /// Creates the form, with the signed-in player's name filled in for X.
     public init(signedInName: String? = nil, accountID: Int64? = nil) {
@@ -53,6 +67,15 @@ public struct NewGame: Reducer {
     public init(session: Session) {
       self.init(signedInName: session.userName, accountID: session.accountID)
       self.session = session
+    }
+
+    /// Creates the form for a player on a game server: signed in there, or a guest who may watch.
+    ///
+    /// Games on this computer are a guest's, as the account lives on the server.
+    public init(server: ServerAddress, session: Session?) {
+      self.init(signedInName: session?.userName, accountID: nil)
+      self.session = session
+      self.server = server
     }
 
     /// Creates the form for a launch with game options: it starts the game once the records
@@ -88,6 +111,10 @@ public struct NewGame: Reducer {
     case game(GameFeature.Action)
     /// The Stats screen's actions.
     case stats(StatsFeature.Action)
+    /// The online game's actions.
+    case online(OnlineGame.Action)
+    /// The Open games screen's actions.
+    case openGames(OpenGames.Action)
     /// Messages for the parent.
     case delegate(Delegate)
 
@@ -125,6 +152,16 @@ public struct NewGame: Reducer {
       case recoveryCodesTapped
       /// Back to a fresh Sign in.
       case signOutTapped
+      /// The invite code field changed.
+      case inviteCodeChanged(String)
+      /// Create an online game with the form's board and wait for an opponent.
+      case createOnlineGameTapped
+      /// Take the free seat of the game with the typed code (or one's own seat again).
+      case joinTapped
+      /// Watch the game with the typed code.
+      case watchTapped
+      /// List the server's games.
+      case openGamesTapped
     }
 
     /// What the parent must act on.
@@ -154,36 +191,61 @@ public struct NewGame: Reducer {
     if case .stats(let action) = $0 { action } else { nil }
   }
 
+  /// Routes the online game's actions.
+  public static let onlineAction = CaseKey<Action, OnlineGame.Action>(embed: Action.online) {
+    if case .online(let action) = $0 { action } else { nil }
+  }
+
+  /// Routes the Open games screen's actions.
+  public static let openGamesAction = CaseKey<Action, OpenGames.Action>(
+    embed: Action.openGames
+  ) {
+    if case .openGames(let action) = $0 { action } else { nil }
+  }
+
   /// The Game screen's feature, with its clients.
   public var gameFeature: GameFeature
   /// The Stats screen's feature.
   public var statsFeature: StatsFeature
+  /// The game servers.
+  public var online: OnlineClient
 
   /// Creates the feature from its children.
-  public init(game: GameFeature, stats: StatsFeature) {
+  public init(game: GameFeature, stats: StatsFeature, online: OnlineClient = .unavailable) {
     self.gameFeature = game
     self.statsFeature = stats
+    self.online = online
   }
 
   /// Creates the feature and its children from the clients.
   public init(
     engine: EngineClient, clock: ClockClient, random: RandomClient, database: DatabaseClient,
+    online: OnlineClient = .unavailable,
     thinkingPause: Duration = GameFeature.naturalThinkingPause
   ) {
     self.init(
       game: GameFeature(
         engine: engine, clock: clock, random: random, database: database,
         thinkingPause: thinkingPause),
-      stats: StatsFeature(database: database))
+      stats: StatsFeature(database: database), online: online)
   }
 
   /// Reduces an action of the New game screen and the screens it presents.
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    Reduce(core)
+    let link = state.online.map { online.link($0.server) }
+    return Reduce(core)
       .ifLet(\.game, action: Self.gameAction) { gameFeature }
       .ifLet(\.stats, action: Self.statsAction) { statsFeature }
+      .ifLet(\.online, action: Self.onlineAction) {
+        OnlineGame(link: link ?? Self.noLink, clock: gameFeature.clock)
+      }
+      .ifLet(\.openGames, action: Self.openGamesAction) { OpenGames(online: online) }
       .reduce(into: &state, action: action)
   }
+
+  /// A link that never connects, for actions that arrive after the online game closed.
+  private static let noLink = ServerLink(
+    open: { AsyncStream { $0.finish() } }, send: { _ in }, close: {})
 
   private func core(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
@@ -235,7 +297,19 @@ public struct NewGame: Reducer {
       state.stats = nil
       return .none
 
-    case .game, .stats, .delegate:
+    case .online(.delegate(.didQuit)):
+      state.online = nil
+      return .none
+
+    case .openGames(.delegate(.didChoose(let intent))):
+      state.openGames = nil
+      return startOnline(&state, intent)
+
+    case .openGames(.delegate(.didClose)):
+      state.openGames = nil
+      return .none
+
+    case .game, .stats, .online, .openGames, .delegate:
       return .none
     }
   }
@@ -316,8 +390,50 @@ public struct NewGame: Reducer {
 
     case .signOutTapped:
       return .merge(.cancel(id: CancelID.load), .send(.delegate(.didSignOut)))
+
+    case .inviteCodeChanged(let code):
+      state.inviteCode = code
+
+    case .createOnlineGameTapped:
+      if let problem = state.onlineProblem(.create) {
+        state.errorMessage = problem
+        return .none
+      }
+      return startOnline(&state, .create(GameOptions(state.settings)))
+
+    case .joinTapped, .watchTapped:
+      let request: NewGame.State.OnlineRequest = view == .joinTapped ? .join : .watch
+      if let problem = state.onlineProblem(request) {
+        state.errorMessage = problem
+        return .none
+      }
+      guard let code = InviteCode.normalized(state.inviteCode) else { return .none }
+      return startOnline(&state, request == .join ? .join(code: code) : .watch(code: code))
+
+    case .openGamesTapped:
+      if let problem = state.onlineProblem(.list) {
+        state.errorMessage = problem
+        return .none
+      }
+      guard let server = state.server else { return .none }
+      state.errorMessage = nil
+      state.openGames = OpenGames.State(server: server, canJoin: state.session != nil)
+      return .send(.openGames(.started))
     }
     return .none
+  }
+
+  /// Shows the online game `intent` asks for and connects.
+  private func startOnline(_ state: inout State, _ intent: OnlineGame.Intent) -> Effect<Action> {
+    guard let server = state.server else { return .none }
+    state.errorMessage = nil
+    let isWatching: Bool = if case .watch = intent { true } else { false }
+    // A spectator needs no account; a player's connection signs in with the session's token.
+    let session = isWatching ? nil : state.session
+    state.online = OnlineGame.State(
+      server: server, intent: intent, userName: session?.userName,
+      token: session.map(\.token))
+    return .send(.online(.started))
   }
 
   /// Starts a game with the form's settings, names checked.

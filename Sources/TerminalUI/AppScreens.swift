@@ -3,6 +3,7 @@ import GameCore
 import GameRules
 import LoginCore
 import NewGameCore
+import OnlineCore
 import StatsCore
 import TwoFactorCore
 
@@ -11,6 +12,13 @@ import TwoFactorCore
 public struct AppTerminalState: Hashable, Sendable {
   /// The screen last shown, to reset the focus when it changes.
   public var screen: TicTacToe.Screen?
+  /// The online view of New game last shown: the online game, or the Open games list.
+  public var onlinePlace: OnlinePlace?
+  /// The online game's board size, rows then columns, to put the cursor in its middle once
+  /// the server has shown it.
+  var onlineBoardSize: [Int] = []
+  /// How many games the Open games list showed, to focus the first once they arrive.
+  var listedGameCount = 0
   /// The focused item of a form.
   public var focus: FormID?
   /// The game screen's cursor and help.
@@ -22,6 +30,28 @@ public struct AppTerminalState: Hashable, Sendable {
 
   /// Creates the state.
   public init() {}
+}
+
+/// New game's views of a game server, which the terminal shows as screens of their own.
+public enum OnlinePlace: Hashable, Sendable {
+  /// An online game, played or watched.
+  case game
+  /// The games the server lists.
+  case openGames
+
+  /// The view `state` shows, if any.
+  init?(_ state: TicTacToe.State) {
+    guard let newGame = state.newGameState, newGame.game == nil, newGame.stats == nil,
+      state.recoveryCodes == nil
+    else { return nil }
+    if newGame.online != nil {
+      self = .game
+    } else if newGame.openGames != nil {
+      self = .openGames
+    } else {
+      return nil
+    }
+  }
 }
 
 /// What a key leads to anywhere in the app.
@@ -49,8 +79,24 @@ public enum AppScreens {
       terminal.wasRepeatingPassword = isRepeating
       if screen == terminal.screen { terminal.focus = isRepeating ? .repeatedPassword : .password }
     }
-    guard screen != terminal.screen else { return }
+    let place = OnlinePlace(state)
+    if place == .game, let board = state.newGameState?.online?.board,
+      terminal.onlineBoardSize != [board.rows, board.columns]
+    {
+      terminal.onlineBoardSize = [board.rows, board.columns]
+      terminal.game = GameTerminalState(rows: board.rows, columns: board.columns)
+    }
+    let listed = state.newGameState?.openGames?.listings.count ?? 0
+    if place == .openGames, place == terminal.onlinePlace, listed > 0,
+      terminal.listedGameCount == 0
+    {
+      // The list arrived: the first game is the likely choice.
+      terminal.focus = .listedGame(0)
+    }
+    terminal.listedGameCount = listed
+    guard screen != terminal.screen || place != terminal.onlinePlace else { return }
     terminal.screen = screen
+    terminal.onlinePlace = place
     terminal.isShowingFormHelp = false
     if state.recoveryCodes != nil {
       terminal.focus = .back
@@ -66,6 +112,14 @@ public enum AppScreens {
         terminal.game = GameTerminalState(rows: game.board.rows, columns: game.board.columns)
       } else if newGame.stats != nil {
         terminal.focus = .back
+      } else if place == .game {
+        terminal.focus = nil
+        terminal.onlineBoardSize = []
+        terminal.game = GameTerminalState(rows: 3, columns: 3)
+      } else if let openGames = newGame.openGames {
+        terminal.focus = openGames.listings.isEmpty ? .refreshGames : .listedGame(0)
+      } else if newGame.isOnline {
+        terminal.focus = newGame.session == nil ? .inviteCode : .createOnline
       } else if newGame.resumableGame != nil {
         terminal.focus = .resume
       } else if !newGame.canStart {
@@ -99,6 +153,15 @@ public enum AppScreens {
       }
       return screen.frame(width: width, height: height)
     }
+    if let online = state.newGameState?.online, OnlinePlace(state) == .game {
+      var screen = GameScreen(online, terminal: terminal.game)
+      if state.isConfirmingExit {
+        screen.message = state.exitQuestion
+        screen.messageIsError = false
+        screen.buttons = exitButtons
+      }
+      return screen.frame(width: width, height: height)
+    }
     var form = form(state, terminal: terminal)
     if terminal.isShowingFormHelp {
       form.body = formHelp.map { StyledLine($0) }
@@ -115,8 +178,11 @@ public enum AppScreens {
   /// The smallest terminal every screen fits for the board in play (or on the form): one
   /// figure per board, whichever screen is shown.
   public static func neededSize(_ state: TicTacToe.State) -> (width: Int, height: Int) {
-    let rows = state.game?.board.rows ?? state.newGameState?.settings.rows ?? 3
-    let columns = state.game?.board.columns ?? state.newGameState?.settings.columns ?? 3
+    let online = state.newGameState?.online?.board
+    let rows =
+      state.game?.board.rows ?? online?.rows ?? state.newGameState?.settings.rows ?? 3
+    let columns =
+      state.game?.board.columns ?? online?.columns ?? state.newGameState?.settings.columns ?? 3
     let game = GameScreen.neededSize(rows: rows, columns: columns)
     return (
       max(game.width, FormScreen.neededSize.width), max(game.height, FormScreen.neededSize.height)
@@ -145,6 +211,11 @@ public enum AppScreens {
       switch key {
       case .character("q"), .character("Q"): return .send(.view(.exitTapped))
       case .character("y"), .character("n"):
+        if let online = state.newGameState?.online, online.isConfirmingResign {
+          return .send(
+            .newGame(
+              .online(.view(key == .character("y") ? .resignConfirmed : .resignCancelled))))
+        }
         guard let game = state.game, game.isConfirmingQuit else { return .none }
         return .send(
           .newGame(.game(.view(key == .character("y") ? .quitConfirmed : .quitCancelled))))
@@ -154,6 +225,10 @@ public enum AppScreens {
     if let game = state.game {
       return GameInput.handle(key, frame: frame, state: game, terminal: &terminal.game)
         .map { .send(.newGame(.game(.view($0)))) } ?? .none
+    }
+    if let online = state.newGameState?.online, OnlinePlace(state) == .game {
+      return OnlineGameInput.handle(key, frame: frame, state: online, terminal: &terminal.game)
+        .map { .send(.newGame(.online(.view($0)))) } ?? .none
     }
     if terminal.isShowingFormHelp {
       terminal.isShowingFormHelp = false
@@ -173,10 +248,21 @@ public enum AppScreens {
       if login.twoFactor != nil {
         return twoFactorResponse(event).map { .send(.login(.twoFactor(.view($0)))) } ?? .none
       }
-      return signInResponse(event)
+      return signInResponse(event, login)
     case .newGame(let newGame):
       if let stats = newGame.stats {
         return statsResponse(event, stats).map { .send(.newGame(.stats(.view($0)))) } ?? .none
+      }
+      if newGame.openGames != nil {
+        return openGamesResponse(event).map { .send(.newGame(.openGames(.view($0)))) } ?? .none
+      }
+      if newGame.isOnline {
+        switch event {
+        case .activate(.exit), .key(.escape): return .send(.view(.exitTapped))
+        default:
+          return onlineNewGameResponse(event, newGame).map { .send(.newGame(.view($0))) }
+            ?? .none
+        }
       }
       return newGameResponse(event)
     }
@@ -187,6 +273,9 @@ public enum AppScreens {
     if state.isConfirmingExit { return state.exitQuestion + " [y] Leave [n] Stay" }
     if let game = state.game, game.isConfirmingQuit {
       return game.quitConfirmationMessage + " [y] Quit [n] Keep playing"
+    }
+    if let online = state.newGameState?.online, online.isConfirmingResign {
+      return online.resignQuestion + " [y] Resign [n] Keep playing"
     }
     return nil
   }
@@ -220,6 +309,10 @@ public enum AppScreens {
       return signInForm(login, focus: terminal.focus)
     case .newGame(let newGame):
       if let stats = newGame.stats { return statsForm(stats, focus: terminal.focus) }
+      if let openGames = newGame.openGames {
+        return openGamesForm(openGames, focus: terminal.focus)
+      }
+      if newGame.isOnline { return onlineNewGameForm(newGame, focus: terminal.focus) }
       return newGameForm(newGame, focus: terminal.focus)
     }
   }
@@ -235,9 +328,20 @@ public enum AppScreens {
         id: .repeatedPassword, label: "Repeat", kind: .text(repeated, isSecret: true),
         isEnabled: enabled)
     }
+    if state.trustQuestion != nil {
+      // The question waits for y or n; the form is disabled meanwhile.
+      return FormScreen(
+        title: state.title, notes: [state.trustQuestionMessage ?? ""], items: [],
+        focus: nil, message: nil,
+        shortcuts: [ScreenButton("y", "Trust it"), ScreenButton("n", "Do not trust it")])
+    }
     return FormScreen(
-      title: state.title,
+      title: state.title, notes: [state.serverNote],
       items: [
+        // First, so that Tab from the user name goes on to the password and the buttons.
+        FormItem(
+          id: .server, label: "Server", kind: .text(state.server, isSecret: false),
+          isEnabled: enabled),
         FormItem(
           id: .userName, label: "User name", kind: .text(state.userName, isSecret: false),
           isEnabled: enabled),
@@ -252,8 +356,7 @@ public enum AppScreens {
         FormItem(id: .guest, label: "Play as guest", kind: .button, isEnabled: enabled),
       ],
       focus: focus,
-      message: state.showsProgress
-        ? "Signing in…" : state.errorMessage ?? state.repeatPasswordPrompt,
+      message: state.progressMessage ?? state.errorMessage ?? state.repeatPasswordPrompt,
       messageIsError: !state.showsProgress && state.errorMessage != nil,
       shortcuts: [
         ScreenButton(key: .control("g"), keyName: "Ctrl-G", "Play as guest"), nextShortcut,
@@ -261,12 +364,21 @@ public enum AppScreens {
       ])
   }
 
-  private static func signInResponse(_ event: FormEvent) -> AppResponse {
+  private static func signInResponse(_ event: FormEvent, _ state: Login.State) -> AppResponse {
     let view: Login.Action.View
+    if state.trustQuestion != nil {
+      switch event {
+      case .key(.character("y")), .key(.character("Y")): view = .trustConfirmed
+      case .key(.character("n")), .key(.character("N")), .key(.escape): view = .trustCancelled
+      default: return .none
+      }
+      return .send(.login(.view(view)))
+    }
     switch event {
     case .edit(.userName, let value): view = .userNameChanged(value)
     case .edit(.password, let value): view = .passwordChanged(value)
     case .edit(.repeatedPassword, let value): view = .repeatedPasswordChanged(value)
+    case .edit(.server, let value): view = .serverChanged(value)
     case .submit(from: .repeatedPassword): view = .createAccountTapped
     case .activate(.signIn), .submit: view = .signInTapped
     case .activate(.createAccount): view = .createAccountTapped

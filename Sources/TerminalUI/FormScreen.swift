@@ -12,6 +12,10 @@ public enum FormID: Hashable, Sendable {
   case recentGame(Int)
   case replayBack, replayForward, replayClose, reset, resetConfirmed, resetCancelled
   case newCodes, newCodesConfirmed, newCodesCancelled
+  // Online: the Server field, New game's online items and the Open games list.
+  case server, inviteCode, createOnline, joinOnline, watchOnline, openGames
+  case listedGame(Int)
+  case refreshGames
 }
 
 /// One line of a form: a text field, a choice among values, or a button.
@@ -144,9 +148,14 @@ public struct FormScreen: Hashable, Sendable {
     frame.append("")
     frame.append(block, indent: ScreenLayout.margin)
     frame.append("")
-    frame.append(
-      StyledLine(message ?? "", messageIsError ? ScreenLayout.errorStyle : .plain)
-        .indented(by: ScreenLayout.margin))
+    // A long message (a server's refusal) wraps into the rows the form leaves free.
+    let style = messageIsError ? ScreenLayout.errorStyle : .plain
+    let wrapped = StyledLine.wrapping(
+      message ?? "", width: max(1, width - ScreenLayout.margin), style: style)
+    let room = 1 + max(0, height - needed.1)
+    for line in wrapped.isEmpty ? [StyledLine("")] : Array(wrapped.prefix(room)) {
+      frame.append(line.indented(by: ScreenLayout.margin))
+    }
     frame.append(
       ScreenLayout.buttonLines(shortcuts, width: width - ScreenLayout.margin),
       indent: ScreenLayout.margin)

@@ -117,7 +117,7 @@ extension CLI {
   static func account(_ options: AccountOptions, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
       let clients = try LiveClients(common, access: options.action == .list ? .reading : .writing)
-      let client = clients.authentication
+      let client = try accounts(common, clients)
       let input = PasswordInput(fromStandardInput: options.passwordFromStandardInput)
       let user = options.user ?? ""
       switch options.action {
@@ -257,7 +257,7 @@ extension CLI {
 
   static func login(_ options: LoginOptions, common: CommonOptions) async -> Int32 {
     await outcome { () async throws(CommandFailure) in
-      let client = try LiveClients(common).authentication
+      let client = try accounts(common, LiveClients(common))
       let session = try await signIn(options, client: client)
       let remaining = try await calling { try await client.remainingRecoveryCodes(session) }
       if let remaining {

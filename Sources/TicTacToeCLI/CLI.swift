@@ -62,6 +62,10 @@ public enum CLI {
       return pbrain(k: k, difficulty: difficulty, seconds: seconds)
     case .play(let options):
       return await play(options, common: parsed.common)
+    case .serve(let options):
+      return await serve(options)
+    case .games(let json):
+      return await games(json: json, common: parsed.common)
     }
   }
 

@@ -1,6 +1,8 @@
 public import AppCore
 import GameCore
+import GameProtocol
 public import GameRules
+public import ServerLive
 
 /// A board's shape from `--size` or `--rows`/`--columns`, and `--k`.
 public struct BoardShape: Equatable, Sendable {
@@ -43,6 +45,8 @@ public struct PlayOptions: Equatable, Sendable {
   public var passwordFromStandardInput = false
   /// The two-factor or recovery code for `--user`, if given.
   public var code: String?
+  /// Online play with `--server`: create, join or watch a game.
+  public var online: OnlinePlay?
 }
 
 /// A parsed command line.
@@ -60,6 +64,8 @@ public enum Command: Equatable, Sendable {
   case stats(StatsOptions)
   case history(user: String?, json: Bool)
   case replay(gameID: Int64)
+  case serve(ServeOptions)
+  case games(json: Bool)
   case help(String?)
   case version
   /// The hidden `tictactoe completions SHELL`, for packagers.
@@ -70,6 +76,10 @@ public enum Command: Equatable, Sendable {
 struct CommonOptions: Equatable, Sendable {
   var database: String?
   var noColor = false
+  /// The game server of `--server`, for online accounts, stats and play.
+  var server: ServerAddress?
+  /// The fingerprint of `--server-fingerprint`, pinned up front.
+  var serverFingerprint: [UInt8]?
 }
 
 extension Command {
@@ -139,13 +149,20 @@ extension Command {
         seconds: try seconds(parsed))
     case "account", "login", "stats", "history", "replay":
       (command, parsed) = try parseRecords(name, rest)
+    case "serve", "games":
+      (command, parsed) = try parseOnline(name, rest)
     default:
       parsed = try Arguments(rest, syntax: Syntax.play)
       try parsed.requirePositionals(atMost: 0, command: name)
-      command = .play(try playOptions(parsed))
+      var options = try playOptions(parsed)
+      options.online = try onlinePlay(parsed, options: options)
+      command = .play(options)
     }
     return (
-      command, CommonOptions(database: parsed.value("database"), noColor: parsed.has("no-color"))
+      command,
+      CommonOptions(
+        database: parsed.value("database"), noColor: parsed.has("no-color"),
+        server: try server(parsed, for: command), serverFingerprint: try serverFingerprint(parsed))
     )
   }
 

@@ -58,6 +58,7 @@ extension Help {
     Environment: TICTACTOE_PASSWORD_COST=test hashes new passwords with cheap scrypt
     parameters (N = 2^10) for test suites; never use it for real accounts. Unset or
     production means scrypt with N = 2^17, r = 8, p = 1.
+    \(online)
     """
 
   static let login = """
@@ -79,6 +80,7 @@ extension Help {
                         code (such as abcde-fghij)
 
     \(database)
+    \(online)
     """
 
   static let stats = """
@@ -106,6 +108,7 @@ extension Help {
       --password-stdin, --code CODE   as for tictactoe login
 
     \(database)
+    \(online)
     """
 
   static let history = """
@@ -116,8 +119,9 @@ extension Help {
       tictactoe history                                  games played as guest
       tictactoe history alice
       tictactoe history alice --json
+      tictactoe history ann --server example.org         ann's latest 20 games there
 
-    Usage: tictactoe history [USER] [--json]
+    Usage: tictactoe history [USER] [--json] [--server HOST[:PORT]]
 
       --json    {"user":"alice","games":[{"id":1,"date":"2026-01-31T18:05:00Z",
                 "startedAt":MS,"endedAt":MS,"x":{"name","accountID","computer"},"o":{…},
@@ -126,6 +130,7 @@ extension Help {
                 (times in milliseconds since 1970; result xWins, oWins or draw)
 
     \(database)
+    \(online)
     """
 
   static let replay = """
@@ -134,9 +139,11 @@ extension Help {
     Examples:
       tictactoe replay 12
       tictactoe history alice                            find the ids first
+      tictactoe replay 5 --server example.org            a game played on a server
 
-    Usage: tictactoe replay GAME-ID
+    Usage: tictactoe replay GAME-ID [--server HOST[:PORT]]
 
     \(database)
+    \(online)
     """
 }

@@ -16,6 +16,8 @@ enum Help {
     case "stats": stats
     case "history": history
     case "replay": replay
+    case "serve": serve
+    case "games": games
     default: overview
     }
   }
@@ -46,10 +48,14 @@ enum Help {
       stats      wins, losses, draws and streaks of an account or the guest
       history    finished games with ids, dates, players, boards and results
       replay     a finished game move by move
+      serve      a game server for players on other machines (over TLS)
+      games      the open games and games being played on a server
 
     Positions: rows top to bottom separated by /, cells x, o or . (x.o/.x./..o).
     Cells: column letter then row number, a1 top left.
     Common options: --database PATH, --no-color, --help, --version.
+    Online: account, login, stats and play take --server HOST[:PORT] to use a game server's
+    accounts, records and games (see tictactoe serve --help and tictactoe play --help).
     Exit codes: 0 success, 1 failure, 2 bad usage or input.
     Run tictactoe COMMAND --help for a command's options.
     """
@@ -82,6 +88,7 @@ enum Help {
       --user         sign in first, so the game counts in USER's stats; the password (and a
                      two-factor code) are asked for, or read as the first input lines with
                      --password-stdin, before the moves
+    \(playOnline)\(online)
 
     \(strongestNote)
     """

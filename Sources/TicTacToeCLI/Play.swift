@@ -9,6 +9,7 @@ extension CLI {
 
   /// Runs the game in the terminal, signing in first when `--user` is given.
   static func play(_ options: PlayOptions, common: CommonOptions) async -> Int32 {
+    if let online = options.online { return await playOnline(options, online, common: common) }
     let clients: LiveClients
     do {
       clients = try LiveClients(

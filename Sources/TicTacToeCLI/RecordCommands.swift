@@ -12,7 +12,8 @@ extension CLI {
   // MARK: - stats
 
   static func stats(_ options: StatsOptions, common: CommonOptions) async -> Int32 {
-    await outcome { () async throws(CommandFailure) in
+    if common.server != nil { return await onlineStats(options, common: common) }
+    return await outcome { () async throws(CommandFailure) in
       let clients = try LiveClients(common, access: options.reset ? .writing : .reading)
       let records = clients.database
       if options.reset {
@@ -97,7 +98,8 @@ extension CLI {
   // MARK: - history
 
   static func history(user: String?, json: Bool, common: CommonOptions) async -> Int32 {
-    await outcome { () async throws(CommandFailure) in
+    if common.server != nil { return await onlineHistory(user: user, json: json, common: common) }
+    return await outcome { () async throws(CommandFailure) in
       let clients = try LiveClients(common, access: .reading)
       let (owner, name) = try await owner(user, clients.authentication)
       var games: [GameRecord] = []
@@ -117,7 +119,8 @@ extension CLI {
   // MARK: - replay
 
   static func replay(gameID: Int64, common: CommonOptions) async -> Int32 {
-    await outcome { () async throws(CommandFailure) in
+    if common.server != nil { return await onlineReplay(gameID: gameID, common: common) }
+    return await outcome { () async throws(CommandFailure) in
       let clients = try LiveClients(common, access: .reading)
       guard let record = try await calling({ try await clients.database.game(gameID) }) else {
         throw .failure(

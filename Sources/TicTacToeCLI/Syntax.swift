@@ -88,6 +88,13 @@ public enum Syntax {
     OptionSyntax(name: "columns", value: .integer(side), summary: "columns of the board"),
     k,
   ]
+  private static let online = [
+    OptionSyntax(
+      name: "server", value: .text("HOST"), summary: "the game server (default: this computer)"),
+    OptionSyntax(
+      name: "server-fingerprint", value: .text("FINGERPRINT"),
+      summary: "the server's certificate to trust"),
+  ]
   private static let position = ValueSyntax.text("POSITION")
   private static let user = ValueSyntax.text("USER")
 
@@ -110,6 +117,10 @@ public enum Syntax {
       OptionSyntax(name: "user", value: .text("USER"), summary: "sign in first as USER"),
       passwordStdin,
       code,
+    ] + online + [
+      OptionSyntax(name: "new", summary: "create an online game with the game options"),
+      OptionSyntax(name: "join", value: .text("CODE"), summary: "join the online game CODE"),
+      OptionSyntax(name: "watch", value: .text("CODE"), summary: "watch the online game CODE"),
     ],
     positionals: [])
 
@@ -140,30 +151,48 @@ public enum Syntax {
       ownOptions: [k, difficulty, time], positionals: []),
     CommandSyntax(
       name: "account", summary: "create, list and change accounts",
-      ownOptions: [passwordStdin, code, json],
+      ownOptions: [passwordStdin, code, json] + online,
       positionals: [.choice(AccountAction.allCases.map(\.rawValue)), user]),
     CommandSyntax(
-      name: "login", summary: "check a password and code", ownOptions: [code, passwordStdin],
+      name: "login", summary: "check a password and code",
+      ownOptions: [code, passwordStdin] + online,
       positionals: [user]),
     CommandSyntax(
       name: "stats", summary: "wins, losses, draws and streaks",
       ownOptions: [
         json, OptionSyntax(name: "reset", summary: "delete the finished games"),
         OptionSyntax(name: "yes", summary: "confirm --reset"), passwordStdin, code,
-      ],
+      ] + online,
       positionals: [user]),
     CommandSyntax(
-      name: "history", summary: "finished games", ownOptions: [json], positionals: [user]),
+      name: "history", summary: "finished games", ownOptions: [json] + online,
+      positionals: [user]),
     CommandSyntax(
-      name: "replay", summary: "a finished game move by move", ownOptions: [],
+      name: "replay", summary: "a finished game move by move", ownOptions: online,
       positionals: [.text("GAME")]),
+    CommandSyntax(
+      name: "serve", summary: "run a game server",
+      ownOptions: [
+        OptionSyntax(
+          name: "listen", value: .text("ADDRESS"), summary: "the address to listen on"),
+        OptionSyntax(
+          name: "reconnect-grace", value: .text("SECONDS"),
+          summary: "seconds a dropped player's seat is held"),
+      ],
+      positionals: []),
+    CommandSyntax(
+      name: "games", summary: "the open games on a server", ownOptions: [json] + online,
+      positionals: []),
   ]
 
   /// What `tictactoe-gtk` takes: `play` and its options, less those that read standard input
   /// or only make sense in a terminal.
   public static let desktop = CommandSyntax(
     name: "play", summary: play.summary,
-    ownOptions: play.ownOptions.filter { !["plain", "password-stdin", "code"].contains($0.name) },
+    ownOptions: play.ownOptions.filter {
+      !["plain", "password-stdin", "code", "server", "server-fingerprint", "new", "join", "watch"]
+        .contains($0.name)
+    },
     positionals: [])
 
   /// The subcommand named `name`, which must be declared.

@@ -53,7 +53,8 @@ struct PersistenceTests {
     ).map { try $0.get(0, as: String.self) }
     #expect(
       tables == [
-        "accounts", "games", "moves", "recovery_codes", "sign_in_failures", "two_factor",
+        "accounts", "games", "known_servers", "moves", "online_games", "online_moves", "ratings",
+        "recovery_codes", "sessions", "sign_in_failures", "two_factor",
       ])
   }
 

@@ -58,7 +58,9 @@ struct AppScreensTests {
     #expect(
       shown(failedSignIn).frame.text == """
          Sign in
+         Accounts on this computer; type a server to play online.
 
+           Server     [                            ]
          > User name  [ada@example.com_            ]
            Password   [******                      ]
            < Sign in >
@@ -73,9 +75,9 @@ struct AppScreensTests {
   @Test func signInInColour() {
     let lines = shown(failedSignIn).frame.lines.map { $0.rendered(.color) }
     #expect(
-      lines[2]
+      lines[4]
         == " \u{1B}[1m> \u{1B}[0mUser name  \u{1B}[1;36m[ada@example.com_            ]\u{1B}[0m")
-    #expect(lines[8] == " \u{1B}[1;31mWrong user name or password.\u{1B}[0m")
+    #expect(lines[10] == " \u{1B}[1;31mWrong user name or password.\u{1B}[0m")
   }
 
   @Test func signInWhileTheRequestIsInFlight() {
@@ -204,9 +206,9 @@ struct AppScreensTests {
   }
 
   @Test func clickingAButtonPressesIt() {
-    // Line 6 holds "< Play as guest >" two columns in from the margin.
+    // Line 8 holds "< Play as guest >" two columns in from the margin.
     #expect(
-      press(.mouse(MouseEvent(button: 0, row: 6, column: 5)), state: TicTacToe.State()) == [
+      press(.mouse(MouseEvent(button: 0, row: 8, column: 5)), state: TicTacToe.State()) == [
         .send(.login(.view(.playAsGuestTapped)))
       ])
   }

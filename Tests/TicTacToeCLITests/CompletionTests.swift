@@ -110,7 +110,11 @@ struct CompletionTests {
     let play = Set(Syntax.play.options.map(\.spelling))
     let desktop = Set(Syntax.desktop.options.map(\.spelling))
     #expect(desktop.isSubset(of: play))
-    #expect(play.subtracting(desktop) == ["--plain", "--password-stdin", "--code"])
+    #expect(
+      play.subtracting(desktop) == [
+        "--plain", "--password-stdin", "--code", "--server", "--server-fingerprint", "--new",
+        "--join", "--watch",
+      ])
   }
 
   @Test func aMissingOrUnknownShellIsAUsageError() throws {

@@ -1,0 +1,283 @@
+// The online load benchmark: starts a game server on loopback in a process of its own, then
+// plays many simultaneous games with scripted TLS clients and reports what the server held.
+//
+//   swift run -c release tictactoe-load [--games 1000] [--seconds 20] [--think 500]
+
+import Crypto
+import Foundation
+import GameProtocol
+import NetworkIO
+import SQLite
+import ServerLive
+import TLS
+
+// MARK: - Options
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == "--serve" {
+  // The server half: this same executable, started by the benchmark below.
+  let status = await GameServerProcess.run(
+    ServeOptions(listen: ServerAddress(host: "127.0.0.1", port: 0), database: arguments[1]),
+    environment: ProcessInfo.processInfo.environment,
+    passwordAlgorithm: .scrypt(logN: 10, r: 8, p: 1))
+  exit(status)
+}
+
+func option(_ name: String, default value: Int) -> Int {
+  guard let index = arguments.firstIndex(of: "--" + name), index + 1 < arguments.count,
+    let number = Int(arguments[index + 1]), number >= 0
+  else { return value }
+  return number
+}
+
+let gameCount = option("games", default: 1_000)
+let seconds = option("seconds", default: 20)
+let think = Int64(option("think", default: 500))
+let saturationSeconds = option("saturate", default: 10)
+
+func say(_ text: String) {
+  FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
+// MARK: - The server process
+
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+  "tictactoe-load-\(getpid())")
+try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+let databasePath = folder.appendingPathComponent("server.sqlite").path
+let server = Process()
+server.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+server.arguments = ["--serve", databasePath]
+let serverOutput = Pipe()
+server.standardOutput = serverOutput
+server.standardError = FileHandle.nullDevice
+try server.run()
+var port: UInt16 = 0
+var announced = ""
+while port == 0 {
+  let data = serverOutput.fileHandleForReading.availableData
+  guard !data.isEmpty else {
+    say("The server did not start.")
+    exit(1)
+  }
+  announced += String(decoding: data, as: UTF8.self)
+  if let line = announced.split(separator: "\n").first(where: { $0.hasPrefix("Listening on ") }),
+    let number = line.split(separator: ":").last.flatMap({ UInt16($0) })
+  {
+    port = number
+  }
+}
+
+/// The server's resident memory now and at its peak, in MiB, from /proc.
+func serverMemory() -> (current: Double, peak: Double) {
+  let status =
+    (try? String(contentsOfFile: "/proc/\(server.processIdentifier)/status", encoding: .utf8))
+    ?? ""
+  func field(_ name: String) -> Double {
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
+      let kilobytes = line.split(separator: " ").compactMap({ Double($0) }).first
+    else { return 0 }
+    return kilobytes / 1_024
+  }
+  return (field("VmRSS"), field("VmHWM"))
+}
+
+// MARK: - The clients
+
+EventLoop.raiseDescriptorLimit()
+let context = try TLSContext.client()
+let target = try SocketAddress.resolve(host: "127.0.0.1", port: port)
+
+/// One client event loop with its share of the players and their counts.
+final class Lane: @unchecked Sendable {
+  let loop: EventLoop
+  let tally = Tally()
+  var players: [Player] = []
+
+  init(name: String) throws {
+    loop = try EventLoop()
+    loop.start(name: name)
+  }
+
+  /// Runs `body` on this lane's loop and waits for its result.
+  @discardableResult
+  func run<Value: Sendable>(_ body: @escaping @Sendable (Lane) -> Value) -> Value {
+    let result = LockedBox<Value>()
+    let done = DispatchSemaphore(value: 0)
+    loop.execute {
+      result.value = body(self)
+      done.signal()
+    }
+    done.wait()
+    guard let value = result.value else { preconditionFailure("the loop returned nothing") }
+    return value
+  }
+}
+
+final class LockedBox<Value>: @unchecked Sendable {
+  var value: Value?
+}
+
+// Two loops, so the clients can use both cores while the server waits for its disk.
+let lanes = try (0..<2).map { try Lane(name: "load clients \($0)") }
+
+/// The sum of `value` over the lanes, each read on its own loop.
+func total(_ value: @escaping @Sendable (Tally) -> Int) -> Int {
+  lanes.map { lane in lane.run { value($0.tally) } }.reduce(0, +)
+}
+
+/// Waits until `condition` over the totals holds, or `limit` seconds pass.
+func wait(upTo limit: Double, _ condition: () -> Bool) -> Bool {
+  let deadline = Date().addingTimeInterval(limit)
+  while Date() < deadline {
+    if condition() { return true }
+    usleep(20_000)
+  }
+  return false
+}
+
+var pairs: [Pair] = []
+for index in 0..<gameCount {
+  let lane = lanes[index % lanes.count]
+  let host = Player(index: 2 * index, tally: lane.tally, loop: lane.loop)
+  let guest = Player(index: 2 * index + 1, tally: lane.tally, loop: lane.loop)
+  let pair = Pair(host: host, guest: guest)
+  host.pair = pair
+  guest.pair = pair
+  lane.players += [host, guest]
+  pairs.append(pair)
+}
+let playerCount = 2 * gameCount
+
+say(
+  "Load benchmark: \(gameCount) games, \(playerCount) TLS connections to a server on "
+    + "127.0.0.1:\(port); \(ProcessInfo.processInfo.activeProcessorCount) cores.")
+
+// Clients come from many loopback addresses, as many players would, so the per-address
+// sign-in limit applies to each the way it does in real use.
+var start = Date()
+for lane in lanes {
+  for player in lane.players {
+    let source = try SocketAddress.resolve(
+      host: "127.0.\(1 + player.index / 250 % 250).\(1 + player.index % 250)", port: 0)
+    lane.run { lane in
+      switch lane.loop.connect(
+        to: target, context: context, serverName: nil, handler: player, from: source.first)
+      {
+      case .success(let connection): player.connection = connection
+      case .failure: lane.tally.closedUnexpectedly += 1
+      }
+      return true
+    }
+  }
+}
+let allConnected = wait(upTo: 120) {
+  total { $0.connected + $0.closedUnexpectedly } >= playerCount
+}
+say(
+  String(
+    format: "Connected %d of %d in %.1f s (TLS handshake and hello).",
+    total(\.connected), playerCount, Date().timeIntervalSince(start)))
+start = Date()
+_ = wait(upTo: 300) { total { $0.signedIn + $0.errorCount } >= playerCount }
+say(
+  String(
+    format: "Created and signed in %d accounts in %.1f s (scrypt at test cost, one at a time).",
+    total(\.signedIn), Date().timeIntervalSince(start)))
+
+// MARK: - Playing
+
+func measure(_ label: String, seconds: Int, think: Int64) {
+  for lane in lanes {
+    lane.run { lane in
+      for player in lane.players { player.thinkMilliseconds = think }
+      lane.tally.latencies = []
+      lane.tally.measuredMoves = 0
+      lane.tally.isMeasuring = true
+      return true
+    }
+  }
+  let began = Date()
+  let gamesBefore = total(\.gamesFinished)
+  Thread.sleep(forTimeInterval: Double(seconds))
+  var latencies: [Int64] = []
+  var moves = 0
+  for lane in lanes {
+    let (laneLatencies, laneMoves) = lane.run { lane in
+      lane.tally.isMeasuring = false
+      return (lane.tally.latencies, lane.tally.measuredMoves)
+    }
+    latencies += laneLatencies
+    moves += laneMoves
+  }
+  let games = total(\.gamesFinished)
+  let elapsed = Date().timeIntervalSince(began)
+  let sorted = latencies.sorted()
+  func percentile(_ fraction: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]) / 1_000
+  }
+  let memory = serverMemory()
+  say(
+    String(
+      format:
+        "%@: %.0f moves/s, %d games finished; relay latency p50 %.2f ms, p99 %.2f ms, "
+        + "max %.2f ms; server memory %.0f MiB (peak %.0f MiB).",
+      label, Double(moves) / elapsed, games - gamesBefore, percentile(0.5), percentile(0.99),
+      Double(sorted.last ?? 0) / 1_000, memory.current, memory.peak))
+}
+
+for (index, pair) in pairs.enumerated() {
+  lanes[index % lanes.count].run { _ in
+    pair.host.startGame()
+    return true
+  }
+}
+_ = wait(upTo: 60) { total(\.gamesStarted) >= gameCount }
+say("\(total(\.gamesStarted)) games under way at once.")
+measure("Players who think \(think) ms", seconds: seconds, think: think)
+if saturationSeconds > 0 {
+  measure("Players who answer at once", seconds: saturationSeconds, think: 0)
+}
+
+// MARK: - Stopping and counting
+
+for lane in lanes {
+  lane.run { lane in
+    for player in lane.players { player.keepsPlaying = false }
+    return true
+  }
+}
+// The games under way finish; nothing new starts.
+_ = wait(upTo: 60) {
+  total(\.gamesFinished) >= total(\.gamesStarted)
+    && total(\.movesSent) == total(\.movesAcknowledged)
+}
+let sent = total(\.movesSent)
+let acknowledged = total(\.movesAcknowledged)
+let relayed = total(\.movesRelayed)
+let errors = total(\.errorCount)
+let closed = total(\.closedUnexpectedly)
+var refusals: [ErrorCode: Int] = [:]
+for lane in lanes {
+  for (code, count) in lane.run({ $0.tally.refusals }) { refusals[code, default: 0] += count }
+}
+for lane in lanes {
+  lane.run { lane in
+    for player in lane.players { player.close() }
+    return true
+  }
+}
+server.interrupt()
+server.waitUntilExit()
+let stored: Int =
+  (try? Database(path: databasePath, mode: .readOnly).query("SELECT count(*) FROM online_moves")
+    .first?.get(0)) ?? -1
+say(
+  "Moves sent \(sent), acknowledged \(acknowledged), relayed \(relayed), stored \(stored); "
+    + "errors \(errors) (refusals \(refusals), unexpected closes \(closed)); "
+    + (stored >= acknowledged && relayed == acknowledged ? "no move lost." : "MOVES LOST."))
+for lane in lanes { lane.loop.stop() }
+try? FileManager.default.removeItem(at: folder)
+exit(allConnected && errors == 0 && stored >= acknowledged && relayed == acknowledged ? 0 : 1)

@@ -1,0 +1,495 @@
+#!/usr/bin/env python3
+"""Online play end to end: a server on a loopback port, two accounts, a spectator, a game in
+plain mode, hostile connections, a client and the server killed mid-game, and the records.
+
+Usage: python3 Scripts/e2e/online.py PATH_TO_TICTACTOE
+"""
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import queue
+import re
+import signal
+import socket
+import sqlite3
+import ssl
+import stat
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+BINARY = os.path.abspath(sys.argv[1])
+WORK = tempfile.mkdtemp(prefix="tictactoe-online-")
+ENV = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8")
+ENV.pop("TICTACTOE_DATABASE", None)
+TIMEOUT = 20
+failures = []
+processes = []
+
+
+def fail(message):
+    failures.append(message)
+    print("FAIL: " + message, file=sys.stderr, flush=True)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+    return condition
+
+
+class Lines:
+    """Reads a stream line by line on a thread, so tests can wait for a line with a timeout."""
+
+    def __init__(self, stream, name):
+        self.name = name
+        self.queue = queue.Queue()
+        self.seen = []
+        thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        thread.start()
+
+    def _read(self, stream):
+        for raw in iter(stream.readline, b""):
+            self.queue.put(raw.decode("utf-8", "replace").rstrip("\n"))
+        self.queue.put(None)
+
+    def expect(self, pattern, timeout=TIMEOUT):
+        """Waits for a line matching the regular expression; returns the match or None."""
+        deadline = time.time() + timeout
+        compiled = re.compile(pattern)
+        while True:
+            left = deadline - time.time()
+            if left <= 0:
+                fail(f"{self.name}: no line matching {pattern!r}; last lines: {self.seen[-12:]}")
+                return None
+            try:
+                line = self.queue.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                fail(f"{self.name}: output ended before {pattern!r}; last lines: {self.seen[-12:]}")
+                self.queue.put(None)
+                return None
+            self.seen.append(line)
+            match = compiled.fullmatch(line)
+            if match:
+                return match
+
+    def drain(self, seconds=0.3):
+        """Collects what arrives within a moment, without expecting anything."""
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            try:
+                line = self.queue.get(timeout=max(0.01, deadline - time.time()))
+            except queue.Empty:
+                continue
+            if line is None:
+                self.queue.put(None)
+                break
+            self.seen.append(line)
+
+
+def start(arguments, name, database=None, stdin=True):
+    command = [BINARY] + arguments
+    if database:
+        command += ["--database", os.path.join(WORK, database)]
+    process = subprocess.Popen(
+        command, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    processes.append(process)
+    process.out = Lines(process.stdout, name + " stdout")
+    process.err = Lines(process.stderr, name + " stderr")
+    return process
+
+
+def send(process, line):
+    process.stdin.write((line + "\n").encode())
+    process.stdin.flush()
+
+
+def run(arguments, database, stdin_text=""):
+    result = subprocess.run(
+        [BINARY] + arguments + ["--database", os.path.join(WORK, database)],
+        input=stdin_text.encode(), capture_output=True, env=ENV, timeout=60)
+    return result.returncode, result.stdout.decode(), result.stderr.decode()
+
+
+def totp(secret, step=0):
+    """The RFC 6238 code of a base32 secret, `step` periods from now."""
+    key = base64.b32decode(secret + "=" * (-len(secret) % 8))
+    counter = int(time.time()) // 30 + step
+    digest = hmac.new(key, struct.pack(">Q", counter), hashlib.sha1).digest()
+    offset = digest[-1] & 15
+    return "%06d" % ((struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 10**6)
+
+
+# MARK: - The server
+
+server_database = os.path.join(WORK, "server.sqlite")
+
+
+def start_server(listen, grace=60):
+    process = start(
+        ["serve", "--listen", listen, "--database", server_database, "--reconnect-grace",
+         str(grace)], "server", stdin=False)
+    listening = process.out.expect(r"Listening on 127\.0\.0\.1:(\d+)")
+    fingerprint = process.out.expect(r"Fingerprint: SHA256:([0-9a-f]{64})")
+    if not listening or not fingerprint:
+        raise SystemExit(1)
+    return process, int(listening.group(1)), fingerprint.group(1)
+
+
+server, port, fingerprint = start_server("127.0.0.1:0")
+address = f"127.0.0.1:{port}"
+second = subprocess.run(
+    [BINARY, "serve", "--listen", "127.0.0.1:0", "--database", server_database],
+    capture_output=True, env=ENV, timeout=30)
+check(second.returncode == 1 and b"Another server is already running" in second.stderr,
+      f"a second server on the same database was not refused: {second.returncode} {second.stderr}")
+certificate = server_database + ".tls.pem"
+check(os.path.exists(certificate), "the server made no certificate beside its database")
+check(stat.S_IMODE(os.stat(certificate).st_mode) == 0o600,
+      f"the certificate file has mode {oct(os.stat(certificate).st_mode)}")
+
+# MARK: - Accounts on the server
+
+status, out, err = run(["account", "create", "ann", "--server", address, "--password-stdin"],
+                       "ann.sqlite", "correct horse\n")
+check(status == 0 and out.strip() == "Created the account ann.", f"ann: {status} {out} {err}")
+check(f"Trusting {address}, fingerprint SHA256:{fingerprint}" in err,
+      f"the first connection did not say it trusts the server: {err}")
+status, out, err = run(["account", "create", "bob", "--server", address, "--password-stdin"],
+                       "bob.sqlite", "battery staple\n")
+check(status == 0 and out.strip() == "Created the account bob.", f"bob: {status} {out} {err}")
+status, out, err = run(["account", "create", "bob", "--server", address, "--password-stdin"],
+                       "bob.sqlite", "another one\n")
+check(status == 1 and "taken" in err, f"a second bob was not refused: {status} {out} {err}")
+status, out, err = run(["login", "ann", "--server", address, "--password-stdin"],
+                       "ann.sqlite", "wrong password\n")
+check(status == 1 and "incorrect" in err, f"a wrong password was not refused: {status} {err}")
+# A changed fingerprint is refused with a sentence that says how to accept it.
+status, out, err = run(["games", "--server", address, "--server-fingerprint", "SHA256:" + "0" * 64],
+                       "ann.sqlite")
+check(status == 1 and "--server-fingerprint" in err, f"a wrong pin was accepted: {status} {err}")
+with sqlite3.connect(os.path.join(WORK, "ann.sqlite")) as database:
+    database.execute("UPDATE known_servers SET fingerprint = zeroblob(32)")
+status, out, err = run(["games", "--server", address], "ann.sqlite")
+check(status == 1 and f"--server-fingerprint SHA256:{fingerprint}" in err,
+      f"a changed fingerprint was not refused with the way to accept it: {status} {err}")
+status, out, err = run(["games", "--server", address, "--server-fingerprint",
+                        ":".join(fingerprint[i:i + 2] for i in range(0, 64, 2)).upper()],
+                       "ann.sqlite")
+check(status == 0, f"--server-fingerprint did not pin the server again: {status} {err}")
+
+# MARK: - A game: create, join, watch
+
+ann = start(["play", "--server", address, "--user", "ann", "--password-stdin", "--new"],
+            "ann", "ann.sqlite")
+send(ann, "correct horse")
+invite = ann.out.expect(r"Invite code: ([23456789A-HJKMNP-Z]{6,})")
+if not invite:
+    raise SystemExit(1)
+code = invite.group(1)
+ann.out.expect(r"Waiting for an opponent…")
+
+watcher = start(["play", "--server", address, "--watch", code.lower()], "watcher",
+                "watcher.sqlite", stdin=False)
+watcher.out.expect(rf"Trusting {re.escape(address)}, fingerprint SHA256:{fingerprint}")
+watcher.out.expect(r"Waiting for an opponent…")
+
+status, out, err = run(["games", "--server", address, "--json"], "ann.sqlite")
+listing = json.loads(out) if status == 0 else {}
+check(any(game["code"] == code and game["status"] == "open" and game["x"] == "ann"
+          for game in listing.get("games", [])), f"games does not list the open game: {out}")
+
+bob = start(["play", "--server", address, "--user", "bob", "--password-stdin", "--join", code],
+            "bob", "bob.sqlite")
+send(bob, "battery staple")
+for player in (ann, bob, watcher):
+    player.out.expect(r"bob joined; bob plays O\.")
+for player in (ann, bob, watcher):
+    player.out.expect(r"ann, place your X")
+
+played = []
+
+
+def play(mover, cell):
+    """Plays a move and checks that both players and the spectator are told it."""
+    mark = "X" if len(played) % 2 == 0 else "O"
+    send(mover, cell)
+    for player in players():
+        player.out.expect(rf"{mark} plays {cell}\.")
+    played.append(cell)
+
+
+def players():
+    return (ann, bob, watcher)
+
+
+play(ann, "b2")
+# Out of turn: refused with the sentence of local play, and nothing changes for anyone.
+send(ann, "a1")
+ann.out.expect(r"It is bob's turn\.")
+# Taken: the server refuses it; the board did not change.
+send(bob, "b2")
+bob.out.expect(r"b2 is taken\.")
+play(bob, "a1")
+
+# MARK: - Hostile connections do not disturb the game
+
+
+def expect_closed(connection, name, timeout=15):
+    connection.settimeout(timeout)
+    try:
+        while connection.recv(4096):
+            pass
+        return True
+    except (ConnectionResetError, ssl.SSLError, OSError) as error:
+        if isinstance(error, socket.timeout):
+            fail(f"{name}: the server did not close the connection")
+            return False
+        return True
+
+
+def tls_connection():
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    return context.wrap_socket(raw)
+
+
+def frames(connection):
+    """Reads frames until the connection closes; returns their payloads."""
+    payloads = []
+    buffer = b""
+    connection.settimeout(10)
+    try:
+        while True:
+            chunk = connection.recv(4096)
+            if not chunk:
+                break
+            buffer += chunk
+    except (ConnectionResetError, ssl.SSLError, OSError):
+        pass
+    while len(buffer) >= 4:
+        (length,) = struct.unpack(">I", buffer[:4])
+        payloads.append(buffer[4:4 + length])
+        buffer = buffer[4 + length:]
+    return payloads
+
+
+plain = socket.create_connection(("127.0.0.1", port), timeout=10)
+plain.sendall(b"GET / HTTP/1.1\r\nHost: tictactoe\r\n\r\n")
+check(expect_closed(plain, "a plain-TCP client"), "a plain-TCP client was not closed")
+
+garbage = socket.create_connection(("127.0.0.1", port), timeout=10)
+garbage.sendall(os.urandom(4096))
+check(expect_closed(garbage, "a client sending garbage"), "garbage was not closed")
+
+oversized = tls_connection()
+oversized.sendall(struct.pack(">I", 0xFFFFFFFF) + b"x" * 64)
+answers = frames(oversized)
+check(answers and answers[0][:1] == b"\x82" and struct.unpack(">H", answers[0][1:3])[0] == 2,
+      f"an oversized frame was not refused with frameTooLarge: {answers}")
+
+malformed = tls_connection()
+malformed.sendall(struct.pack(">I", 1) + b"\x7f")
+answers = frames(malformed)
+check(answers and answers[0][:1] == b"\x82" and struct.unpack(">H", answers[0][1:3])[0] == 1,
+      f"an unknown message was not refused as malformed: {answers}")
+
+early = tls_connection()
+early.sendall(struct.pack(">I", 1) + b"\x13")
+answers = frames(early)
+check(answers and answers[0][:1] == b"\x82" and struct.unpack(">H", answers[0][1:3])[0] == 4,
+      f"a request before hello was not refused with helloExpected: {answers}")
+
+versions = tls_connection()
+hello = b"\x01" + struct.pack(">HH", 7, 9)
+versions.sendall(struct.pack(">I", len(hello)) + hello)
+answers = frames(versions)
+check(answers and struct.unpack(">H", answers[0][1:3])[0] == 3
+      and struct.unpack(">I", answers[0][4:8])[0] == (1 << 16 | 1),
+      f"an unknown version was not told the server's range: {answers}")
+
+# A client that opens a connection and never finishes its handshake.
+stalled = socket.create_connection(("127.0.0.1", port), timeout=10)
+stalled.sendall(b"\x16\x03\x01\x00\xff\x01")  # the start of a ClientHello, then nothing
+stalled_at = time.time()
+
+play(ann, "c3")
+
+# MARK: - A client killed mid-game comes back with --join
+
+bob.kill()
+bob.wait()
+ann.out.expect(r"bob lost the connection; waiting 60 seconds\.")
+watcher.out.expect(r"bob lost the connection; waiting 60 seconds\.")
+bob = start(["play", "--server", address, "--user", "bob", "--password-stdin", "--join", code],
+            "bob again", "bob.sqlite")
+send(bob, "battery staple")
+ann.out.expect(r"bob is back\.")
+watcher.out.expect(r"bob is back\.")
+bob.out.expect(r"bob, place your O")
+play(bob, "c1")
+
+# The handshake that never finished was closed by now, and the game did not notice.
+remaining = max(0.0, 12 - (time.time() - stalled_at))
+check(expect_closed(stalled, "a stalled handshake", timeout=remaining + 5),
+      "a handshake that never finishes was not closed")
+
+# MARK: - The server killed with SIGKILL and restarted on the same database
+
+server.kill()
+server.wait()
+for player in players():
+    player.out.expect(r"Lost the connection to the server; reconnecting…")
+server, restarted_port, restarted_fingerprint = start_server(address)
+check(restarted_fingerprint == fingerprint, "the restarted server has another certificate")
+server.err.expect(r"tictactoe serve: Resumed 1 game in progress\.")
+for player in players():
+    player.out.expect(r"Reconnected to the server\.")
+time.sleep(0.5)
+play(ann, "b1")
+play(bob, "a2")
+play(ann, "b3")
+for player in players():
+    player.out.expect(r"X wins with b1, b2, b3\.")
+for player in players():
+    player.out.expect(r"Winner! Congrats ann!")
+for player in players():
+    player.out.expect(r"Ratings: ann 1216 \(\+16\), bob 1184 \(−16\)\.")
+for player in players():
+    try:
+        check(player.wait(timeout=TIMEOUT) == 0, f"a client exited with {player.returncode}")
+    except subprocess.TimeoutExpired:
+        fail("a client did not exit after the game")
+
+# The spectator saw every move, in order, once.
+watched = [line.split()[2].rstrip(".") for line in watcher.out.seen
+           if re.fullmatch(r"[XO] plays [a-c][1-3]\.", line)]
+check(watched == played, f"the spectator saw {watched}, not {played}")
+
+# Every acknowledged move is in the server's database, in order, with the result.
+with sqlite3.connect(server_database) as database:
+    stored = [f"{'abc'[column]}{row + 1}" for row, column in database.execute(
+        "SELECT cell_row, cell_column FROM online_moves WHERE online_game = "
+        "(SELECT id FROM online_games WHERE code = ?) ORDER BY ply", (code,))]
+    result = database.execute(
+        "SELECT result, end_reason FROM online_games WHERE code = ?", (code,)).fetchone()
+check(stored == played, f"stored moves {stored}, acknowledged {played}")
+check(result == ("xWins", "completed"), f"the stored result is {result}")
+print(f"fault trials: {len(played)} moves acknowledged, {len(stored)} stored, through a client "
+      "SIGKILL and a server SIGKILL", flush=True)
+
+# MARK: - Records and ratings on the server
+
+status, out, err = run(["stats", "ann", "--server", address], "ann.sqlite")
+check(status == 0 and "1 game: 1 win, 0 losses, 0 draws" in out and "Rating: 1216." in out,
+      f"ann's stats: {status} {out} {err}")
+status, out, err = run(["stats", "bob", "--server", address, "--json"], "bob.sqlite")
+stats = json.loads(out) if status == 0 else {}
+check(stats.get("rating") == 1184 and stats.get("losses") == 1, f"bob's stats: {out} {err}")
+
+# MARK: - History and replay on the server
+
+status, out, err = run(["history", "ann", "--server", address], "ann.sqlite")
+lines = out.splitlines()
+check(status == 0 and len(lines) == 1 and "ann (X) vs bob (O)" in lines[0]
+      and lines[0].endswith("X won"),
+      f"ann's history on the server: {status} {out} {err}")
+game_id = lines[0].split()[0] if lines else "0"
+status, out, err = run(["history", "bob", "--server", address, "--json"], "bob.sqlite")
+history = json.loads(out) if status == 0 else {}
+check([game.get("id") for game in history.get("games", [])] == [int(game_id)],
+      f"bob's history in JSON: {out} {err}")
+status, out, err = run(["replay", game_id, "--server", address], "watcher.sqlite")
+replayed = re.findall(r"[XO] plays ([a-c][1-3])\.", out)
+check(status == 0 and replayed == played and "X wins with b1, b2, b3." in out,
+      f"replay --server: {status} {out} {err}")
+status, out, err = run(["history", "nobody", "--server", address], "ann.sqlite")
+check(status == 1 and err.strip() == f"tictactoe: There is no account named nobody on {address}.",
+      f"the history of no account: {status} {err}")
+status, out, err = run(["replay", "999999", "--server", address], "ann.sqlite")
+check(status == 1 and "There is no finished game with id 999999" in err,
+      f"the replay of no game: {status} {err}")
+
+# MARK: - A player away longer than the grace forfeits
+
+server.send_signal(signal.SIGTERM)
+try:
+    check(server.wait(timeout=10) == 0, f"the server exited with {server.returncode} on SIGTERM")
+except subprocess.TimeoutExpired:
+    fail("the server did not stop on SIGTERM")
+server.err.expect(r"tictactoe serve: Stopped\.")
+server, port, _ = start_server(address, grace=2)
+ann = start(["play", "--server", address, "--user", "ann", "--password-stdin", "--new"],
+            "ann", "ann.sqlite")
+send(ann, "correct horse")
+code = ann.out.expect(r"Invite code: (\w+)").group(1)
+bob = start(["play", "--server", address, "--user", "bob", "--password-stdin", "--join", code],
+            "bob", "bob.sqlite")
+send(bob, "battery staple")
+ann.out.expect(r"bob joined; bob plays O\.")
+bob.out.expect(r"ann, place your X")
+bob.kill()
+ann.out.expect(r"bob lost the connection; waiting 2 seconds\.")
+ann.out.expect(r"bob left; you win\.")
+check(ann.wait(timeout=TIMEOUT) == 0, "the winner by forfeit did not exit cleanly")
+
+# MARK: - Two-factor, password and deletion on the server
+
+status, out, err = run(["account", "create", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "first password\n")
+check(status == 0, f"dee: {status} {err}")
+enable = start(["account", "2fa-enable", "dee", "--server", address, "--password-stdin"],
+               "2fa-enable", "dee.sqlite")
+send(enable, "first password")
+secret = enable.out.expect(r"Secret: ([A-Z2-7]+)").group(1)
+enable.out.expect(r"URI: otpauth://totp/.*")
+send(enable, totp(secret))
+enable.out.expect(r"Two-factor is on for dee\.")
+enable.out.expect(r"Recovery codes, each usable once instead of a code; keep them safe:")
+recovery = enable.out.expect(r"([a-z2-7]{5}-[a-z2-7]{5})").group(1)
+check(enable.wait(timeout=TIMEOUT) == 0, "2fa-enable did not exit cleanly")
+status, out, err = run(["login", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "first password\n")
+check(status == 1 and "two-factor" in err, f"a sign-in without a code passed: {status} {err}")
+status, out, err = run(["login", "dee", "--server", address, "--password-stdin", "--code",
+                        totp(secret, 1)], "dee.sqlite", "first password\n")
+check(status == 0 and out.startswith("Signed in as dee"), f"a sign-in with a code: {status} {err}")
+status, out, err = run(["account", "2fa-disable", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "first password\n")
+check(status != 0, f"two-factor went off without a code: {status} {out} {err}")
+status, out, err = run(["account", "2fa-disable", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", f"first password\n{recovery}\n")
+check(status == 0 and "Two-factor is off for dee." in out, f"2fa-disable: {status} {out} {err}")
+status, out, err = run(["account", "passwd", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "first password\nsecond password\n")
+check(status == 0, f"passwd: {status} {out} {err}")
+status, out, err = run(["account", "delete", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "first password\n")
+check(status == 1 and "incorrect" in err, f"the old password deleted the account: {status} {err}")
+status, out, err = run(["account", "delete", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "second password\n")
+check(status == 0, f"delete: {status} {out} {err}")
+status, out, err = run(["stats", "dee", "--server", address], "dee.sqlite")
+check(status == 1 and "no account named dee" in err, f"a deleted account has stats: {status} {err}")
+
+server.send_signal(signal.SIGTERM)
+server.wait(timeout=10)
+for process in processes:
+    if process.poll() is None:
+        process.kill()
+
+if failures:
+    print(f"online.py: {len(failures)} failure(s)", file=sys.stderr)
+    sys.exit(1)
+print("online.py: all online checks passed")

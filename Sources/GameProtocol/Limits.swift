@@ -1,0 +1,59 @@
+/// The protocol's version numbers and the limits both sides enforce.
+///
+/// `docs/protocol.md` documents each value; a change here is a change of the protocol.
+public enum ProtocolVersion {
+  /// The version this build speaks.
+  public static let current: UInt16 = 1
+
+  /// Every version this build can speak; a server picks the highest one a client also speaks.
+  public static let supported: ClosedRange<UInt16> = 1...1
+
+  /// The version both sides speak, given the range a peer offers, or `nil` when there is none.
+  ///
+  /// - Parameter offered: The lowest and highest versions the peer speaks.
+  /// - Returns: The highest common version.
+  public static func negotiated(with offered: ClosedRange<UInt16>) -> UInt16? {
+    let low = max(offered.lowerBound, supported.lowerBound)
+    let high = min(offered.upperBound, supported.upperBound)
+    return low <= high ? high : nil
+  }
+}
+
+/// The limits of the protocol, checked by the decoder, the server and the transport.
+public enum ProtocolLimits {
+  /// The largest frame payload in bytes; a longer length prefix closes the connection.
+  public static let maximumFrameLength = 16 * 1_024
+
+  /// The longest string field in bytes of UTF-8.
+  public static let maximumStringLength = 1_024
+
+  /// The most elements in a list field.
+  public static let maximumListCount = 256
+
+  /// Sign-in attempts (every request with a password or a code) an address may make at once.
+  public static let signInBurst = 20
+
+  /// Seconds for one more sign-in attempt to come back to an address after the burst.
+  public static let signInRefillSeconds = 3
+
+  /// Seconds a connection may stay silent before the server closes it; clients ping sooner.
+  public static let idleSeconds = 120
+
+  /// Seconds between a client's pings while nothing else is sent.
+  public static let pingSeconds = 30
+
+  /// Seconds for the TLS handshake and the `hello` to complete after a connection is accepted.
+  public static let handshakeSeconds = 10
+
+  /// Bytes the server buffers for a client that does not read before it closes the connection.
+  public static let maximumPendingOutput = 1 << 20
+
+  /// Seconds the server holds a disconnected player's seat, unless the operator sets another.
+  public static let defaultReconnectGraceSeconds = 60
+
+  /// The most games one `games` answer lists.
+  public static let maximumListedGames = 100
+
+  /// The port a server listens on unless told otherwise.
+  public static let defaultPort: UInt16 = 7457
+}

@@ -1,0 +1,253 @@
+public import GameProtocol
+public import NetworkIO
+public import OnlineClient
+import Synchronization
+import TLS
+
+/// The event loop of a client process, started on first use.
+public enum ClientLoop {
+  private static let loop = Mutex<EventLoop?>(nil)
+
+  /// The process's loop.
+  ///
+  /// - Throws: ``OnlineFailure`` when epoll cannot be set up.
+  public static func shared() throws(OnlineFailure) -> EventLoop {
+    try loop.withLock { (loop: inout EventLoop?) throws(OnlineFailure) -> EventLoop in
+      if let loop { return loop }
+      do throws(SystemError) {
+        let started = try EventLoop()
+        started.start(name: "tictactoe client")
+        loop = started
+        return started
+      } catch {
+        throw OnlineFailure("The network could not be set up: \(error.description).")
+      }
+    }
+  }
+}
+
+/// A TLS connection to a game server that has checked the server's fingerprint and agreed on a
+/// protocol version: send messages, and read them in order.
+public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
+  /// The server.
+  public let address: ServerAddress
+  /// The server certificate's fingerprint.
+  public private(set) var fingerprint: [UInt8] = []
+
+  private let loop: EventLoop
+  private let connection = Mutex<Connection?>(nil)
+  private let continuation = Mailbox()
+  private let closeReason = Mutex<String?>(nil)
+  private let pinger = Mutex<Int?>(nil)
+
+  private init(address: ServerAddress, loop: EventLoop) {
+    self.address = address
+    self.loop = loop
+  }
+
+  /// Connects, checks the certificate with `verify`, and says hello.
+  ///
+  /// - Parameters:
+  ///   - address: The server.
+  ///   - loop: The client's event loop.
+  ///   - timeoutMilliseconds: How long connecting and greeting may take.
+  ///   - verify: Checks the server's fingerprint; throws to refuse it.
+  /// - Returns: The connection, ready for requests.
+  /// - Throws: ``OnlineFailure`` with one sentence.
+  public static func open(
+    _ address: ServerAddress, loop: EventLoop, timeoutMilliseconds: Int64 = 10_000,
+    verify: @Sendable ([UInt8]) throws(OnlineFailure) -> Void
+  ) async throws(OnlineFailure) -> ServerConnection {
+    let addresses: [SocketAddress]
+    do {
+      addresses = try SocketAddress.resolve(host: address.host, port: address.port)
+    } catch {
+      throw OnlineFailure("The server \(address) cannot be found (\(error.reason)).")
+    }
+    let context: TLSContext
+    do {
+      context = try TLSContext.client()
+    } catch {
+      throw OnlineFailure(error.description)
+    }
+    let server = ServerConnection(address: address, loop: loop)
+    let serverName = address.isNumeric ? nil : address.host
+    loop.execute {
+      switch loop.connect(
+        to: addresses, context: context, serverName: serverName, handler: server)
+      {
+      case .success(let connection): server.connection.withLock { $0 = connection }
+      case .failure(let error): server.continuation.yield(.closed(error.reason))
+      }
+    }
+    let timer = loop.after(milliseconds: timeoutMilliseconds) {
+      server.connection.withLock { $0 }?.abort(.timedOut)
+      server.continuation.yield(.closed("no answer within \(timeoutMilliseconds / 1_000) seconds"))
+    }
+    defer { loop.cancel(timer: timer) }
+    switch await server.nextEvent() {
+    case .established(let fingerprint):
+      server.fingerprint = fingerprint
+      do {
+        try verify(fingerprint)
+      } catch {
+        server.close()
+        throw error
+      }
+    case .closed(let reason):
+      throw OnlineFailure("Cannot reach the server at \(address): \(reason).")
+    case .message, nil:
+      throw OnlineFailure("The server at \(address) did not complete the TLS handshake.")
+    }
+    server.send(.hello(versions: ProtocolVersion.supported))
+    switch await server.nextEvent() {
+    case .message(.welcome):
+      break
+    case .message(.refused(let refusal)) where refusal.code == .unsupportedVersion:
+      server.close()
+      let low = refusal.detail >> 16
+      let high = refusal.detail & 0xffff
+      throw OnlineFailure(
+        "The server at \(address) speaks protocol versions \(low) to \(high), and this "
+          + "tictactoe speaks \(ProtocolVersion.supported.lowerBound) to "
+          + "\(ProtocolVersion.supported.upperBound); update the older one.", isPermanent: true)
+    case .closed(let reason):
+      throw OnlineFailure("The server at \(address) closed the connection: \(reason).")
+    default:
+      server.close()
+      throw OnlineFailure("The server at \(address) does not speak the tictactoe protocol.")
+    }
+    server.startPinging()
+    return server
+  }
+
+  /// Sends a message.
+  public func send(_ message: ClientMessage) {
+    connection.withLock { $0 }?.send(message.encoded())
+  }
+
+  /// The next message, or `nil` once the connection has closed.
+  public func next() async -> ServerMessage? {
+    while true {
+      switch await nextEvent() {
+      case .message(.pong): continue
+      case .message(let message): return message
+      case .established: continue
+      case .closed(let reason):
+        closeReason.withLock { $0 = reason }
+        return nil
+      case nil: return nil
+      }
+    }
+  }
+
+  /// Sends a request and returns the answer.
+  ///
+  /// - Throws: ``OnlineFailure`` when the connection closes first.
+  public func request(_ message: ClientMessage) async throws(OnlineFailure) -> ServerMessage {
+    send(message)
+    guard let answer = await next() else {
+      throw OnlineFailure(
+        "The server at \(address) closed the connection (\(reason ?? "no reason given")).")
+    }
+    return answer
+  }
+
+  /// Why the connection closed, once it has.
+  public var reason: String? { closeReason.withLock { $0 } }
+
+  /// Closes the connection.
+  public func close() {
+    if let timer = pinger.withLock({ $0 }) { loop.cancel(timer: timer) }
+    connection.withLock { $0 }?.close(flushing: true)
+  }
+
+  private func nextEvent() async -> Event? {
+    await continuation.take()
+  }
+
+  private func startPinging() {
+    let timer = loop.repeating(everyMilliseconds: Int64(ProtocolLimits.pingSeconds) * 1_000) {
+      [weak self] in self?.send(.ping(0))
+    }
+    pinger.withLock { $0 = timer }
+  }
+
+  // MARK: - Loop callbacks
+
+  public func connectionEstablished(_ connection: Connection) {
+    continuation.yield(.established(connection.peerFingerprint ?? []))
+  }
+
+  public func connection(_ connection: Connection, received payload: [UInt8]) {
+    do {
+      continuation.yield(.message(try ServerMessage(decoding: payload)))
+    } catch {
+      continuation.yield(.closed("the server sent something that is not a message (\(error))"))
+      connection.abort(.closedLocally)
+    }
+  }
+
+  public func connection(_ connection: Connection, broke error: ProtocolError) {
+    continuation.yield(.closed("the server broke the framing (\(error))"))
+    connection.abort(.closedLocally)
+  }
+
+  public func connectionClosed(_ connection: Connection, reason: CloseReason) {
+    if let timer = pinger.withLock({ $0 }) { loop.cancel(timer: timer) }
+    continuation.yield(.closed(reason.description))
+    continuation.finish()
+  }
+}
+
+/// What a connection reported, waiting to be read.
+private enum Event: Sendable {
+  case established([UInt8])
+  case message(ServerMessage)
+  case closed(String)
+}
+
+/// Events in arrival order for one reader at a time.
+private final class Mailbox: Sendable {
+  private struct Contents {
+    var buffered: [Event] = []
+    var waiter: CheckedContinuation<Event?, Never>?
+    var isFinished = false
+  }
+
+  private let contents = Mutex(Contents())
+
+  func yield(_ event: Event) {
+    let waiter = contents.withLock { contents -> CheckedContinuation<Event?, Never>? in
+      guard !contents.isFinished else { return nil }
+      if let waiter = contents.waiter {
+        contents.waiter = nil
+        return waiter
+      }
+      contents.buffered.append(event)
+      return nil
+    }
+    waiter?.resume(returning: event)
+  }
+
+  func finish() {
+    let waiter = contents.withLock { contents -> CheckedContinuation<Event?, Never>? in
+      contents.isFinished = true
+      defer { contents.waiter = nil }
+      return contents.waiter
+    }
+    waiter?.resume(returning: nil)
+  }
+
+  func take() async -> Event? {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Event?, Never>) in
+      let ready = contents.withLock { contents -> Event?? in
+        if !contents.buffered.isEmpty { return .some(contents.buffered.removeFirst()) }
+        if contents.isFinished { return .some(nil) }
+        contents.waiter = continuation
+        return nil
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
+}

@@ -1,0 +1,588 @@
+public import Architecture
+public import GameCore
+public import GameProtocol
+public import GameRules
+public import OnlineClient
+
+/// An online game on a client: create, join or watch it, play moves the server judges, and
+/// come back by itself after a dropped connection, resuming at the last move it saw.
+///
+/// The server is the authority: the client shows what the server committed and sends what the
+/// player typed, and says what the server answers.
+public struct OnlineGame: Reducer {
+  /// What the player asked for.
+  public enum Intent: Equatable, Sendable {
+    /// Create a game with these options and wait for an opponent.
+    case create(GameOptions)
+    /// Take the free seat of a game, or one's own seat again.
+    case join(code: String)
+    /// Watch a game.
+    case watch(code: String)
+  }
+
+  /// The connection to the server.
+  public enum Link: Equatable, Sendable {
+    /// Connecting; `attempt` counts from 1 since the last working connection.
+    case connecting(attempt: Int)
+    /// Connected, signing in again with the session token.
+    case resuming(attempt: Int)
+    /// Signed in (or watching), asking for the game.
+    case joining(attempt: Int)
+    /// The game is shown and kept up to date.
+    case live
+    /// Waiting before the next attempt.
+    case waiting(attempt: Int)
+    /// Given up, or the game is over and the connection closed.
+    case closed
+  }
+
+  /// Something to tell the player, in the order it happened.
+  public enum Notice: Equatable, Sendable {
+    /// A game was created with this code.
+    case created(code: String)
+    /// The game was shown: the board as it stands.
+    case shown
+    /// A player took the free seat.
+    case joined(name: String, mark: Mark)
+    /// A move was committed.
+    case moved(ply: Int)
+    /// A request was refused.
+    case refused(Refusal, cell: Cell?)
+    /// A player's connection dropped; the seat is held this long.
+    case away(Mark, seconds: Int)
+    /// A player came back.
+    case back(Mark)
+    /// The game ended.
+    case ended(GameEnd)
+    /// This client lost the server and tries again.
+    case reconnecting
+    /// This client is back.
+    case reconnected
+    /// A move was typed while the connection is down; it was not sent.
+    case notConnected
+    /// This client stopped: the reason in one sentence.
+    case stopped(String)
+    /// The player asked to give up: the question waits for yes or no.
+    case askedToResign
+    /// The player answered no: the game goes on.
+    case keptPlaying
+    /// A question waits for yes or no, and something else came.
+    case answerYesOrNo
+    /// Plain mode asked for help.
+    case help
+    /// Plain mode asked to see the board.
+    case board
+    /// Undo, redo, hints, analysis and new games belong to games on one computer.
+    case notOnline
+    /// A digit was typed on a board other than 3×3.
+    case digitsNeedTheClassicBoard
+    /// Plain mode typed something that is not a cell or a command.
+    case unknownCommand(String)
+    /// Plain mode's input ended: the client left, and the server holds the seat.
+    case inputEnded
+  }
+
+  /// The game and the connection.
+  public struct State: Equatable, Sendable {
+    /// The server.
+    public var server: ServerAddress
+    /// What the player asked for.
+    public var intent: Intent
+    /// The account's name, or `nil` for a spectator without one.
+    public var userName: String?
+    /// The token that signs this client in again after a drop.
+    public var token: String?
+    /// The connection.
+    public var link: Link = .connecting(attempt: 1)
+    /// The game as the server last showed it, with every move seen since.
+    public var snapshot: GameSnapshot?
+    /// The move sent and not yet answered.
+    public var pendingMove: Cell?
+    /// Everything to tell the player, oldest first.
+    public var notices: [Notice] = []
+    /// Whether the connection was live before the last drop, so coming back is news.
+    public var hasBeenLive = false
+    /// Whether the player is asked before giving the game up.
+    public var isConfirmingResign = false
+    /// Whether the game ended while this client watched it, so that the ratings the snapshot
+    /// holds are those from before the game (a game shown already over holds the new ones).
+    public var sawTheEnd = false
+
+    /// Creates the state of a game about to connect.
+    public init(server: ServerAddress, intent: Intent, userName: String?, token: String?) {
+      self.server = server
+      self.intent = intent
+      self.userName = userName
+      self.token = token
+    }
+
+    /// The invite code, once known.
+    public var code: String? {
+      if let snapshot { return snapshot.code }
+      switch intent {
+      case .create: return nil
+      case .join(let code), .watch(let code): return code
+      }
+    }
+
+    /// The moves seen so far.
+    public var moves: [Cell] { snapshot?.moves ?? [] }
+
+    /// Whether the game is over.
+    public var isOver: Bool {
+      if case .finished = snapshot?.status { return true }
+      return false
+    }
+
+    /// Whether the player's own game is under way, so that leaving gives it up.
+    public var isResignable: Bool {
+      snapshot?.role != nil && snapshot?.status == .playing
+    }
+
+    /// The board as it stands, once the server showed the game.
+    public var board: Board? {
+      guard let snapshot,
+        let start = try? Board(
+          rows: snapshot.rows, columns: snapshot.columns, k: snapshot.k,
+          firstMover: snapshot.firstMover)
+      else { return nil }
+      return (try? Game(start: start, moves: snapshot.moves))?.board
+    }
+  }
+
+  /// What can happen.
+  public enum Action: Equatable, Sendable {
+    /// Start: connect.
+    case started
+    /// The connection reported something.
+    case link(LinkEvent)
+    /// The wait before reconnecting is over.
+    case reconnectDue
+    /// The player did something.
+    case view(View)
+    /// Messages for the parent.
+    case delegate(Delegate)
+
+    /// What the player can do.
+    public enum View: Equatable, Sendable {
+      /// A cell was chosen.
+      case cellTapped(Cell)
+      /// A digit was typed: 1 to 9 pick the cells of a 3×3 board in reading order.
+      case digitTyped(Int)
+      /// A line was typed in plain mode: a cell, a command or an answer.
+      case lineTyped(String)
+      /// Leave the game: asks first while the player's game is under way (giving it up).
+      case quitTapped
+      /// Yes, give the game up.
+      case resignConfirmed
+      /// No, keep playing.
+      case resignCancelled
+      /// Plain mode's input ended: leave, and let the server hold the seat.
+      case inputEnded
+    }
+  }
+
+  /// What the parent must act on.
+  public enum Delegate: Equatable, Sendable {
+    /// Close the game's screen.
+    case didQuit
+  }
+
+  private enum CancelID: Hashable, Sendable {
+    case connection
+    case reconnect
+  }
+
+  /// The server connection.
+  public var link: ServerLink
+  /// The clock for the waits between attempts.
+  public var clock: ClockClient
+  /// How long to wait between attempts.
+  public var backoff: Backoff
+
+  /// Creates the feature with its clients.
+  public init(link: ServerLink, clock: ClockClient, backoff: Backoff = Backoff()) {
+    self.link = link
+    self.clock = clock
+    self.backoff = backoff
+  }
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .started:
+      state.link = .connecting(attempt: 1)
+      return connect()
+
+    case .link(.opened):
+      let attempt = state.link.attempt
+      if let token = state.token {
+        state.link = .resuming(attempt: attempt)
+        return sending(.resumeSession(token: token))
+      }
+      state.link = .joining(attempt: attempt)
+      return sending(request(for: state))
+
+    case .link(.message(let message)):
+      return receive(message, state: &state)
+
+    case .link(.closed(let reason, let isPermanent)):
+      return dropped(reason: reason, isPermanent: isPermanent, state: &state)
+
+    case .reconnectDue:
+      guard case .waiting(let attempt) = state.link else { return .none }
+      state.link = .connecting(attempt: attempt)
+      return connect()
+
+    case .view(let view):
+      return reduce(into: &state, view: view)
+
+    case .delegate:
+      return .none
+    }
+  }
+
+  // MARK: - The player
+
+  private func reduce(into state: inout State, view: Action.View) -> Effect<Action> {
+    if state.isConfirmingResign {
+      switch view {
+      case .resignConfirmed:
+        state.isConfirmingResign = false
+        guard let code = state.code, state.link == .live else {
+          state.notices.append(.notConnected)
+          return .none
+        }
+        return sending(.resign(code: code))
+      case .resignCancelled:
+        state.isConfirmingResign = false
+        state.notices.append(.keptPlaying)
+        return .none
+      case .lineTyped(let line):
+        switch Answer(line) {
+        case .yes: return reduce(into: &state, view: .resignConfirmed)
+        case .no: return reduce(into: &state, view: .resignCancelled)
+        case nil:
+          state.notices.append(.answerYesOrNo)
+          return .none
+        }
+      case .inputEnded:
+        state.isConfirmingResign = false
+        return reduce(into: &state, view: .inputEnded)
+      case .cellTapped, .digitTyped, .quitTapped:
+        state.notices.append(.answerYesOrNo)
+        return .none
+      }
+    }
+    switch view {
+    case .cellTapped(let cell):
+      return play(cell, state: &state)
+
+    case .digitTyped(let digit):
+      guard let board = state.board, let cell = Cell(digit: digit, on: board) else {
+        state.notices.append(.digitsNeedTheClassicBoard)
+        return .none
+      }
+      return play(cell, state: &state)
+
+    case .lineTyped(let line):
+      return typed(line, state: &state)
+
+    case .quitTapped:
+      guard state.isResignable else { return leave(&state, then: .didQuit) }
+      state.isConfirmingResign = true
+      state.notices.append(.askedToResign)
+      return .none
+
+    case .resignConfirmed, .resignCancelled:
+      return .none
+
+    case .inputEnded:
+      guard state.link != .closed else { return .none }
+      state.notices.append(.inputEnded)
+      return leave(&state, then: nil)
+    }
+  }
+
+  private func play(_ cell: Cell, state: inout State) -> Effect<Action> {
+    if state.isOver {
+      state.notices.append(.refused(Refusal(.gameOver, request: Self.moveRequest), cell: cell))
+      return .none
+    }
+    guard let snapshot = state.snapshot, state.link == .live else {
+      state.notices.append(.notConnected)
+      return .none
+    }
+    guard snapshot.role != nil else {
+      state.notices.append(.refused(Refusal(.notAPlayer, request: Self.moveRequest), cell: cell))
+      return .none
+    }
+    state.pendingMove = cell
+    return sending(.move(code: snapshot.code, ply: snapshot.moves.count, cell: cell))
+  }
+
+  private func typed(_ line: String, state: inout State) -> Effect<Action> {
+    switch TypedCommand(line) {
+    case .nothing: return .none
+    case .cell(let cell): return play(cell, state: &state)
+    case .digit(let digit): return reduce(into: &state, view: .digitTyped(digit))
+    case .quit: return reduce(into: &state, view: .quitTapped)
+    case .unknown(let text) where text.lowercased() == "resign":
+      return reduce(into: &state, view: .quitTapped)
+    case .help: state.notices.append(.help)
+    case .board: state.notices.append(.board)
+    case .undo, .redo, .hint, .analysis, .newGame: state.notices.append(.notOnline)
+    case .unknown(let text): state.notices.append(.unknownCommand(text))
+    }
+    return .none
+  }
+
+  /// Closes the connection for good; the server holds a player's seat for its grace.
+  private func leave(_ state: inout State, then delegate: Delegate?) -> Effect<Action> {
+    state.link = .closed
+    state.pendingMove = nil
+    let close = Effect<Action>.merge(
+      .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
+      .run { [link] _ in await link.close() })
+    guard let delegate else { return close }
+    return .merge(close, .send(.delegate(delegate)))
+  }
+
+  /// The type byte of a move, which refusals of moves name.
+  public static let moveRequest = ClientMessage.move(
+    code: "", ply: 0, cell: Cell(row: 0, column: 0)
+  ).type
+
+  // MARK: - Connecting
+
+  private func connect() -> Effect<Action> {
+    .run { [link] send in
+      for await event in link.open() {
+        await send(.link(event))
+      }
+    }
+    .cancellable(id: CancelID.connection, cancelInFlight: true)
+  }
+
+  private func sending(_ message: ClientMessage) -> Effect<Action> {
+    .run { [link] _ in await link.send(message) }
+  }
+
+  /// What to ask for once signed in: the game again if it is known, else what the player asked.
+  private func request(for state: State) -> ClientMessage {
+    switch state.intent {
+    case .watch(let code): return .watchGame(code: code)
+    case .join(let code): return .joinGame(code: state.snapshot?.code ?? code)
+    case .create(let options):
+      if let code = state.snapshot?.code { return .joinGame(code: code) }
+      return .createGame(options)
+    }
+  }
+
+  private func dropped(reason: String, isPermanent: Bool, state: inout State) -> Effect<Action> {
+    switch state.link {
+    case .closed:
+      return .none
+    case .waiting:
+      return .none
+    case .live:
+      state.hasBeenLive = true
+      state.pendingMove = nil
+      guard !state.isOver else {
+        state.link = .closed
+        return .none
+      }
+    case .connecting, .resuming, .joining:
+      break
+    }
+    guard !isPermanent else { return stop(reason, state: &state) }
+    let attempt = state.link == .live ? 1 : state.link.attempt + 1
+    guard attempt <= backoff.attempts else {
+      return stop(
+        "The server could not be reached again (\(reason)); the game is left as it is.",
+        state: &state)
+    }
+    if attempt == 1 { state.notices.append(.reconnecting) }
+    state.link = .waiting(attempt: attempt)
+    let delay = backoff.delay(beforeAttempt: attempt)
+    return .run { [clock] send in
+      do {
+        try await clock.sleep(.milliseconds(delay))
+        await send(.reconnectDue)
+      } catch {}
+    }
+    .cancellable(id: CancelID.reconnect, cancelInFlight: true)
+  }
+
+  private func stop(_ sentence: String, state: inout State) -> Effect<Action> {
+    state.link = .closed
+    state.notices.append(.stopped(sentence))
+    return .merge(
+      .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
+      .run { [link] _ in await link.close() })
+  }
+
+  // MARK: - Messages
+
+  private func receive(_ message: ServerMessage, state: inout State) -> Effect<Action> {
+    switch message {
+    case .welcome, .codeRequired, .accepted, .twoFactorSecret, .recoveryCodes, .recoveryCodesLeft,
+      .games, .stats, .history,
+      .pong:
+      return .none
+
+    case .signedIn(_, let userName, let token):
+      state.userName = userName
+      state.token = token
+      state.link = .joining(attempt: state.link.attempt)
+      return sending(request(for: state))
+
+    case .game(let snapshot):
+      return shown(snapshot, state: &state)
+
+    case .playerJoined(let code, let mark, let player):
+      guard var snapshot = state.snapshot, snapshot.code == code else { return .none }
+      if mark == .x { snapshot.x = player } else { snapshot.o = player }
+      if snapshot.status == .waiting { snapshot.status = .playing }
+      state.snapshot = snapshot
+      state.notices.append(.joined(name: player.name, mark: mark))
+      state.notices.append(.shown)
+      return .none
+
+    case .moved(let code, let ply, let cell):
+      guard var snapshot = state.snapshot, snapshot.code == code else { return .none }
+      guard ply == snapshot.moves.count else {
+        // A gap means something was missed: ask for the whole game again.
+        guard ply > snapshot.moves.count else { return .none }
+        return sending(request(for: state))
+      }
+      snapshot.moves.append(cell)
+      if snapshot.status == .waiting { snapshot.status = .playing }
+      state.snapshot = snapshot
+      if state.pendingMove != nil, snapshot.role == state.mover(ofPly: ply) {
+        state.pendingMove = nil
+      }
+      state.notices.append(.moved(ply: ply))
+      return .none
+
+    case .playerAway(let code, let mark, let seconds):
+      guard state.snapshot?.code == code else { return .none }
+      setAway(mark, seconds: seconds, state: &state)
+      state.notices.append(.away(mark, seconds: Int(seconds)))
+      return .none
+
+    case .playerBack(let code, let mark):
+      guard state.snapshot?.code == code else { return .none }
+      setAway(mark, seconds: nil, state: &state)
+      state.notices.append(.back(mark))
+      return .none
+
+    case .ended(let code, let end):
+      guard var snapshot = state.snapshot, snapshot.code == code else { return .none }
+      snapshot.status = .finished(end)
+      snapshot.x?.awaySeconds = nil
+      snapshot.o?.awaySeconds = nil
+      state.snapshot = snapshot
+      state.sawTheEnd = true
+      state.notices.append(.ended(end))
+      state.link = .closed
+      return .merge(
+        .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
+        .run { [link] _ in await link.close() })
+
+    case .refused(let refusal):
+      return refused(refusal, state: &state)
+    }
+  }
+
+  private func shown(_ snapshot: GameSnapshot, state: inout State) -> Effect<Action> {
+    let previous = state.snapshot
+    let wasLive = state.hasBeenLive
+    state.snapshot = snapshot
+    state.link = .live
+    state.pendingMove = nil
+    if wasLive, let previous {
+      state.notices.append(.reconnected)
+      if previous.o == nil, let o = snapshot.o {
+        state.notices.append(.joined(name: o.name, mark: .o))
+      }
+      // Moves made while this client was away are told as moves, from the last one seen.
+      let seen = previous.code == snapshot.code ? previous.moves.count : 0
+      for ply in seen..<max(seen, snapshot.moves.count) { state.notices.append(.moved(ply: ply)) }
+    } else {
+      if case .create = state.intent, snapshot.status == .waiting {
+        state.notices.append(.created(code: snapshot.code))
+      }
+      if snapshot.role == .o, let o = snapshot.o, snapshot.moves.isEmpty {
+        state.notices.append(.joined(name: o.name, mark: .o))
+      }
+      state.notices.append(.shown)
+    }
+    state.hasBeenLive = true
+    if case .finished(let end) = snapshot.status, !(previous?.isFinished ?? false) {
+      state.notices.append(.ended(end))
+      state.link = .closed
+      return .merge(
+        .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
+        .run { [link] _ in await link.close() })
+    }
+    return .none
+  }
+
+  private func setAway(_ mark: Mark, seconds: UInt32?, state: inout State) {
+    if mark == .x {
+      state.snapshot?.x?.awaySeconds = seconds
+    } else {
+      state.snapshot?.o?.awaySeconds = seconds
+    }
+  }
+
+  private func refused(_ refusal: Refusal, state: inout State) -> Effect<Action> {
+    switch refusal.code {
+    case .shuttingDown:
+      // The server is restarting: the drop that follows brings the reconnection.
+      return .none
+    case .sessionExpired:
+      return stop("The session ended; sign in again to continue.", state: &state)
+    case .seatTakenOver:
+      return stop(
+        "This seat was taken over by another connection of the same account.", state: &state)
+    case .noSuchGame, .gameFull, .gameOver, .notSignedIn, .invalidSettings, .unsupportedVersion,
+      .helloExpected, .malformedMessage, .frameTooLarge:
+      guard refusal.request != Self.moveRequest else { break }
+      return stop(OnlineGame.sentence(for: refusal, code: state.code), state: &state)
+    default:
+      break
+    }
+    let cell = refusal.request == Self.moveRequest ? state.pendingMove : nil
+    if refusal.request == Self.moveRequest { state.pendingMove = nil }
+    state.notices.append(.refused(refusal, cell: cell))
+    return .none
+  }
+}
+
+extension OnlineGame.Link {
+  /// The attempt number of a connection being made (1 once live).
+  var attempt: Int {
+    switch self {
+    case .connecting(let attempt), .resuming(let attempt), .joining(let attempt),
+      .waiting(let attempt):
+      attempt
+    case .live, .closed: 1
+    }
+  }
+}
+
+extension OnlineGame.State {
+  /// Who makes move number `ply`.
+  func mover(ofPly ply: Int) -> Mark? {
+    guard let snapshot else { return nil }
+    return ply.isMultiple(of: 2) ? snapshot.firstMover : snapshot.firstMover.opponent
+  }
+}
+
+extension GameSnapshot {
+  var isFinished: Bool {
+    if case .finished = status { return true }
+    return false
+  }
+}

@@ -1,0 +1,146 @@
+public import Architecture
+public import GameProtocol
+import GameRules
+public import OnlineClient
+
+/// The Open games screen: the games a server lists, to join one that waits for an opponent or
+/// watch one being played.
+public struct OpenGames: Reducer {
+  /// The list and its loading.
+  public struct State: Equatable, Sendable {
+    /// The server asked.
+    public var server: ServerAddress
+    /// Whether the player has an account on the server, so that an open game can be joined.
+    public var canJoin: Bool
+    /// The games, open ones first, as the server last listed them.
+    public var listings: [GameListing] = []
+    /// Whether the list is being asked for.
+    public var isLoading = false
+    /// Why the list could not be had, in one sentence.
+    public var errorMessage: String?
+
+    /// Creates the screen for `server`; it loads once started.
+    public init(server: ServerAddress, canJoin: Bool) {
+      self.server = server
+      self.canJoin = canJoin
+    }
+  }
+
+  /// What can happen on the Open games screen.
+  public enum Action: Equatable, Sendable {
+    /// The player did something.
+    case view(View)
+    /// The screen appeared: ask for the list.
+    case started
+    /// The list arrived, or could not be had.
+    case loaded(Result<[GameListing], OnlineFailure>)
+    /// Messages for the parent.
+    case delegate(Delegate)
+
+    /// What the player can do.
+    public enum View: Equatable, Sendable {
+      /// Ask for the list again.
+      case refreshTapped
+      /// Join or watch the game at this place in the list.
+      case gameTapped(Int)
+      /// Back to New game.
+      case closeTapped
+    }
+  }
+
+  /// What the parent must act on.
+  public enum Delegate: Equatable, Sendable {
+    /// Play or watch this game.
+    case didChoose(OnlineGame.Intent)
+    /// Close the screen.
+    case didClose
+  }
+
+  private enum CancelID: Hashable, Sendable {
+    case load
+  }
+
+  /// The game servers.
+  public var online: OnlineClient
+
+  /// Creates the feature with its client.
+  public init(online: OnlineClient) {
+    self.online = online
+  }
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .started, .view(.refreshTapped):
+      state.isLoading = true
+      state.errorMessage = nil
+      let server = state.server
+      return .result(
+        Action.loaded,
+        failure: { OnlineFailure($0, or: "The server \(server) could not list its games.") }
+      ) { [online] in try await online.listGames(server) }
+      .cancellable(id: CancelID.load, cancelInFlight: true)
+
+    case .loaded(.success(let listings)):
+      state.isLoading = false
+      state.listings = listings
+      return .none
+
+    case .loaded(.failure(let failure)):
+      state.isLoading = false
+      state.errorMessage = failure.message
+      return .none
+
+    case .view(.gameTapped(let index)):
+      guard state.listings.indices.contains(index) else { return .none }
+      let listing = state.listings[index]
+      let intent: OnlineGame.Intent =
+        listing.isOpen && state.canJoin
+        ? .join(code: listing.code) : .watch(code: listing.code)
+      return .merge(.cancel(id: CancelID.load), .send(.delegate(.didChoose(intent))))
+
+    case .view(.closeTapped):
+      return .merge(.cancel(id: CancelID.load), .send(.delegate(.didClose)))
+
+    case .delegate:
+      return .none
+    }
+  }
+}
+
+extension OpenGames.State {
+  /// The screen's title.
+  public var title: String { "Open games on \(server)" }
+
+  /// What the list says besides the games: loading, nothing listed, or who may join.
+  public var note: String {
+    if isLoading { return "Asking \(server)…" }
+    if listings.isEmpty {
+      return "No games on \(server) now; create one from New game."
+    }
+    return canJoin
+      ? "Choose a game to join it, or to watch one being played."
+      : "Choose a game to watch it; joining needs an account on \(server)."
+  }
+
+  /// One line for each game, as its button says it.
+  ///
+  /// For example `K7M2QX  ann (X) against O free · 3×3, 3 in a row · join`.
+  public var lines: [String] { listings.map(line(for:)) }
+
+  private func line(for listing: GameListing) -> String {
+    let action = listing.isOpen && canJoin ? "join" : "watch"
+    return "\(listing.code)  \(listing.summary) · \(action)"
+  }
+}
+
+extension GameListing {
+  /// Who plays, the board and the moves played, with names from the network escaped.
+  ///
+  /// For example `ann (X) against O free, 3×3, 3 in a row, 0 moves`.
+  public var summary: String {
+    let x = xName.map { "\($0.escapingControlCharacters) (X)" } ?? "X free"
+    let o = oName.map { "\($0.escapingControlCharacters) (O)" } ?? "O free"
+    return "\(x) against \(o), \(rows)×\(columns), \(k) in a row, \(moveCount) "
+      + "move\(moveCount == 1 ? "" : "s")"
+  }
+}

@@ -1,0 +1,258 @@
+import Architecture
+import AuthenticationClient
+import GameProtocol
+import GameRules
+
+extension GameServer {
+  /// Starts an account request: sign-in limits first, one request at a time per connection.
+  func accountRequest(
+    _ message: ClientMessage, from id: ClientID, state: inout State
+  ) -> Effect<Action> {
+    let request = message.type
+    guard let client = state.clients[id] else { return .none }
+    guard client.pendingRequest == nil else {
+      state.refuse(.busy, request: request, to: id)
+      return .none
+    }
+    switch message {
+    case .createAccount, .signIn, .resumeSession:
+      guard client.account == nil else {
+        state.refuse(.alreadySignedIn, request: request, to: id)
+        return .none
+      }
+    case .countRecoveryCodes, .regenerateRecoveryCodes:
+      guard let session = client.account?.accountsSession else {
+        state.refuse(.notSignedIn, request: request, to: id)
+        return .none
+      }
+      // Signed in already, so not counted against the address: nothing is guessed here.
+      state.clients[id]?.pendingRequest = request
+      let authentication = self.authentication
+      if case .countRecoveryCodes = message {
+        return answering(id, request: request) {
+          .recoveryCodesLeft(try await authentication.remainingRecoveryCodes(session))
+        }
+      }
+      return answering(id, request: request) {
+        .recoveryCodes(try await authentication.regenerateRecoveryCodes(session))
+      }
+    case .submitCode:
+      guard client.account == nil else {
+        state.refuse(.alreadySignedIn, request: request, to: id)
+        return .none
+      }
+      guard client.challenge != nil else {
+        state.refuse(.noChallenge, request: request, to: id)
+        return .none
+      }
+    default:
+      break
+    }
+    // Session tokens are 256 random bits: guessing one is hopeless, so coming back after a
+    // drop (a thousand players at once after a restart) costs no sign-in attempt.
+    if case .resumeSession = message {
+    } else {
+      var allowance = state.allowances[client.address] ?? Allowance(now: state.now)
+      if let wait = allowance.take(now: state.now) {
+        state.allowances[client.address] = allowance
+        state.refuse(.rateLimited, request: request, detail: UInt32(wait), to: id)
+        return .none
+      }
+      state.allowances[client.address] = allowance
+    }
+    state.clients[id]?.pendingRequest = request
+    let authentication = self.authentication
+    let storage = self.storage
+    switch message {
+    case .createAccount(let userName, let password):
+      return signingIn(id, request: request) {
+        let session = try await authentication.createAccount(userName, password)
+        return .signedIn(try await storage.openSession(session))
+      }
+    case .signIn(let userName, let password):
+      return signingIn(id, request: request) {
+        switch try await authentication.login(userName, password) {
+        case .signedIn(let session): return .signedIn(try await storage.openSession(session))
+        case .twoFactorRequired(let challenge): return .codeRequired(challenge)
+        }
+      }
+    case .submitCode(let code):
+      guard let challenge = client.challenge else { return .none }
+      return signingIn(id, request: request) {
+        let session = try await authentication.verifyTwoFactor(challenge, code)
+        return .signedIn(try await storage.openSession(session))
+      }
+    case .resumeSession(let token):
+      return signingIn(id, request: request) {
+        guard let account = try await storage.resumeSession(token) else {
+          throw Refusal(.sessionExpired)
+        }
+        return .signedIn(account)
+      }
+    case .changePassword(let userName, let old, let new, let code):
+      return answering(id, request: request) {
+        try await authentication.changePassword(
+          Credentials(userName: userName, password: old, code: code), new)
+        try await storage.endSessions(userName)
+        return .accepted
+      }
+    case .deleteAccount(let userName, let password, let code):
+      return answering(id, request: request) {
+        try await authentication.deleteAccount(
+          Credentials(userName: userName, password: password, code: code))
+        return .deleted(userName: userName)
+      }
+    case .beginTwoFactor(let userName, let password):
+      return answering(id, request: request) {
+        .secret(try await authentication.beginTwoFactor(userName, password))
+      }
+    case .confirmTwoFactor(let userName, let code):
+      return answering(id, request: request) {
+        .recoveryCodes(try await authentication.confirmTwoFactor(userName, code))
+      }
+    case .disableTwoFactor(let userName, let password, let code):
+      return answering(id, request: request) {
+        try await authentication.disableTwoFactor(
+          Credentials(userName: userName, password: password, code: code))
+        return .accepted
+      }
+    default:
+      return .none
+    }
+  }
+
+  private func signingIn(
+    _ id: ClientID, request: UInt8,
+    _ work: @escaping @Sendable () async throws -> SignInStep
+  ) -> Effect<Action> {
+    .run { [log] send in
+      do {
+        await send(.signInResponse(id, request: request, .success(try await work())))
+      } catch {
+        await send(
+          .signInResponse(id, request: request, .failure(Self.refusal(for: error, request, log))))
+      }
+    }
+  }
+
+  private func answering(
+    _ id: ClientID, request: UInt8,
+    _ work: @escaping @Sendable () async throws -> AccountReply
+  ) -> Effect<Action> {
+    .run { [log] send in
+      do {
+        await send(.accountResponse(id, request: request, .success(try await work())))
+      } catch {
+        await send(
+          .accountResponse(id, request: request, .failure(Self.refusal(for: error, request, log))))
+      }
+    }
+  }
+
+  /// The refusal that tells a client why an account request failed; a storage failure's detail
+  /// goes to the log, never to the client.
+  static func refusal(
+    for error: any Error, _ request: UInt8, _ log: @Sendable (String) -> Void
+  ) -> Refusal {
+    switch error {
+    case var refusal as Refusal:
+      refusal.request = request
+      return refusal
+    case let error as AuthenticationError:
+      switch error {
+      case .invalidCredentials: return Refusal(.invalidCredentials, request: request)
+      case .invalidCode: return Refusal(.invalidCode, request: request)
+      case .lockedOut(let seconds):
+        return Refusal(.lockedOut, request: request, detail: UInt32(clamping: seconds))
+      case .userNameTaken: return Refusal(.userNameTaken, request: request)
+      case .invalidUserName: return Refusal(.invalidUserName, request: request)
+      case .passwordTooShort: return Refusal(.invalidPassword, request: request, detail: 0)
+      case .passwordTooLong: return Refusal(.invalidPassword, request: request, detail: 1)
+      case .passwordNotText: return Refusal(.invalidPassword, request: request, detail: 2)
+      case .codeRequired: return Refusal(.codeRequired, request: request)
+      case .notSignedIn: return Refusal(.notSignedIn, request: request)
+      case .twoFactorState: return Refusal(.twoFactorState, request: request)
+      case .storage(let message):
+        log("An account request failed: \(message)")
+        return Refusal(.serverError, request: request)
+      }
+    default:
+      log("An account request failed: \(error)")
+      return Refusal(.serverError, request: request)
+    }
+  }
+
+  func signInAnswered(
+    _ id: ClientID, request: UInt8, _ result: Result<SignInStep, Refusal>, state: inout State
+  ) -> Effect<Action> {
+    guard state.clients[id] != nil else { return .none }
+    state.clients[id]?.pendingRequest = nil
+    switch result {
+    case .success(.signedIn(let account)):
+      state.clients[id]?.challenge = nil
+      state.clients[id]?.account = account
+      state.send(
+        .signedIn(accountID: account.accountID, userName: account.userName, token: account.token),
+        to: id)
+    case .success(.codeRequired(let challenge)):
+      state.clients[id]?.challenge = challenge
+      state.send(.codeRequired, to: id)
+    case .failure(let refusal):
+      // A wrong code ends the challenge only when the accounts say so; a password failure
+      // starts over.
+      if request != ClientMessage.submitCode("").type { state.clients[id]?.challenge = nil }
+      state.send(.refused(refusal), to: id)
+    }
+    return .none
+  }
+
+  func accountAnswered(
+    _ id: ClientID, request: UInt8, _ result: Result<AccountReply, Refusal>, state: inout State
+  ) {
+    state.clients[id]?.pendingRequest = nil
+    switch result {
+    case .success(.deleted(let userName)):
+      forfeitGames(of: userName, state: &state)
+      if state.clients[id] != nil { state.send(.accepted(request: request), to: id) }
+    case .success(let reply):
+      guard state.clients[id] != nil else { return }
+      switch reply {
+      case .accepted, .deleted: state.send(.accepted(request: request), to: id)
+      case .secret(let enrolment):
+        state.send(.twoFactorSecret(secret: enrolment.secret, uri: enrolment.uri), to: id)
+      case .recoveryCodes(let codes): state.send(.recoveryCodes(codes), to: id)
+      case .recoveryCodesLeft(let count): state.send(.recoveryCodesLeft(count), to: id)
+      }
+    case .failure(let refusal):
+      guard state.clients[id] != nil else { return }
+      state.send(.refused(refusal), to: id)
+    }
+  }
+
+  /// Ends the games of a deleted account (its records went with it) and signs it out
+  /// everywhere.
+  private func forfeitGames(of userName: String, state: inout State) {
+    let key = userName.lowercased()
+    for id in state.clients.keys.sorted()
+    where state.clients[id]?.account?.userName.lowercased() == key {
+      state.clients[id]?.account = nil
+    }
+    for code in state.matches.keys.sorted() {
+      guard var match = state.matches[code], !match.isOver else { continue }
+      let deleted: Mark? =
+        match.x.name.lowercased() == key ? .x : match.o?.name.lowercased() == key ? .o : nil
+      guard let deleted else { continue }
+      if match.o == nil || !match.isUnderWay {
+        state.matches[code] = nil
+        continue
+      }
+      let end = GameEnd(
+        winner: deleted.opponent, reason: .forfeit, xRating: match.x.rating,
+        oRating: match.o?.rating ?? 0)
+      match.phase = .finished(end)
+      match.endedAt = state.now
+      state.send(.ended(code: code, end), to: match.audience)
+      state.matches[code] = match
+    }
+  }
+}

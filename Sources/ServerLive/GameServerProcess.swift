@@ -1,0 +1,268 @@
+import AuthenticationClient
+import AuthenticationClientLive
+public import Crypto
+import DatabaseClient
+import DatabaseClientLive
+import Dispatch
+import Foundation
+public import GameProtocol
+import NetworkIO
+import ServerCore
+import TLS
+
+/// What `tictactoe serve` was asked for.
+public struct ServeOptions: Equatable, Sendable {
+  /// Where to listen: every interface on port 7457 unless given.
+  public var listen: ServerAddress?
+  /// The database file, or the default server database when `nil`.
+  public var database: String?
+  /// How long a disconnected player's seat is held, in seconds.
+  public var reconnectGraceSeconds: Int
+
+  /// Creates options.
+  public init(
+    listen: ServerAddress? = nil, database: String? = nil,
+    reconnectGraceSeconds: Int = ProtocolLimits.defaultReconnectGraceSeconds
+  ) {
+    self.listen = listen
+    self.database = database
+    self.reconnectGraceSeconds = reconnectGraceSeconds
+  }
+}
+
+/// `tictactoe serve`: the game server as a process.
+public enum GameServerProcess {
+  /// The server database's file name in the default folder.
+  public static let defaultFileName = "server.sqlite"
+
+  /// Runs the server until SIGTERM or SIGINT.
+  ///
+  /// Prints `Listening on HOST:PORT` and `Fingerprint: SHA256:…` on standard output, flushed;
+  /// logs go to standard error.
+  ///
+  /// - Parameters:
+  ///   - options: The command line's options.
+  ///   - environment: The process environment, for the default database folder.
+  ///   - passwordAlgorithm: How new passwords are hashed.
+  /// - Returns: The exit code: 0 after a clean stop, 1 when the server could not start.
+  @MainActor
+  public static func run(
+    _ options: ServeOptions, environment: [String: String],
+    passwordAlgorithm: PasswordHash.Algorithm
+  ) async -> Int32 {
+    do {
+      let server = try await start(
+        options, environment: environment, algorithm: passwordAlgorithm)
+      await server.runUntilStopped()
+      return 0
+    } catch {
+      logLine(error.message)
+      return 1
+    }
+  }
+
+  @MainActor
+  private static func start(
+    _ options: ServeOptions, environment: [String: String], algorithm: PasswordHash.Algorithm
+  ) async throws(ServeFailure) -> RunningServer {
+    let path = try databasePath(options.database, environment: environment)
+    if path != ":memory:" { try ServerIdentity.lockExclusively(path) }
+    let database: LocalDatabase
+    do {
+      database = try LocalDatabase(path: path)
+    } catch {
+      throw ServeFailure(error.message)
+    }
+    let (identity, created) =
+      path == ":memory:"
+      ? (try makeIdentity(), true)
+      : try ServerIdentity.loadOrCreate(at: ServerIdentity.path(forDatabase: path))
+    if created, path != ":memory:" {
+      logLine("Made a new certificate in \(ServerIdentity.path(forDatabase: path)).")
+    }
+    let context: TLSContext
+    do {
+      context = try TLSContext.server(identity)
+    } catch {
+      throw ServeFailure(error.description)
+    }
+    let descriptorLimit = EventLoop.raiseDescriptorLimit()
+    let loop: EventLoop
+    do {
+      loop = try EventLoop()
+    } catch {
+      throw ServeFailure("The event loop could not start: \(error.description).")
+    }
+    let records = ServerRecords(database: database, now: systemMilliseconds)
+    let checkpointer = Checkpointer(path: path, database: database)
+    let games: [OnlineGameRecord]
+    do {
+      games = try await records.activeGames()
+    } catch {
+      throw ServeFailure("The games in progress could not be read: \(error.message)")
+    }
+    let reducer = GameServer(
+      authentication: AuthenticationClient.live(database: database, passwordAlgorithm: algorithm)
+        .oneAtATime(),
+      storage: .live(records: records, database: .live(database: database)),
+      random: { Int.random(in: 0..<$0) },
+      log: { logLine($0) })
+    let relay = Relay()
+    let transport = ServerTransport(
+      loop: loop, maximumConnections: max(64, descriptorLimit - 64)
+    ) { actions in relay.post(actions) }
+    let runtime = ServerRuntime(
+      state: GameServer.State(
+        now: systemMilliseconds(), reconnectGraceSeconds: options.reconnectGraceSeconds),
+      reducer: reducer, deliver: { transport.deliver($0) })
+    relay.runtime = runtime
+    runtime.send(.restored(games))
+    if !games.isEmpty {
+      logLine("Resumed \(games.count) game\(games.count == 1 ? "" : "s") in progress.")
+    }
+
+    let listener = try listen(options.listen, loop: loop, context: context, transport: transport)
+    loop.start(name: "tictactoe server")
+    writeOut("Listening on \(listener.address)\nFingerprint: \(identity.fingerprintText)\n")
+    return RunningServer(
+      loop: loop, listener: listener, transport: transport, runtime: runtime,
+      checkpointer: checkpointer)
+  }
+
+  private static func listen(
+    _ address: ServerAddress?, loop: EventLoop, context: TLSContext, transport: ServerTransport
+  ) throws(ServeFailure) -> Listener {
+    let requested = address ?? ServerAddress(host: "")
+    let candidates: [SocketAddress]
+    do {
+      let resolved = try SocketAddress.resolve(
+        host: requested.host, port: requested.port, passive: true)
+      // Every interface: the IPv6 wildcard takes IPv4 too, where the system has IPv6.
+      candidates =
+        requested.host.isEmpty
+        ? resolved.filter { $0.host == "::" } + resolved.filter { $0.host != "::" } : resolved
+    } catch {
+      throw ServeFailure("The address \(requested) to listen on is not valid: \(error.reason).")
+    }
+    var lastError: SystemError?
+    for candidate in candidates {
+      do {
+        return try Listener(address: candidate, loop: loop, context: context) { connection in
+          transport.accept(connection)
+        }
+      } catch {
+        lastError = error
+      }
+    }
+    throw ServeFailure(
+      "Cannot listen on \(requested): \(lastError?.reason ?? "no address") (is another server "
+        + "running there?).")
+  }
+
+  private static func makeIdentity() throws(ServeFailure) -> TLSIdentity {
+    do {
+      return try TLSIdentity.generate()
+    } catch {
+      throw ServeFailure("No certificate could be made: \(error.description)")
+    }
+  }
+
+  /// The database file: `--database`, or `server.sqlite` in the default data folder.
+  private static func databasePath(_ explicit: String?, environment: [String: String])
+    throws(ServeFailure) -> String
+  {
+    if let explicit, !explicit.isEmpty { return explicit }
+    var environment = environment
+    environment["TICTACTOE_DATABASE"] = nil
+    do {
+      let location = try DatabaseLocation(explicitPath: nil, environment: environment)
+      try location.createFolder()
+      return location.folder + "/" + defaultFileName
+    } catch {
+      throw ServeFailure(error.message)
+    }
+  }
+}
+
+/// Hands actions from the loop thread to the runtime on the main actor, in order.
+private final class Relay: @unchecked Sendable {
+  // Set once on the main actor before the listener accepts anything.
+  nonisolated(unsafe) var runtime: ServerRuntime?
+
+  func post(_ actions: [GameServer.Action]) {
+    DispatchQueue.main.async { [self] in
+      MainActor.assumeIsolated { runtime?.send(contentsOf: actions) }
+    }
+  }
+}
+
+/// A started server: waits for a signal, then stops cleanly.
+@MainActor
+private final class RunningServer {
+  let loop: EventLoop
+  let listener: Listener
+  let transport: ServerTransport
+  let runtime: ServerRuntime
+  let checkpointer: Checkpointer?
+  private var signals: [any DispatchSourceSignal] = []
+  private var ticker: (any DispatchSourceTimer)?
+
+  init(
+    loop: EventLoop, listener: Listener, transport: ServerTransport, runtime: ServerRuntime,
+    checkpointer: Checkpointer?
+  ) {
+    self.loop = loop
+    self.listener = listener
+    self.transport = transport
+    self.runtime = runtime
+    self.checkpointer = checkpointer
+  }
+
+  func runUntilStopped() async {
+    let timer = DispatchSource.makeTimerSource(queue: .main)
+    timer.schedule(deadline: .now() + 1, repeating: 1)
+    timer.setEventHandler { [runtime] in
+      MainActor.assumeIsolated { runtime.send(.tick(now: systemMilliseconds())) }
+    }
+    timer.resume()
+    ticker = timer
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      var resumed = false
+      for number in [SIGTERM, SIGINT] {
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+        source.setEventHandler {
+          guard !resumed else { return }
+          resumed = true
+          continuation.resume()
+        }
+        source.resume()
+        signals.append(source)
+      }
+    }
+    logLine("Stopping: finishing what is being stored.")
+    listener.close()
+    runtime.send(.shutdownRequested)
+    // Whatever is being stored is stored before the process ends; nothing new starts.
+    let deadline = ContinuousClock.now + .seconds(10)
+    while runtime.runningEffectCount > 0, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(20))
+    }
+    transport.closeAll()
+    try? await Task.sleep(for: .milliseconds(200))
+    ticker?.cancel()
+    checkpointer?.stop()
+    loop.stop()
+    logLine("Stopped.")
+  }
+}
+
+/// Writes a log line to standard error.
+func logLine(_ line: String) {
+  FileHandle.standardError.write(Data("tictactoe serve: \(line)\n".utf8))
+}
+
+/// Writes to standard output at once, unbuffered.
+private func writeOut(_ text: String) {
+  FileHandle.standardOutput.write(Data(text.utf8))
+}

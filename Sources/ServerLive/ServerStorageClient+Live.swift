@@ -1,0 +1,125 @@
+public import AuthenticationClient
+public import DatabaseClient
+import DatabaseClientLive
+import GameProtocol
+import GameRules
+public import ServerCore
+
+extension ServerStorageClient {
+  /// The server's records in its SQLite database, written in group commits.
+  ///
+  /// - Parameters:
+  ///   - records: The server's tables.
+  ///   - database: The game records, for stats.
+  /// - Returns: The client.
+  public static func live(records: ServerRecords, database: DatabaseClient)
+    -> ServerStorageClient
+  {
+    ServerStorageClient(
+      openSession: { session in try await records.openSession(session) },
+      resumeSession: { token in try await records.resumeSession(token) },
+      endSessions: { userName in try await records.endSessions(userName) },
+      createGame: { game in try await records.createGame(game) },
+      seatOpponent: { code, seat in try await records.seatOpponent(code, seat) },
+      commitMove: { code, ply, cell, ending in
+        try await records.commitMove(code, ply: ply, cell: cell, ending: ending)
+      },
+      finishGame: { code, ending in try await records.finishGame(code, ending) },
+      cancelGame: { code in try await records.cancelGame(code) },
+      stats: { userName in
+        guard let account = try await records.account(named: userName) else { return nil }
+        let stats = try await database.stats(.account(account.id))
+        return PlayerStats(
+          userName: account.userName, rating: account.rating, wins: stats.wins,
+          losses: stats.losses, draws: stats.draws, currentStreak: stats.currentStreak,
+          bestStreak: stats.bestStreak)
+      },
+      history: { userName, limit in
+        guard let account = try await records.account(named: userName) else { return nil }
+        return try await database.history(.account(account.id), limit).compactMap(FinishedGame.init)
+      },
+      finishedGame: { id in try await database.game(id).flatMap(FinishedGame.init) }
+    )
+  }
+}
+
+extension FinishedGame {
+  /// The finished game of a record, or `nil` for one without an id or a result.
+  init?(_ record: GameRecord) {
+    guard let id = record.id, let result = record.result else { return nil }
+    self.init(
+      id: id, xName: record.x.name, oName: record.o.name, rows: record.rows,
+      columns: record.columns, k: record.k, firstMover: record.firstMover, moves: record.moves,
+      winner: result == .xWins ? .x : result == .oWins ? .o : nil, startedAt: record.startedAt,
+      endedAt: record.endedAt ?? record.startedAt)
+  }
+}
+
+extension AuthenticationClient {
+  /// This client with its endpoints run one at a time: scrypt takes a lot of memory and blocks
+  /// the thread it runs on, so sign-ins wait their turn and hold at most one of Swift's
+  /// concurrency threads, leaving the others to the games.
+  ///
+  /// - Returns: The client.
+  public func oneAtATime() -> AuthenticationClient {
+    let client = self
+    let gate = Gate()
+    return AuthenticationClient(
+      login: { userName, password in
+        try await gate.run { try await client.login(userName, password) }
+      },
+      verifyTwoFactor: { challenge, code in
+        try await gate.run { try await client.verifyTwoFactor(challenge, code) }
+      },
+      createAccount: { userName, password in
+        try await gate.run { try await client.createAccount(userName, password) }
+      },
+      changePassword: { credentials, new in
+        try await gate.run { try await client.changePassword(credentials, new) }
+      },
+      deleteAccount: { credentials in
+        try await gate.run { try await client.deleteAccount(credentials) }
+      },
+      listAccounts: { try await gate.run { try await client.listAccounts() } },
+      beginTwoFactor: { userName, password in
+        try await gate.run { try await client.beginTwoFactor(userName, password) }
+      },
+      confirmTwoFactor: { userName, code in
+        try await gate.run { try await client.confirmTwoFactor(userName, code) }
+      },
+      disableTwoFactor: { credentials in
+        try await gate.run { try await client.disableTwoFactor(credentials) }
+      },
+      remainingRecoveryCodes: { session in
+        try await gate.run { try await client.remainingRecoveryCodes(session) }
+      },
+      regenerateRecoveryCodes: { session in
+        try await gate.run { try await client.regenerateRecoveryCodes(session) }
+      }
+    )
+  }
+}
+
+/// Lets one operation run at a time, the others waiting in order.
+actor Gate {
+  private var isBusy = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  func run<Result: Sendable>(
+    _ operation: @Sendable () async throws -> Result
+  ) async throws -> Result {
+    if isBusy {
+      await withCheckedContinuation { waiters.append($0) }
+    } else {
+      isBusy = true
+    }
+    defer {
+      if waiters.isEmpty {
+        isBusy = false
+      } else {
+        waiters.removeFirst().resume()
+      }
+    }
+    return try await operation()
+  }
+}

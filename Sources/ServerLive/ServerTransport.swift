@@ -1,0 +1,131 @@
+import Dispatch
+import GameProtocol
+import NetworkIO
+import ServerCore
+
+/// The server's side of the event loop: it decodes what connections send, hands it to the main
+/// actor in order, and writes the runtime's outbox back to the connections.
+///
+/// Everything but ``deliver(_:)`` runs on the loop's thread.
+final class ServerTransport: ConnectionHandler, @unchecked Sendable {
+  private let loop: EventLoop
+  private let events: @Sendable ([GameServer.Action]) -> Void
+  // Loop thread only: what happened since the last hand-over, in order.
+  private var batch: [GameServer.Action] = []
+  // Loop thread only: every accepted connection, handshaking or open.
+  private var connections: [ConnectionID: Connection] = [:]
+  // Loop thread only: the connections reported to the runtime.
+  private var established: Set<ConnectionID> = []
+  private let handshakeLimit = Int64(ProtocolLimits.handshakeSeconds) * 1_000
+  private let idleLimit = Int64(ProtocolLimits.idleSeconds) * 1_000
+  /// The most connections at once; more are closed as soon as they are accepted.
+  let maximumConnections: Int
+
+  /// Creates a transport that reports to `events` (called on the loop thread, once a turn of
+  /// the loop with everything that happened in it).
+  init(
+    loop: EventLoop, maximumConnections: Int,
+    events: @escaping @Sendable ([GameServer.Action]) -> Void
+  ) {
+    self.loop = loop
+    self.maximumConnections = maximumConnections
+    self.events = events
+    loop.repeating(everyMilliseconds: 1_000) { [self] in sweep() }
+  }
+
+  /// The handler for a newly accepted connection, or `nil` when the server is full.
+  func accept(_ connection: Connection) -> (any ConnectionHandler)? {
+    guard connections.count < maximumConnections else { return nil }
+    connections[connection.id] = connection
+    return self
+  }
+
+  /// How many connections are open or handshaking.
+  var connectionCount: Int { connections.count }
+
+  /// Queues an action for the runtime; the queue is handed over once the loop has dealt with
+  /// everything ready now, so one hop to the main actor carries many actions.
+  private func events(_ action: GameServer.Action) {
+    if batch.isEmpty {
+      loop.execute { [self] in
+        let actions = batch
+        batch.removeAll(keepingCapacity: true)
+        events(actions)
+      }
+    }
+    batch.append(action)
+  }
+
+  func connectionEstablished(_ connection: Connection) {
+    established.insert(connection.id)
+    events(.connected(ClientID(connection.id.rawValue), address: connection.peer.host))
+  }
+
+  func connection(_ connection: Connection, received payload: [UInt8]) {
+    let id = ClientID(connection.id.rawValue)
+    do {
+      events(.received(id, try ClientMessage(decoding: payload)))
+    } catch {
+      events(.broke(id, error))
+    }
+  }
+
+  func connection(_ connection: Connection, broke error: ProtocolError) {
+    events(.broke(ClientID(connection.id.rawValue), error))
+  }
+
+  func connectionClosed(_ connection: Connection, reason: CloseReason) {
+    connections[connection.id] = nil
+    // Only connections that were reported as connected are reported as gone.
+    if established.remove(connection.id) != nil {
+      events(.disconnected(ClientID(connection.id.rawValue)))
+    }
+  }
+
+  /// Writes the outbox of one action, in order; callable from any thread.
+  func deliver(_ outbox: [GameServer.Outgoing]) {
+    guard !outbox.isEmpty else { return }
+    loop.execute { [self] in
+      var batch: [ConnectionID: [[UInt8]]] = [:]
+      var order: [ConnectionID] = []
+      func flush(_ id: ConnectionID) {
+        guard let frames = batch.removeValue(forKey: id), let connection = connections[id] else {
+          return
+        }
+        connection.send(frames: frames)
+      }
+      for entry in outbox {
+        let id = ConnectionID(entry.client.rawValue)
+        switch entry.event {
+        case .message(let message):
+          if case .welcome = message { connections[id]?.isGreeted = true }
+          if batch[id] == nil { order.append(id) }
+          batch[id, default: []].append(message.encoded())
+        case .close:
+          flush(id)
+          connections[id]?.close(flushing: true)
+        }
+      }
+      for id in order { flush(id) }
+    }
+  }
+
+  /// Closes connections whose handshake or greeting takes too long, and silent ones.
+  private func sweep() {
+    let now = EventLoop.monotonicMilliseconds()
+    for connection in Array(connections.values) {
+      if !connection.isGreeted {
+        if now - connection.openedAt > handshakeLimit { connection.abort(.timedOut) }
+      } else if now - connection.lastReadAt > idleLimit {
+        connection.abort(.timedOut)
+      }
+    }
+  }
+
+  /// Closes every connection, flushing what is queued.
+  func closeAll() {
+    loop.execute { [self] in
+      for connection in Array(connections.values) { connection.close(flushing: true) }
+    }
+  }
+}

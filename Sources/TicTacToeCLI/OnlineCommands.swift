@@ -1,0 +1,293 @@
+import AppLive
+import AuthenticationClient
+import DatabaseClient
+import DatabaseClientLive
+import Foundation
+import GameCore
+import GameProtocol
+import GameRules
+import NetworkIO
+import OnlineClient
+import OnlineClientLive
+import OnlineCore
+import ServerLive
+
+extension CLI {
+  // MARK: - serve
+
+  static func serve(_ options: ServeOptions) async -> Int32 {
+    let environment = ProcessInfo.processInfo.environment
+    do {
+      let algorithm = try PasswordCost.algorithm(environment[PasswordCost.variable])
+      return await GameServerProcess.run(
+        options, environment: environment, passwordAlgorithm: algorithm)
+    } catch {
+      printError(error.message)
+      return error.status
+    }
+  }
+
+  // MARK: - Reaching a server
+
+  /// The accounts `--server` names, or this computer's.
+  static func accounts(_ common: CommonOptions, _ clients: LiveClients) throws(CommandFailure)
+    -> AuthenticationClient
+  {
+    guard common.server != nil else { return clients.authentication }
+    return .remote(try remoteSession(common, clients))
+  }
+
+  /// A session with the server of `--server`, pinning its fingerprint in this computer's
+  /// database.
+  static func remoteSession(
+    _ common: CommonOptions, _ clients: LiveClients,
+    announce: @escaping @Sendable (String) -> Void =
+      { writeStandardError($0 + "\n") }
+  ) throws(CommandFailure) -> RemoteSession {
+    guard let server = common.server else { preconditionFailure("no --server was given") }
+    let loop: EventLoop
+    do throws(OnlineFailure) {
+      loop = try ClientLoop.shared()
+    } catch {
+      throw .failure(error.message)
+    }
+    return RemoteSession(
+      address: server, trust: trustStore(common, clients, announce: announce), loop: loop)
+  }
+
+  static func trustStore(
+    _ common: CommonOptions, _ clients: LiveClients,
+    announce: @escaping @Sendable (String) -> Void
+  ) -> TrustStore {
+    TrustStore(
+      database: clients.localDatabase, explicitFingerprint: common.serverFingerprint,
+      announce: announce, now: { clients.clock.now() })
+  }
+
+  /// The answer to a request, with a refusal or a lost connection as a ``CommandFailure``.
+  static func ask(_ session: RemoteSession, _ message: ClientMessage) async throws(CommandFailure)
+    -> ServerMessage
+  {
+    let answer: ServerMessage
+    do throws(OnlineFailure) {
+      answer = try await session.request(message)
+    } catch {
+      throw .failure(error.message)
+    }
+    if case .refused(let refusal) = answer {
+      throw .failure(OnlineGame.sentence(for: refusal, code: nil))
+    }
+    return answer
+  }
+
+  // MARK: - games
+
+  static func games(json: Bool, common: CommonOptions) async -> Int32 {
+    await outcome { () async throws(CommandFailure) in
+      let clients = try LiveClients(common)
+      let session = try remoteSession(common, clients)
+      guard case .games(let listings) = try await ask(session, .listGames) else {
+        throw .failure("The server answered with something else than a list of games.")
+      }
+      await session.close()
+      if json {
+        writeLine(OnlineFormatting.gamesJSON(listings))
+      } else if listings.isEmpty {
+        writeLine(
+          "No games on \(session.address); start one with tictactoe play --server "
+            + "\(session.address) --user NAME --new.")
+      } else {
+        for listing in listings { writeLine(OnlineFormatting.listingText(listing)) }
+      }
+    }
+  }
+
+  // MARK: - stats --server
+
+  static func onlineStats(_ options: StatsOptions, common: CommonOptions) async -> Int32 {
+    await outcome { () async throws(CommandFailure) in
+      guard let user = options.user else {
+        throw .usage("Online stats belong to an account: tictactoe stats NAME --server HOST.")
+      }
+      guard !options.reset else {
+        throw .usage("Online records cannot be reset; --reset works on this computer's stats.")
+      }
+      let clients = try LiveClients(common)
+      let session = try remoteSession(common, clients)
+      let answer: ServerMessage
+      do throws(OnlineFailure) {
+        answer = try await session.request(.requestStats(userName: user))
+      } catch {
+        throw .failure(error.message)
+      }
+      await session.close()
+      switch answer {
+      case .stats(let stats):
+        writeLine(
+          options.json
+            ? OnlineFormatting.statsJSON(stats, server: session.address)
+            : OnlineFormatting.statsText(stats, server: session.address))
+      case .refused(let refusal) where refusal.code == .noSuchUser:
+        throw .failure(
+          "There is no account named \(user.escapingControlCharacters) on "
+            + "\(session.address).")
+      case .refused(let refusal):
+        throw .failure(OnlineGame.sentence(for: refusal, code: nil))
+      default:
+        throw .failure("The server answered with something else than stats.")
+      }
+    }
+  }
+}
+
+extension CLI {
+  // MARK: - history and replay --server
+
+  static func onlineHistory(user: String?, json: Bool, common: CommonOptions) async -> Int32 {
+    await outcome { () async throws(CommandFailure) in
+      guard let user else {
+        throw .usage("Online games belong to an account: tictactoe history NAME --server HOST.")
+      }
+      let (games, server) = try await finishedGames(.requestHistory(userName: user), common) {
+        refusal, server in
+        refusal.code == .noSuchUser
+          ? "There is no account named \(user.escapingControlCharacters) on \(server)." : nil
+      }
+      let records = games.map(GameRecord.init)
+      if json {
+        writeLine(RecordFormatting.historyJSON(records, user: user))
+      } else if records.isEmpty {
+        writeLine(
+          "No finished online games yet for \(user.escapingControlCharacters) on \(server).")
+      } else {
+        for record in records { writeLine(RecordFormatting.summary(record)) }
+      }
+    }
+  }
+
+  static func onlineReplay(gameID: Int64, common: CommonOptions) async -> Int32 {
+    await outcome { () async throws(CommandFailure) in
+      let (games, server) = try await finishedGames(.requestFinishedGame(id: gameID), common) {
+        refusal, server in
+        refusal.code == .noSuchGame
+          ? "There is no finished game with id \(gameID) on \(server); tictactoe history NAME "
+            + "--server \(server) lists them." : nil
+      }
+      guard let game = games.first, let text = RecordFormatting.replayText(GameRecord(game))
+      else {
+        throw .failure("Game \(gameID) on \(server) has moves that cannot be replayed.")
+      }
+      writeLine(text)
+    }
+  }
+
+  /// Asks the server for finished games; `refusal` words the refusals the caller expects.
+  private static func finishedGames(
+    _ request: ClientMessage, _ common: CommonOptions,
+    refusal sentence: (Refusal, ServerAddress) -> String?
+  ) async throws(CommandFailure) -> ([FinishedGame], ServerAddress) {
+    let clients = try LiveClients(common)
+    let session = try remoteSession(common, clients)
+    let answer: ServerMessage
+    do throws(OnlineFailure) {
+      answer = try await session.request(request)
+    } catch {
+      throw .failure(error.message)
+    }
+    await session.close()
+    switch answer {
+    case .history(let games):
+      return (games, session.address)
+    case .refused(let refusal):
+      throw .failure(
+        sentence(refusal, session.address) ?? OnlineGame.sentence(for: refusal, code: nil))
+    default:
+      throw .failure("The server answered with something else than finished games.")
+    }
+  }
+}
+
+extension GameRecord {
+  /// The record of a game a server finished, its players named by their accounts there.
+  init(_ game: FinishedGame) {
+    self.init(
+      id: game.id, x: PlayerRecord(name: game.xName), o: PlayerRecord(name: game.oName),
+      rows: game.rows, columns: game.columns, k: game.k, firstMover: game.firstMover,
+      moves: game.moves,
+      result: game.winner.map { $0 == .x ? .xWins : .oWins } ?? .draw,
+      startedAt: game.startedAt, endedAt: game.endedAt)
+  }
+}
+
+/// Text and JSON for what servers answer.
+enum OnlineFormatting {
+  static func listingText(_ listing: GameListing) -> String {
+    let x = listing.xName.map { "\($0.escapingControlCharacters) (X)" } ?? "(X free)"
+    let o = listing.oName.map { "\($0.escapingControlCharacters) (O)" } ?? "(O free)"
+    let status = listing.isOpen ? "open   " : "playing"
+    return "\(listing.code)  \(status)  \(x) vs \(o)  \(listing.rows)×\(listing.columns), "
+      + "\(listing.k) in a row, \(RecordFormatting.count(listing.moveCount, "move"))"
+  }
+
+  static func gamesJSON(_ listings: [GameListing]) -> String {
+    JSON.line(GamesOutput(listings: listings))
+  }
+
+  static func statsText(_ stats: PlayerStats, server: ServerAddress) -> String {
+    let name = stats.userName.escapingControlCharacters
+    guard stats.games > 0 else {
+      return "No finished online games yet for \(name) on \(server); rating \(stats.rating)."
+    }
+    let rate = Int((Double(stats.wins) / Double(stats.games) * 100).rounded())
+    return [
+      "Stats for \(name) on \(server): \(RecordFormatting.count(stats.games, "game")): "
+        + "\(RecordFormatting.count(stats.wins, "win")), \(stats.losses) "
+        + "loss\(stats.losses == 1 ? "" : "es"), \(RecordFormatting.count(stats.draws, "draw")) "
+        + "(win rate \(rate)%).",
+      "Rating: \(stats.rating).",
+      "Current streak: \(RecordFormatting.count(stats.currentStreak, "win")); best streak: "
+        + "\(RecordFormatting.count(stats.bestStreak, "win")).",
+    ].joined(separator: "\n")
+  }
+
+  static func statsJSON(_ stats: PlayerStats, server: ServerAddress) -> String {
+    JSON.line(OnlineStatsOutput(stats: stats, server: server))
+  }
+}
+
+/// `games --json`.
+struct GamesOutput: JSONObject {
+  let listings: [GameListing]
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    [("games", listings.map(GameListingOutput.init))]
+  }
+}
+
+/// One game a server lists.
+struct GameListingOutput: JSONObject {
+  let listing: GameListing
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    [
+      ("code", listing.code), ("status", listing.isOpen ? "open" : "playing"),
+      ("x", listing.xName), ("o", listing.oName), ("rows", listing.rows),
+      ("columns", listing.columns), ("k", listing.k), ("moves", listing.moveCount),
+    ]
+  }
+}
+
+/// `stats USER --server HOST --json`.
+struct OnlineStatsOutput: JSONObject {
+  let stats: PlayerStats
+  let server: ServerAddress
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    [
+      ("user", stats.userName), ("server", server.description), ("rating", stats.rating),
+      ("games", stats.games), ("wins", stats.wins), ("losses", stats.losses),
+      ("draws", stats.draws), ("currentStreak", stats.currentStreak),
+      ("bestStreak", stats.bestStreak),
+    ]
+  }
+}

@@ -1,0 +1,221 @@
+import ArchitectureTesting
+import AuthenticationClient
+import GameCore
+import GameProtocol
+import GameRules
+import NewGameCore
+import OnlineClient
+import OnlineCore
+import Synchronization
+import TestSupport
+import Testing
+
+/// A link that never reaches a server and counts how often it was closed.
+private final class ClosingLink: Sendable {
+  private let closes = Mutex(0)
+
+  var closeCount: Int { closes.withLock { $0 } }
+
+  var client: ServerLink {
+    ServerLink(
+      open: { AsyncStream { $0.finish() } }, send: { _ in },
+      close: { self.closes.withLock { $0 += 1 } })
+  }
+}
+
+@MainActor
+struct NewGameOnlineTests {
+  private let session = Session(accountID: 7, userName: "ann", token: "T0KEN")
+
+  private func newGame(_ state: NewGame.State, online: OnlineClient) -> TestStore<NewGame> {
+    TestStore(initialState: state) {
+      NewGame(
+        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
+        database: .unimplemented, online: online)
+    }
+  }
+
+  @Test
+  func aFormWithoutAServerSaysThatOnlinePlayNeedsOne() async {
+    let store = newGame(NewGame.State(), online: .unimplemented)
+    #expect(!store.state.isOnline)
+    #expect(store.state.accountLine == "Playing as a guest")
+    let sentence = "Playing online needs a server: sign in with the Server field filled in."
+    for request in [NewGame.State.OnlineRequest.create, .join, .watch, .list] {
+      #expect(store.state.onlineProblem(request) == sentence)
+    }
+    await store.send(.view(.createOnlineGameTapped)) { $0.errorMessage = sentence }
+    await store.send(.view(.openGamesTapped))
+    await store.finish()
+  }
+
+  @Test
+  func aGuestOnAServerMayWatchAndListButNotCreateOrJoin() async {
+    let store = newGame(NewGame.State(server: .example, session: nil), online: .unimplemented)
+    #expect(store.state.accountLine == "Playing as a guest on example.org:7457")
+    #expect(store.state.canRequest(.list))
+    await store.send(.view(.createOnlineGameTapped)) {
+      $0.errorMessage = "Creating a game needs an account on the server: sign in with it."
+    }
+    await store.send(.view(.inviteCodeChanged("k7m2qx"))) { $0.inviteCode = "k7m2qx" }
+    await store.send(.view(.joinTapped)) {
+      $0.errorMessage =
+        "Joining a game needs an account on the server: sign in with it, or watch."
+    }
+    #expect(store.state.canRequest(.watch))
+    await store.finish()
+  }
+
+  @Test
+  func aBadOrMissingInviteCodeIsRefusedInASentence() async {
+    let store = newGame(NewGame.State(server: .example, session: session), online: .unimplemented)
+    await store.send(.view(.joinTapped)) {
+      $0.errorMessage = "Type the invite code of the game to join."
+    }
+    await store.send(.view(.watchTapped)) {
+      $0.errorMessage = "Type the invite code of the game to watch."
+    }
+    // Hostile input: letters outside the alphabet, an escape sequence, a very long paste.
+    for typed in ["K7M2Q0", "\u{1B}[2J", String(repeating: "A", count: 100_000), "ABC"] {
+      await store.send(.view(.inviteCodeChanged(typed))) { $0.inviteCode = typed }
+      await store.send(.view(.joinTapped)) {
+        $0.errorMessage = "An invite code is 6 letters and digits, such as K7M2QX."
+      }
+    }
+    await store.finish()
+  }
+
+  @Test
+  func createShowsTheOnlineGameWithTheBoardOfTheFormAndLeavingClosesIt() async {
+    let link = ClosingLink()
+    var online = OnlineClient.unimplemented
+    online.link = { address in
+      #expect(address == .example)
+      return link.client
+    }
+    var state = NewGame.State(server: .example, session: session)
+    state.settings.rows = 4
+    state.settings.columns = 4
+    state.settings.k = 3
+    state.settings.startingRule = .o
+    let store = newGame(state, online: online)
+    #expect(store.state.accountLine == "Signed in as ann on example.org:7457")
+    let options = GameOptions(rows: 4, columns: 4, k: 3, first: .o)
+    await store.send(.view(.createOnlineGameTapped)) {
+      $0.online = OnlineGame.State(
+        server: .example, intent: .create(options), userName: "ann", token: "T0KEN")
+    }
+    await store.receive(.online(.started))
+    #expect(store.state.online?.title == "Connecting to example.org:7457…")
+    // Nothing shown yet, so leaving asks nothing and gives nothing up.
+    await store.send(.online(.view(.quitTapped))) { $0.online?.link = .closed }
+    await store.receive(.online(.delegate(.didQuit))) { $0.online = nil }
+    await store.finish()
+    #expect(link.closeCount == 1)
+  }
+
+  @Test
+  func watchingSendsNoTokenAndJoiningTakesTheCodeInCapitals() async {
+    let link = ClosingLink()
+    var online = OnlineClient.unimplemented
+    online.link = { _ in link.client }
+    let store = newGame(NewGame.State(server: .example, session: session), online: online)
+    await store.send(.view(.inviteCodeChanged(" k7m-2qx "))) { $0.inviteCode = " k7m-2qx " }
+    await store.send(.view(.watchTapped)) {
+      $0.online = OnlineGame.State(
+        server: .example, intent: .watch(code: "K7M2QX"), userName: nil, token: nil)
+    }
+    await store.receive(.online(.started))
+    await store.send(.online(.view(.quitTapped))) { $0.online?.link = .closed }
+    await store.receive(.online(.delegate(.didQuit))) { $0.online = nil }
+    await store.send(.view(.joinTapped)) {
+      $0.online = OnlineGame.State(
+        server: .example, intent: .join(code: "K7M2QX"), userName: "ann", token: "T0KEN")
+    }
+    await store.receive(.online(.started))
+    await store.send(.online(.view(.quitTapped))) { $0.online?.link = .closed }
+    await store.receive(.online(.delegate(.didQuit))) { $0.online = nil }
+    await store.finish()
+  }
+
+  @Test
+  func openGamesListsJoinsAnOpenOneAndWatchesAFullOne() async {
+    let open = GameListing(
+      code: "K7M2QX", isOpen: true, xName: "bob", oName: nil, rows: 3, columns: 3, k: 3,
+      moveCount: 0)
+    let full = GameListing(
+      code: "ABC234", isOpen: false, xName: "cy\u{1B}[31m", oName: "dee", rows: 5, columns: 5,
+      k: 4, moveCount: 1)
+    let link = ClosingLink()
+    var online = OnlineClient.unimplemented
+    online.listGames = { _ in [open, full] }
+    online.link = { _ in link.client }
+    let store = newGame(NewGame.State(server: .example, session: session), online: online)
+    await store.send(.view(.openGamesTapped)) {
+      $0.openGames = OpenGames.State(server: .example, canJoin: true)
+    }
+    await store.receive(.openGames(.started)) { $0.openGames?.isLoading = true }
+    #expect(store.state.openGames?.note == "Asking example.org:7457…")
+    await store.receive(.openGames(.loaded(.success([open, full])))) {
+      $0.openGames?.isLoading = false
+      $0.openGames?.listings = [open, full]
+    }
+    #expect(
+      store.state.openGames?.lines == [
+        "K7M2QX  bob (X) against O free, 3×3, 3 in a row, 0 moves · join",
+        "ABC234  cy\\u{1B}[31m (X) against dee (O), 5×5, 4 in a row, 1 move · watch",
+      ])
+    // A place beyond the list does nothing.
+    await store.send(.openGames(.view(.gameTapped(2))))
+    await store.send(.openGames(.view(.gameTapped(1))))
+    await store.receive(.openGames(.delegate(.didChoose(.watch(code: "ABC234"))))) {
+      $0.openGames = nil
+      $0.online = OnlineGame.State(
+        server: .example, intent: .watch(code: "ABC234"), userName: nil, token: nil)
+    }
+    await store.receive(.online(.started))
+    await store.send(.online(.view(.quitTapped))) { $0.online?.link = .closed }
+    await store.receive(.online(.delegate(.didQuit))) { $0.online = nil }
+
+    await store.send(.view(.openGamesTapped)) {
+      $0.openGames = OpenGames.State(server: .example, canJoin: true)
+    }
+    await store.receive(.openGames(.started)) { $0.openGames?.isLoading = true }
+    await store.receive(.openGames(.loaded(.success([open, full])))) {
+      $0.openGames?.isLoading = false
+      $0.openGames?.listings = [open, full]
+    }
+    await store.send(.openGames(.view(.gameTapped(0))))
+    await store.receive(.openGames(.delegate(.didChoose(.join(code: "K7M2QX"))))) {
+      $0.openGames = nil
+      $0.online = OnlineGame.State(
+        server: .example, intent: .join(code: "K7M2QX"), userName: "ann", token: "T0KEN")
+    }
+    await store.receive(.online(.started))
+    await store.send(.online(.view(.quitTapped))) { $0.online?.link = .closed }
+    await store.receive(.online(.delegate(.didQuit))) { $0.online = nil }
+    await store.finish()
+  }
+
+  @Test
+  func aGuestSeesOpenGamesAsWatchableAndAFailedListSaysWhy() async {
+    var online = OnlineClient.unimplemented
+    online.listGames = { _ in throw OnlineFailure("The server at example.org:7457 is down.") }
+    let store = newGame(NewGame.State(server: .example, session: nil), online: online)
+    await store.send(.view(.openGamesTapped)) {
+      $0.openGames = OpenGames.State(server: .example, canJoin: false)
+    }
+    await store.receive(.openGames(.started)) { $0.openGames?.isLoading = true }
+    await store.receive(
+      .openGames(.loaded(.failure(OnlineFailure("The server at example.org:7457 is down."))))
+    ) {
+      $0.openGames?.isLoading = false
+      $0.openGames?.errorMessage = "The server at example.org:7457 is down."
+    }
+    #expect(
+      store.state.openGames?.note == "No games on example.org:7457 now; create one from New game.")
+    await store.send(.openGames(.view(.closeTapped)))
+    await store.receive(.openGames(.delegate(.didClose))) { $0.openGames = nil }
+    await store.finish()
+  }
+}

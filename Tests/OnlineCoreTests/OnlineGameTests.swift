@@ -1,0 +1,339 @@
+import ArchitectureTesting
+import GameCore
+import GameProtocol
+import GameRules
+import OnlineClient
+import OnlineCore
+import Synchronization
+import TestSupport
+import Testing
+
+/// A server connection the test drives: it records what the client sends and emits events.
+final class ScriptedLink: Sendable {
+  private let streams = Mutex<[AsyncStream<LinkEvent>.Continuation]>([])
+  private let sentMessages = Mutex<[ClientMessage]>([])
+
+  var client: ServerLink {
+    ServerLink(
+      open: {
+        let (stream, continuation) = AsyncStream.makeStream(of: LinkEvent.self)
+        self.streams.withLock { $0.append(continuation) }
+        return stream
+      },
+      send: { message in self.sentMessages.withLock { $0.append(message) } },
+      close: { self.streams.withLock { $0.last?.finish() } }
+    )
+  }
+
+  /// Connections opened so far.
+  var openCount: Int { streams.withLock(\.count) }
+
+  /// Everything sent so far, emptied.
+  func takeSent() -> [ClientMessage] {
+    sentMessages.withLock { sent in
+      defer { sent.removeAll() }
+      return sent
+    }
+  }
+
+  /// Emits an event on the latest connection; a close ends it.
+  func emit(_ event: LinkEvent) {
+    streams.withLock { streams in
+      streams.last?.yield(event)
+      if case .closed = event { streams.last?.finish() }
+    }
+  }
+
+  /// Waits until `count` connections have been opened.
+  func waitForOpen(_ count: Int) async {
+    for _ in 0..<5_000 where openCount < count { try? await Task.sleep(for: .milliseconds(1)) }
+  }
+
+  /// Waits until something was sent and returns it.
+  func waitForSent() async -> [ClientMessage] {
+    for _ in 0..<5_000 {
+      let sent = takeSent()
+      if !sent.isEmpty { return sent }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    return []
+  }
+}
+
+let code = "ABC234"
+let server = ServerAddress(host: "example.org", port: 7457)
+let ann = SeatedPlayer(name: "ann", rating: 1_200)
+let bob = SeatedPlayer(name: "bob", rating: 1_200)
+
+func snapshot(
+  moves: [Cell] = [], o: SeatedPlayer? = bob, status: GameStatus = .playing, role: Mark? = .x
+) -> GameSnapshot {
+  GameSnapshot(
+    code: code, rows: 3, columns: 3, k: 3, firstMover: .x, x: ann, o: o, moves: moves,
+    status: status, role: role)
+}
+
+@MainActor
+struct OnlineGameTests {
+  private func makeStore(
+    _ intent: OnlineGame.Intent, link: ScriptedLink, clock: TestClock = TestClock()
+  ) -> TestStore<OnlineGame> {
+    TestStore(
+      initialState: OnlineGame.State(server: server, intent: intent, userName: "ann", token: "t1")
+    ) {
+      OnlineGame(link: link.client, clock: clock.client)
+    }
+  }
+
+  @Test func aCreatedGameIsPlayedToTheEnd() async throws {
+    let link = ScriptedLink()
+    let store = makeStore(.create(GameOptions()), link: link)
+    await store.send(.started)
+    await link.waitForOpen(1)
+    link.emit(.opened)
+    await store.receive(.link(.opened)) { $0.link = .resuming(attempt: 1) }
+    #expect(await link.waitForSent() == [.resumeSession(token: "t1")])
+    link.emit(.message(.signedIn(accountID: 1, userName: "ann", token: "t2")))
+    await store.receive(.link(.message(.signedIn(accountID: 1, userName: "ann", token: "t2")))) {
+      $0.token = "t2"
+      $0.link = .joining(attempt: 1)
+    }
+    #expect(await link.waitForSent() == [.createGame(GameOptions())])
+    let waiting = snapshot(o: nil, status: .waiting)
+    link.emit(.message(.game(waiting)))
+    await store.receive(.link(.message(.game(waiting)))) {
+      $0.snapshot = waiting
+      $0.link = .live
+      $0.hasBeenLive = true
+      $0.notices = [.created(code: code), .shown]
+    }
+    link.emit(.message(.playerJoined(code: code, mark: .o, player: bob)))
+    await store.receive(.link(.message(.playerJoined(code: code, mark: .o, player: bob)))) {
+      $0.snapshot = snapshot()
+      $0.notices += [.joined(name: "bob", mark: .o), .shown]
+    }
+    #expect(
+      store.state.lines(for: .created(code: code)) == [
+        .sentence("Invite code: ABC234"), .sentence("Waiting for an opponent…"),
+      ])
+    #expect(
+      store.state.lines(for: .joined(name: "bob", mark: .o)) == [
+        .sentence("bob joined; bob plays O.")
+      ])
+    #expect(store.state.lines(for: .shown) == [.board(.classic), .sentence("ann, place your X")])
+    let b2 = Cell(row: 1, column: 1)
+    await store.send(.view(.cellTapped(b2))) { $0.pendingMove = b2 }
+    #expect(await link.waitForSent() == [.move(code: code, ply: 0, cell: b2)])
+    link.emit(.message(.moved(code: code, ply: 0, cell: b2)))
+    await store.receive(.link(.message(.moved(code: code, ply: 0, cell: b2)))) {
+      $0.snapshot?.moves = [b2]
+      $0.pendingMove = nil
+      $0.notices.append(.moved(ply: 0))
+    }
+    #expect(
+      store.state.lines(for: .moved(ply: 0)) == [
+        .sentence("X plays b2."), .board(try Board.classic.playing(at: b2)),
+        .sentence("bob, place your O"),
+      ])
+    let end = GameEnd(winner: .x, reason: .resigned, xRating: 1_216, oRating: 1_184)
+    link.emit(.message(.ended(code: code, end)))
+    await store.receive(.link(.message(.ended(code: code, end)))) {
+      $0.snapshot?.status = .finished(end)
+      $0.sawTheEnd = true
+      $0.notices.append(.ended(end))
+      $0.link = .closed
+    }
+    #expect(
+      store.state.lines(for: .ended(end)) == [
+        .sentence("bob resigned; you win."), .sentence("Ratings: ann 1216 (+16), bob 1184 (−16)."),
+      ])
+    await store.finish()
+  }
+
+  /// A dropped connection comes back by itself, signs in with the token, asks for the same
+  /// game, and tells the moves it missed from the last one it saw.
+  @Test func aDroppedConnectionResumesAtTheLastMoveSeen() async {
+    let link = ScriptedLink()
+    let clock = TestClock()
+    var state = OnlineGame.State(
+      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
+    let a1 = Cell(row: 0, column: 0)
+    let b1 = Cell(row: 0, column: 1)
+    let c1 = Cell(row: 0, column: 2)
+    state.snapshot = snapshot(moves: [a1])
+    state.link = .live
+    state.hasBeenLive = true
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: clock.client)
+    }
+    await store.send(.link(.closed(reason: "reset", isPermanent: false))) {
+      $0.link = .waiting(attempt: 1)
+      $0.notices = [.reconnecting]
+    }
+    #expect(await clock.waitForSleepers(1))
+    await clock.advance(by: .milliseconds(249))
+    #expect(link.openCount == 0)
+    await clock.advance(by: .milliseconds(1))
+    await store.receive(.reconnectDue) { $0.link = .connecting(attempt: 1) }
+    await link.waitForOpen(1)
+    // The server is not back yet: the next wait is twice as long.
+    link.emit(.closed(reason: "refused", isPermanent: false))
+    await store.receive(.link(.closed(reason: "refused", isPermanent: false))) {
+      $0.link = .waiting(attempt: 2)
+    }
+    #expect(await clock.waitForSleepers(1))
+    await clock.advance(by: .milliseconds(500))
+    await store.receive(.reconnectDue) { $0.link = .connecting(attempt: 2) }
+    await link.waitForOpen(2)
+    link.emit(.opened)
+    await store.receive(.link(.opened)) { $0.link = .resuming(attempt: 2) }
+    #expect(await link.waitForSent() == [.resumeSession(token: "t1")])
+    link.emit(.message(.signedIn(accountID: 1, userName: "ann", token: "t1")))
+    await store.receive(.link(.message(.signedIn(accountID: 1, userName: "ann", token: "t1")))) {
+      $0.link = .joining(attempt: 2)
+    }
+    // Not a new game: the same one, by its code.
+    #expect(await link.waitForSent() == [.joinGame(code: code)])
+    let later = snapshot(moves: [a1, b1, c1])
+    link.emit(.message(.game(later)))
+    await store.receive(.link(.message(.game(later)))) {
+      $0.snapshot = later
+      $0.link = .live
+      $0.notices += [.reconnected, .moved(ply: 1), .moved(ply: 2)]
+    }
+    await store.send(.view(.inputEnded)) {
+      $0.link = .closed
+      $0.notices.append(.inputEnded)
+    }
+    #expect(
+      store.state.statusLine
+        == "Input ended; the seat is held for a while: run tictactoe play --server "
+        + "example.org:7457 --user ann --join ABC234 to continue.")
+    await store.finish()
+  }
+
+  @Test func theWaitsGrowAndStopAtTheLongest() {
+    let backoff = Backoff()
+    #expect(
+      (1...8).map { backoff.delay(beforeAttempt: $0) } == [
+        250, 500, 1_000, 2_000, 4_000, 4_000, 4_000, 4_000,
+      ])
+  }
+
+  @Test func aChangedFingerprintStopsAtOnce() async {
+    let link = ScriptedLink()
+    let store = makeStore(.join(code: code), link: link)
+    await store.send(.started)
+    await link.waitForOpen(1)
+    link.emit(.closed(reason: "The fingerprint changed.", isPermanent: true))
+    await store.receive(.link(.closed(reason: "The fingerprint changed.", isPermanent: true))) {
+      $0.link = .closed
+      $0.notices = [.stopped("The fingerprint changed.")]
+    }
+    await store.finish()
+  }
+
+  @Test func aServerThatNeverComesBackIsGivenUp() async {
+    let link = ScriptedLink()
+    let clock = TestClock()
+    var backoff = Backoff()
+    backoff.attempts = 2
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: code), userName: "ann", token: "t1")
+    state.link = .connecting(attempt: 2)
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: clock.client, backoff: backoff)
+    }
+    await store.send(.link(.closed(reason: "refused", isPermanent: false))) {
+      $0.link = .closed
+      $0.notices = [
+        .stopped("The server could not be reached again (refused); the game is left as it is.")
+      ]
+    }
+    await store.finish()
+  }
+
+  @Test func aRefusedMoveIsSaidAndTheGameGoesOn() async {
+    let link = ScriptedLink()
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: code), userName: "bob", token: "t1")
+    state.snapshot = snapshot(role: .o)
+    state.link = .live
+    state.hasBeenLive = true
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+    let a1 = Cell(row: 0, column: 0)
+    await store.send(.view(.cellTapped(a1))) { $0.pendingMove = a1 }
+    #expect(await link.waitForSent() == [.move(code: code, ply: 0, cell: a1)])
+    let refusal = Refusal(.notYourTurn, request: OnlineGame.moveRequest)
+    await store.send(.link(.message(.refused(refusal)))) {
+      $0.pendingMove = nil
+      $0.notices = [.refused(refusal, cell: a1)]
+    }
+    #expect(store.state.lines(for: store.state.notices[0]) == [.sentence("It is ann's turn.")])
+    let taken = Refusal(.cellTaken, request: OnlineGame.moveRequest)
+    #expect(store.state.sentence(for: taken, cell: a1) == "a1 is taken.")
+    #expect(
+      store.state.sentence(
+        for: Refusal(.cellOutOfBounds, request: OnlineGame.moveRequest),
+        cell: Cell(row: 4, column: 4))
+        == "e5 is not on the board.")
+    await store.finish()
+  }
+
+  @Test func aSpectatorCannotMove() async {
+    let link = ScriptedLink()
+    var state = OnlineGame.State(
+      server: server, intent: .watch(code: code), userName: nil, token: nil)
+    state.snapshot = snapshot(role: nil)
+    state.link = .live
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+    await store.send(.view(.cellTapped(Cell(row: 0, column: 0)))) {
+      $0.notices = [
+        .refused(
+          Refusal(.notAPlayer, request: OnlineGame.moveRequest), cell: Cell(row: 0, column: 0))
+      ]
+    }
+    #expect(link.takeSent().isEmpty)
+    await store.finish()
+  }
+
+  @Test func anUnknownGameStopsTheClient() async {
+    let link = ScriptedLink()
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: "QQQQQQ"), userName: "ann", token: "t1")
+    state.link = .joining(attempt: 1)
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+    await store.send(.link(.message(.refused(Refusal(.noSuchGame, request: 0x11))))) {
+      $0.link = .closed
+      $0.notices = [.stopped("There is no game with the code QQQQQQ; check the invite code.")]
+    }
+    await store.finish()
+  }
+
+  @Test func connectionNoticesUseThePlayersNames() {
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: code), userName: "ann", token: nil)
+    state.snapshot = snapshot()
+    #expect(
+      state.lines(for: .away(.o, seconds: 60)) == [
+        .sentence("bob lost the connection; waiting 60 seconds.")
+      ])
+    #expect(state.lines(for: .back(.o)) == [.sentence("bob is back.")])
+    let forfeit = GameEnd(winner: .x, reason: .forfeit, xRating: 1_216, oRating: 1_184)
+    #expect(state.lines(for: .ended(forfeit)).first == .sentence("bob left; you win."))
+    state.snapshot?.role = nil
+    #expect(state.lines(for: .ended(forfeit)).first == .sentence("bob left; ann wins."))
+    state.snapshot?.role = .o
+    #expect(
+      state.lines(for: .ended(forfeit)).first == .sentence("You were away too long; ann wins."))
+    // Names from the network are escaped before they reach a terminal.
+    state.snapshot?.o?.name = "b\u{1B}[2Job"
+    #expect(state.lines(for: .back(.o)) == [.sentence("b\\u{1B}[2Job is back.")])
+  }
+}

@@ -1,0 +1,527 @@
+import ArchitectureTesting
+import AuthenticationClient
+import GameProtocol
+import GameRules
+import ServerCore
+import TestSupport
+import Testing
+
+/// Storage that succeeds and records what it was asked.
+func recordingStorage(_ log: StorageLog, ratings: Ratings = Ratings(x: 1_216, o: 1_184))
+  -> ServerStorageClient
+{
+  ServerStorageClient(
+    openSession: { session in
+      log.record("openSession \(session.userName)")
+      return SignedInAccount(
+        accountID: session.accountID, userName: session.userName, rating: 1_200,
+        token: "token-\(session.userName)")
+    },
+    resumeSession: { token in
+      log.record("resumeSession \(token)")
+      return token == "token-ann" ? ann : nil
+    },
+    endSessions: { userName in log.record("endSessions \(userName)") },
+    createGame: { game in log.record("createGame \(game.code) \(game.x.name)") },
+    seatOpponent: { code, seat in log.record("seatOpponent \(code) \(seat.name)") },
+    commitMove: { code, ply, cell, ending in
+      log.record("commitMove \(code) \(ply) \(cell.name)\(ending.map { " \($0)" } ?? "")")
+      return ending == nil ? nil : ratings
+    },
+    finishGame: { code, ending in
+      log.record("finishGame \(code) \(ending)")
+      return ratings
+    },
+    cancelGame: { code in log.record("cancelGame \(code)") },
+    stats: { userName in
+      log.record("stats \(userName)")
+      return userName == "ann"
+        ? PlayerStats(
+          userName: "ann", rating: 1_216, wins: 1, losses: 0, draws: 0, currentStreak: 1,
+          bestStreak: 1)
+        : nil
+    },
+    history: { userName, limit in
+      log.record("history \(userName) \(limit)")
+      return userName == "ann" ? [finishedGame] : nil
+    },
+    finishedGame: { id in
+      log.record("finishedGame \(id)")
+      return id == finishedGame.id ? finishedGame : nil
+    }
+  )
+}
+
+/// The one finished game the recording storage keeps.
+let finishedGame = FinishedGame(
+  id: 5, xName: "ann", oName: "bob", rows: 3, columns: 3, k: 3, firstMover: .x,
+  moves: [Cell(row: 1, column: 1), Cell(row: 0, column: 0)], winner: .x, startedAt: 1,
+  endedAt: 2)
+
+/// Accounts: `ann`, `bob` and `cat` with the password `password`; `dee` has two-factor (code
+/// `123456`).
+let testAccounts: AuthenticationClient = {
+  var client = AuthenticationClient.unimplemented
+  let ids: [String: Int64] = ["ann": 1, "bob": 2, "cat": 3, "dee": 4]
+  client.login = { userName, password in
+    guard let id = ids[userName], password == "password" else {
+      throw AuthenticationError.invalidCredentials
+    }
+    if userName == "dee" {
+      return .twoFactorRequired(TwoFactorChallenge(userName: "dee", token: "challenge"))
+    }
+    return .signedIn(Session(accountID: id, userName: userName))
+  }
+  client.verifyTwoFactor = { challenge, code in
+    guard code == "123456" else { throw AuthenticationError.invalidCode }
+    return Session(accountID: 4, userName: challenge.userName)
+  }
+  client.createAccount = { userName, password in
+    guard ids[userName] == nil else { throw AuthenticationError.userNameTaken }
+    guard password.count >= 8 else { throw AuthenticationError.passwordTooShort }
+    return Session(accountID: 9, userName: userName)
+  }
+  client.deleteAccount = { credentials in
+    guard ids[credentials.userName] != nil, credentials.password == "password" else {
+      throw AuthenticationError.invalidCredentials
+    }
+  }
+  return client
+}()
+
+@MainActor
+struct GameServerTests {
+  private func makeStore(_ state: GameServer.State, log: StorageLog = StorageLog())
+    -> TestStore<GameServer>
+  {
+    TestStore(initialState: state) {
+      GameServer(
+        authentication: testAccounts, storage: recordingStorage(log), random: { _ in 0 },
+        log: { _ in })
+    }
+  }
+
+  @Test func aConnectionMustSayHelloFirst() async {
+    let store = makeStore(GameServer.State(now: epoch))
+    let id = ClientID(7)
+    await store.send(.connected(id, address: "10.0.0.1")) {
+      $0.clients[id] = GameServer.Client(address: "10.0.0.1")
+    }
+    await store.send(.received(id, .listGames)) {
+      $0.outbox = [
+        .init(id, .message(.refused(Refusal(.helloExpected, request: 0x13)))), .init(id, .close),
+      ]
+    }
+    await store.send(.disconnected(id)) { $0.clients[id] = nil }
+    await store.finish()
+  }
+
+  @Test func historyAndFinishedGamesAreReadForAnyoneAndRefusedWhenUnknown() async {
+    let log = StorageLog()
+    var state = GameServer.State(now: epoch)
+    let id = ClientID(7)
+    state.clients[id] = .ready(nil)
+    let store = makeStore(state, log: log)
+    await store.send(.received(id, .requestHistory(userName: "ann")))
+    await store.receive(.historyResponse(id, .success([finishedGame]))) {
+      $0.outbox.append(.init(id, .message(.history([finishedGame]))))
+    }
+    await store.send(.received(id, .requestHistory(userName: "nobody")))
+    await store.receive(.historyResponse(id, .failure(Refusal(.noSuchUser, request: 0x18)))) {
+      $0.outbox.append(.init(id, .message(.refused(Refusal(.noSuchUser, request: 0x18)))))
+    }
+    await store.send(.received(id, .requestFinishedGame(id: 5)))
+    await store.receive(.historyResponse(id, .success([finishedGame]))) {
+      $0.outbox.append(.init(id, .message(.history([finishedGame]))))
+    }
+    await store.send(.received(id, .requestFinishedGame(id: 6)))
+    await store.receive(.historyResponse(id, .failure(Refusal(.noSuchGame, request: 0x19)))) {
+      $0.outbox.append(.init(id, .message(.refused(Refusal(.noSuchGame, request: 0x19)))))
+    }
+    // An answer for a connection that closed meanwhile is dropped.
+    await store.send(.disconnected(id)) { $0.clients[id] = nil }
+    await store.send(.historyResponse(id, .success([finishedGame])))
+    await store.finish()
+    #expect(log.all == ["history ann 20", "history nobody 20", "finishedGame 5", "finishedGame 6"])
+  }
+
+  @Test func anUnknownVersionIsToldTheServersRange() async {
+    let store = makeStore(GameServer.State(now: epoch))
+    let id = ClientID(7)
+    await store.send(.connected(id, address: "10.0.0.1")) {
+      $0.clients[id] = GameServer.Client(address: "10.0.0.1")
+    }
+    await store.send(.received(id, .hello(versions: 2...5))) {
+      $0.outbox = [
+        .init(
+          id, .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 1 << 16 | 1)))),
+        .init(id, .close),
+      ]
+    }
+    await store.finish()
+  }
+
+  /// From hello to a won game: sign in, create, join, play, ratings, and a spectator who sees
+  /// every move only after it is stored.
+  @Test func aWholeGameBetweenTwoAccounts() async {
+    let log = StorageLog()
+    let store = makeStore(GameServer.State(now: epoch), log: log)
+    let a = ClientID(1)
+    let b = ClientID(2)
+    let watcher = ClientID(3)
+    for (id, address) in [(a, "10.0.0.1"), (b, "10.0.0.2"), (watcher, "10.0.0.3")] {
+      await store.send(.connected(id, address: address)) {
+        $0.clients[id] = GameServer.Client(address: address)
+      }
+      await store.send(.received(id, .hello(versions: 1...1))) {
+        $0.clients[id]?.phase = .ready
+        $0.outbox.append(.init(id, .message(.welcome(version: 1))))
+      }
+    }
+    for (id, name, number) in [(a, "ann", Int64(1)), (b, "bob", 2)] {
+      await store.send(.received(id, .signIn(userName: name, password: "password"))) {
+        $0.clients[id]?.pendingRequest = 0x03
+        $0.allowances[$0.clients[id]!.address] = {
+          var allowance = Allowance(now: epoch)
+          _ = allowance.take(now: epoch)
+          return allowance
+        }()
+      }
+      let account = SignedInAccount(
+        accountID: number, userName: name, rating: 1_200, token: "token-\(name)")
+      await store.receive(.signInResponse(id, request: 0x03, .success(.signedIn(account)))) {
+        $0.clients[id]?.pendingRequest = nil
+        $0.clients[id]?.account = account
+        $0.outbox.append(
+          .init(id, .message(.signedIn(accountID: number, userName: name, token: "token-\(name)"))))
+      }
+    }
+    let code = InviteCode.make { _ in 0 }
+    await store.send(.received(a, .createGame(GameOptions()))) {
+      $0.clients[a]?.games = [code]
+      $0.matches[code] = Match(
+        code: code, start: .classic,
+        creator: Match.Seat(accountID: 1, name: "ann", rating: 1_200, client: a), createdAt: epoch)
+    }
+    await store.receive(.gameStored(code: code, succeeded: true)) {
+      $0.matches[code]?.phase = .waiting
+      $0.outbox.append(.init(a, .message(.game($0.matches[code]!.snapshot(for: .x, now: epoch)))))
+    }
+    await store.send(.received(watcher, .watchGame(code: code.lowercased()))) {
+      $0.matches[code]?.spectators = [watcher]
+      $0.clients[watcher]?.games = [code]
+      $0.outbox.append(
+        .init(watcher, .message(.game($0.matches[code]!.snapshot(for: nil, now: epoch)))))
+    }
+    let bobSeat = Match.Seat(accountID: 2, name: "bob", rating: 1_200, client: b)
+    await store.send(.received(b, .joinGame(code: code))) {
+      $0.matches[code]?.phase = .seating(bobSeat)
+      $0.clients[b]?.games = [code]
+    }
+    await store.receive(.opponentStored(code: code, succeeded: true)) {
+      $0.matches[code]?.o = bobSeat
+      $0.matches[code]?.phase = .playing
+      let joined = ServerMessage.playerJoined(
+        code: code, mark: .o, player: SeatedPlayer(name: "bob", rating: 1_200))
+      $0.outbox += [.init(a, .message(joined)), .init(watcher, .message(joined))]
+      $0.outbox.append(.init(b, .message(.game($0.matches[code]!.snapshot(for: .o, now: epoch)))))
+    }
+    // X takes the top row while O plays the middle row.
+    let moves: [(ClientID, Cell)] = [
+      (a, Cell(row: 0, column: 0)), (b, Cell(row: 1, column: 0)), (a, Cell(row: 0, column: 1)),
+      (b, Cell(row: 1, column: 1)), (a, Cell(row: 0, column: 2)),
+    ]
+    for (ply, (id, cell)) in moves.enumerated() {
+      // Out of turn first: refused, nothing changes.
+      let other = id == a ? b : a
+      await store.send(.received(other, .move(code: code, ply: ply, cell: cell))) {
+        $0.outbox.append(.init(other, .message(.refused(Refusal(.notYourTurn, request: 0x14)))))
+      }
+      await store.send(.received(id, .move(code: code, ply: ply, cell: cell))) {
+        $0.matches[code]?.phase = .committing(ply: ply, cell: cell)
+      }
+      let isLast = ply == moves.count - 1
+      await store.receive(
+        .moveStored(
+          code: code, ply: ply, .success(isLast ? Ratings(x: 1_216, o: 1_184) : nil))
+      ) {
+        $0.matches[code]?.commit(cell)
+        let moved = ServerMessage.moved(code: code, ply: ply, cell: cell)
+        $0.outbox += [a, b, watcher].map { .init($0, .message(moved)) }
+        if isLast {
+          let end = GameEnd(winner: .x, reason: .completed, xRating: 1_216, oRating: 1_184)
+          $0.matches[code]?.phase = .finished(end)
+          $0.matches[code]?.endedAt = epoch
+          $0.matches[code]?.x.rating = 1_216
+          $0.matches[code]?.o?.rating = 1_184
+          $0.clients[a]?.account?.rating = 1_216
+          $0.clients[b]?.account?.rating = 1_184
+          $0.outbox += [a, b, watcher].map { .init($0, .message(.ended(code: code, end))) }
+        } else {
+          $0.matches[code]?.phase = .playing
+        }
+      }
+      // A repeat of the stored move is late: refused with the next number.
+      await store.send(.received(id, .move(code: code, ply: ply, cell: cell))) {
+        let refusal: ErrorCode = isLast ? .gameOver : .staleMove
+        $0.outbox.append(
+          .init(
+            id,
+            .message(
+              .refused(
+                Refusal(refusal, request: 0x14, detail: isLast ? 0 : UInt32(ply + 1))))))
+      }
+    }
+    #expect(
+      log.all == [
+        "openSession ann", "openSession bob", "createGame \(code) ann", "seatOpponent \(code) bob",
+        "commitMove \(code) 0 a1", "commitMove \(code) 1 a2", "commitMove \(code) 2 b1",
+        "commitMove \(code) 3 b2",
+        "commitMove \(code) 4 c1 Ending(winner: Optional(GameRules.Mark.x), reason: GameProtocol.EndReason.completed)",
+      ])
+    await store.finish()
+  }
+
+  @Test func anAwayPlayerIsWaitedForThenForfeits() async throws {
+    let log = StorageLog()
+    var state = serverState(try playingMatch(moves: [Cell(row: 1, column: 1)]))
+    state.reconnectGraceSeconds = 60
+    let store = makeStore(state, log: log)
+    let away = ServerMessage.playerAway(code: code, mark: .o, seconds: 60)
+    await store.send(.disconnected(bobClient)) {
+      $0.clients[bobClient] = nil
+      $0.matches[code]?.o?.client = nil
+      $0.matches[code]?.o?.awayUntil = epoch + 60_000
+      $0.outbox = [.init(annClient, .message(away)), .init(guestClient, .message(away))]
+    }
+    await store.send(.tick(now: epoch + 59_999)) { $0.now = epoch + 59_999 }
+    await store.send(.tick(now: epoch + 60_000)) {
+      $0.now = epoch + 60_000
+      $0.matches[code]?.phase = .finishing(Ending(winner: .x, reason: .forfeit))
+    }
+    await store.receive(.endStored(code: code, .success(Ratings(x: 1_216, o: 1_184)))) {
+      let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_216, oRating: 1_184)
+      $0.matches[code]?.phase = .finished(end)
+      $0.matches[code]?.endedAt = epoch + 60_000
+      $0.matches[code]?.x.rating = 1_216
+      $0.matches[code]?.o?.rating = 1_184
+      $0.matches[code]?.o?.awayUntil = nil
+      $0.clients[annClient]?.account?.rating = 1_216
+      $0.outbox += [annClient, guestClient].map { .init($0, .message(.ended(code: code, end))) }
+    }
+    #expect(log.all.count == 1)
+    await store.finish()
+  }
+
+  @Test func aPlayerWhoComesBackInTimeKeepsTheSeat() async throws {
+    let store = makeStore(serverState(try playingMatch(moves: [Cell(row: 1, column: 1)])))
+    let away = ServerMessage.playerAway(code: code, mark: .o, seconds: 60)
+    await store.send(.disconnected(bobClient)) {
+      $0.clients[bobClient] = nil
+      $0.matches[code]?.o?.client = nil
+      $0.matches[code]?.o?.awayUntil = epoch + 60_000
+      $0.outbox = [.init(annClient, .message(away)), .init(guestClient, .message(away))]
+    }
+    let back = ClientID(9)
+    var state = store.state
+    state.clients[back] = .ready(bob, address: "10.9.9.9")
+    let restarted = makeStore(state)
+    await restarted.send(.tick(now: epoch + 30_000)) { $0.now = epoch + 30_000 }
+    await restarted.send(.received(back, .joinGame(code: code))) {
+      $0.matches[code]?.o?.client = back
+      $0.clients[back]?.games = [code]
+      $0.matches[code]?.o?.awayUntil = nil
+      let returned = ServerMessage.playerBack(code: code, mark: .o)
+      $0.outbox += [annClient, guestClient].map { .init($0, .message(returned)) }
+      $0.outbox.append(
+        .init(back, .message(.game($0.matches[code]!.snapshot(for: .o, now: epoch + 30_000)))))
+    }
+    await restarted.send(.tick(now: epoch + 120_000)) { $0.now = epoch + 120_000 }
+    await store.finish()
+    await restarted.finish()
+  }
+
+  @Test func afterARestartWhoeverReturnsWinsAgainstWhoeverDoesNot() async throws {
+    let record = OnlineGameRecord(
+      code: code, rows: 3, columns: 3, k: 3, firstMover: .x,
+      x: SeatRecord(accountID: 1, name: "ann", rating: 1_200),
+      o: SeatRecord(accountID: 2, name: "bob", rating: 1_200),
+      moves: [Cell(row: 0, column: 0)], createdAt: epoch - 5_000)
+    var state = GameServer.State(now: epoch)
+    state.clients[annClient] = .ready(ann)
+    let store = makeStore(state)
+    await store.send(.restored([record])) {
+      $0.matches[code] = try? Match(restoring: record, awayUntil: epoch + 60_000)
+    }
+    // Nobody forfeits while both are away.
+    await store.send(.tick(now: epoch + 61_000)) { $0.now = epoch + 61_000 }
+    await store.send(.received(annClient, .joinGame(code: code))) {
+      $0.matches[code]?.x.client = annClient
+      $0.clients[annClient]?.games = [code]
+      $0.matches[code]?.x.awayUntil = nil
+      $0.outbox.append(
+        .init(annClient, .message(.game($0.matches[code]!.snapshot(for: .x, now: epoch + 61_000)))))
+    }
+    await store.send(.tick(now: epoch + 62_000)) {
+      $0.now = epoch + 62_000
+      $0.matches[code]?.phase = .finishing(Ending(winner: .x, reason: .forfeit))
+    }
+    await store.receive(.endStored(code: code, .success(Ratings(x: 1_216, o: 1_184)))) {
+      let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_216, oRating: 1_184)
+      $0.matches[code]?.phase = .finished(end)
+      $0.matches[code]?.endedAt = epoch + 62_000
+      $0.matches[code]?.x.rating = 1_216
+      $0.matches[code]?.o?.rating = 1_184
+      $0.matches[code]?.o?.awayUntil = nil
+      $0.clients[annClient]?.account?.rating = 1_216
+      $0.outbox.append(.init(annClient, .message(.ended(code: code, end))))
+    }
+    await store.finish()
+  }
+
+  @Test func aFailedCommitAnnouncesNothing() async throws {
+    var storage = ServerStorageClient.unimplemented
+    storage.commitMove = { _, _, _, _ in throw StorageFailure() }
+    let store = TestStore(initialState: serverState(try playingMatch())) {
+      GameServer(
+        authentication: .unimplemented, storage: storage, random: { _ in 0 }, log: { _ in })
+    }
+    let cell = Cell(row: 1, column: 1)
+    await store.send(.received(annClient, .move(code: code, ply: 0, cell: cell))) {
+      $0.matches[code]?.phase = .committing(ply: 0, cell: cell)
+    }
+    await store.receive(
+      .moveStored(code: code, ply: 0, .failure(Refusal(.serverError, request: 0x14)))
+    ) {
+      $0.matches[code]?.phase = .playing
+      $0.outbox = [.init(annClient, .message(.refused(Refusal(.serverError, request: 0x14))))]
+    }
+    await store.finish()
+  }
+
+  @Test func twoFactorSignInWaitsForTheCode() async {
+    var state = GameServer.State(now: epoch)
+    let id = ClientID(5)
+    state.clients[id] = .ready(nil)
+    let store = makeStore(state)
+    await store.send(.received(id, .submitCode("123456"))) {
+      $0.outbox = [.init(id, .message(.refused(Refusal(.noChallenge, request: 0x04))))]
+    }
+    await store.send(.received(id, .signIn(userName: "dee", password: "password"))) {
+      $0.clients[id]?.pendingRequest = 0x03
+      var allowance = Allowance(now: epoch)
+      _ = allowance.take(now: epoch)
+      $0.allowances["127.0.0.1"] = allowance
+    }
+    let challenge = TwoFactorChallenge(userName: "dee", token: "challenge")
+    await store.receive(.signInResponse(id, request: 0x03, .success(.codeRequired(challenge)))) {
+      $0.clients[id]?.pendingRequest = nil
+      $0.clients[id]?.challenge = challenge
+      $0.outbox.append(.init(id, .message(.codeRequired)))
+    }
+    await store.send(.received(id, .submitCode("000000"))) {
+      $0.clients[id]?.pendingRequest = 0x04
+      _ = $0.allowances["127.0.0.1"]?.take(now: epoch)
+    }
+    await store.receive(
+      .signInResponse(id, request: 0x04, .failure(Refusal(.invalidCode, request: 0x04)))
+    ) {
+      $0.clients[id]?.pendingRequest = nil
+      $0.outbox.append(.init(id, .message(.refused(Refusal(.invalidCode, request: 0x04)))))
+    }
+    await store.send(.received(id, .submitCode("123456"))) {
+      $0.clients[id]?.pendingRequest = 0x04
+      _ = $0.allowances["127.0.0.1"]?.take(now: epoch)
+    }
+    let dee = SignedInAccount(accountID: 4, userName: "dee", rating: 1_200, token: "token-dee")
+    await store.receive(.signInResponse(id, request: 0x04, .success(.signedIn(dee)))) {
+      $0.clients[id]?.pendingRequest = nil
+      $0.clients[id]?.challenge = nil
+      $0.clients[id]?.account = dee
+      $0.outbox.append(
+        .init(id, .message(.signedIn(accountID: 4, userName: "dee", token: "token-dee"))))
+    }
+    await store.finish()
+  }
+
+  @Test func anAddressThatTriesTooOftenIsSlowedDown() async {
+    var state = GameServer.State(now: epoch)
+    let id = ClientID(5)
+    state.clients[id] = .ready(nil, address: "10.1.1.1")
+    let store = makeStore(state)
+    store.exhaustivity = .off
+    for _ in 0..<ProtocolLimits.signInBurst {
+      await store.send(.received(id, .signIn(userName: "ann", password: "wrong")))
+      await store.receive(
+        .signInResponse(id, request: 0x03, .failure(Refusal(.invalidCredentials, request: 0x03))))
+    }
+    await store.send(.received(id, .signIn(userName: "ann", password: "password")))
+    let refusal = Refusal(
+      .rateLimited, request: 0x03, detail: UInt32(ProtocolLimits.signInRefillSeconds))
+    #expect(store.state.outbox.last == .init(id, .message(.refused(refusal))))
+    #expect(store.state.clients[id]?.account == nil)
+    #expect(store.state.clients[id]?.pendingRequest == nil)
+    // A token comes back after the refill time.
+    await store.send(.tick(now: epoch + Int64(ProtocolLimits.signInRefillSeconds) * 1_000))
+    await store.send(.received(id, .signIn(userName: "ann", password: "password")))
+    await store.receive(.signInResponse(id, request: 0x03, .success(.signedIn(ann))))
+    #expect(store.state.clients[id]?.account == ann)
+    await store.finish()
+  }
+
+  @Test func aResumedSessionSignsInWithoutAPassword() async {
+    var state = GameServer.State(now: epoch)
+    let id = ClientID(5)
+    state.clients[id] = .ready(nil)
+    let store = makeStore(state)
+    store.exhaustivity = .off
+    await store.send(.received(id, .resumeSession(token: "forged")))
+    await store.receive(
+      .signInResponse(id, request: 0x05, .failure(Refusal(.sessionExpired, request: 0x05))))
+    #expect(store.state.clients[id]?.account == nil)
+    await store.send(.received(id, .resumeSession(token: "token-ann")))
+    await store.receive(.signInResponse(id, request: 0x05, .success(.signedIn(ann))))
+    #expect(store.state.clients[id]?.account == ann)
+    await store.finish()
+  }
+
+  @Test func aDeletedAccountLosesItsGames() async throws {
+    let store = makeStore(serverState(try playingMatch()))
+    await store.send(
+      .received(guestClient, .deleteAccount(userName: "bob", password: "password", code: nil))
+    ) {
+      $0.clients[guestClient]?.pendingRequest = 0x07
+      var allowance = Allowance(now: epoch)
+      _ = allowance.take(now: epoch)
+      $0.allowances["127.0.0.1"] = allowance
+    }
+    await store.receive(
+      .accountResponse(guestClient, request: 0x07, .success(.deleted(userName: "bob")))
+    ) {
+      $0.clients[guestClient]?.pendingRequest = nil
+      $0.clients[bobClient]?.account = nil
+      let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_200, oRating: 1_200)
+      $0.matches[code]?.phase = .finished(end)
+      $0.matches[code]?.endedAt = epoch
+      $0.outbox = [annClient, bobClient, guestClient].map {
+        .init($0, .message(.ended(code: code, end)))
+      }
+      $0.outbox.append(.init(guestClient, .message(.accepted(request: 0x07))))
+    }
+    await store.finish()
+  }
+
+  @Test func aShutdownRefusesEveryoneAndClosesTheConnections() async throws {
+    let store = makeStore(serverState(try playingMatch()))
+    await store.send(.shutdownRequested) {
+      $0.isShuttingDown = true
+      $0.outbox = [annClient, bobClient, guestClient, catClient].flatMap {
+        [.init($0, .message(.refused(Refusal(.shuttingDown)))), .init($0, .close)]
+      }
+    }
+    await store.send(.received(annClient, .listGames)) {
+      $0.outbox.append(.init(annClient, .message(.refused(Refusal(.shuttingDown, request: 0x13)))))
+    }
+    await store.finish()
+  }
+}

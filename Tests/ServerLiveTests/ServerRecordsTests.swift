@@ -1,0 +1,238 @@
+import AuthenticationClient
+import AuthenticationClientLive
+import Crypto
+import DatabaseClient
+import DatabaseClientLive
+import Foundation
+import GameProtocol
+import GameRules
+import SQLite
+import ServerCore
+import Synchronization
+import TLS
+import TestSupport
+import Testing
+
+@testable import ServerLive
+
+/// A clock the test moves.
+final class Clock: Sendable {
+  let time = Mutex<Int64>(1_700_000_000_000)
+  var now: @Sendable () -> Int64 { { self.time.withLock { $0 } } }
+  func advance(by milliseconds: Int64) { time.withLock { $0 += milliseconds } }
+}
+
+/// A server database in a temporary file with two accounts, Ann (1) and Bob (2).
+struct Fixture {
+  let folder: TemporaryFolder
+  let path: String
+  let database: LocalDatabase
+  let records: ServerRecords
+  let clock = Clock()
+  let ann: Session
+  let bob: Session
+
+  init() async throws {
+    folder = try TemporaryFolder(prefix: "server-records")
+    path = folder.file("server.sqlite")
+    database = try LocalDatabase(path: path)
+    records = ServerRecords(database: database, now: clock.now)
+    let accounts = AuthenticationClient.live(
+      database: database, passwordAlgorithm: .scrypt(logN: 4, r: 8, p: 1))
+    ann = try await accounts.createAccount("ann", "correct horse")
+    bob = try await accounts.createAccount("bob", "battery staple")
+  }
+
+  func game(_ code: String = "ABC234") -> OnlineGameRecord {
+    OnlineGameRecord(
+      code: code, rows: 3, columns: 3, k: 3, firstMover: .x,
+      x: SeatRecord(accountID: ann.accountID, name: "ann", rating: 1_200), createdAt: 1)
+  }
+
+  func seatBob(_ code: String = "ABC234") async throws {
+    try await records.seatOpponent(
+      code, SeatRecord(accountID: bob.accountID, name: "bob", rating: 1_200))
+  }
+}
+
+let topRowWin: [Cell] = [
+  Cell(row: 0, column: 0), Cell(row: 1, column: 0), Cell(row: 0, column: 1),
+  Cell(row: 1, column: 1), Cell(row: 0, column: 2),
+]
+
+@Suite(.serialized)
+struct ServerRecordsTests {
+  @Test func aSessionTokenResumesUntilItExpires() async throws {
+    let fixture = try await Fixture()
+    let opened = try await fixture.records.openSession(fixture.ann)
+    #expect(opened.userName == "ann")
+    #expect(opened.rating == 1_200)
+    #expect(opened.token.count == 64)
+    #expect(
+      try await fixture.records.resumeSession(opened.token)?.accountID == fixture.ann.accountID)
+    for forged in ["", "zz", String(repeating: "0", count: 64), opened.token.uppercased() + "0"] {
+      #expect(try await fixture.records.resumeSession(forged) == nil, "\(forged)")
+    }
+    // The database keeps only the token's hash.
+    let stored: [UInt8] =
+      try Database(path: fixture.path, mode: .readOnly)
+      .query("SELECT token_hash FROM sessions").first?.get(0) ?? []
+    #expect(stored.count == 32)
+    #expect(!opened.token.contains(stored.map { String(format: "%02x", $0) }.joined()))
+    fixture.clock.advance(by: ServerRecords.sessionLifetime + 1)
+    #expect(try await fixture.records.resumeSession(opened.token) == nil)
+    fixture.clock.advance(by: -ServerRecords.sessionLifetime)
+    #expect(
+      try await fixture.records.resumeSession(opened.token) == nil, "an expired token came back")
+  }
+
+  @Test func endingSessionsSignsEveryDeviceOut() async throws {
+    let fixture = try await Fixture()
+    let first = try await fixture.records.openSession(fixture.ann)
+    let second = try await fixture.records.openSession(fixture.ann)
+    let bobs = try await fixture.records.openSession(fixture.bob)
+    try await fixture.records.endSessions("ANN")
+    #expect(try await fixture.records.resumeSession(first.token) == nil)
+    #expect(try await fixture.records.resumeSession(second.token) == nil)
+    #expect(try await fixture.records.resumeSession(bobs.token) != nil)
+  }
+
+  @Test func aWonGameIsStoredWithItsMovesResultAndRatings() async throws {
+    let fixture = try await Fixture()
+    try await fixture.records.createGame(fixture.game())
+    #expect(try await fixture.records.activeGames().map(\.code) == ["ABC234"])
+    try await fixture.seatBob()
+    for (ply, cell) in topRowWin.dropLast().enumerated() {
+      #expect(
+        try await fixture.records.commitMove("ABC234", ply: ply, cell: cell, ending: nil) == nil)
+    }
+    let active = try await fixture.records.activeGames()
+    #expect(active.first?.moves == Array(topRowWin.dropLast()))
+    #expect(active.first?.o?.name == "bob")
+    let ratings = try await fixture.records.commitMove(
+      "ABC234", ply: 4, cell: topRowWin[4], ending: Ending(winner: .x, reason: .completed))
+    #expect(ratings == Ratings(x: 1_216, o: 1_184))
+    #expect(try await fixture.records.activeGames().isEmpty)
+    // The finished game joined the ordinary records, so stats count it.
+    let stats = try await DatabaseClient.live(database: fixture.database).stats(
+      .account(fixture.ann.accountID))
+    #expect(stats.wins == 1)
+    let history = try await DatabaseClient.live(database: fixture.database).history(
+      .account(fixture.bob.accountID), 10)
+    #expect(history.first?.moves == topRowWin)
+    #expect(history.first?.result == .xWins)
+    // Ratings carry over to the next game.
+    #expect(try await fixture.records.openSession(fixture.ann).rating == 1_216)
+    #expect(try await fixture.records.account(named: "Bob")?.rating == 1_184)
+  }
+
+  @Test func movesAreStoredOnlyInOrderAndOnlyWhileTheGameGoesOn() async throws {
+    let fixture = try await Fixture()
+    try await fixture.records.createGame(fixture.game())
+    // Not before an opponent sits down.
+    await #expect(throws: ServerRecordsError.self) {
+      try await fixture.records.commitMove("ABC234", ply: 0, cell: topRowWin[0], ending: nil)
+    }
+    try await fixture.seatBob()
+    await #expect(throws: ServerRecordsError.self) { try await fixture.seatBob() }
+    await #expect(throws: ServerRecordsError.self) {
+      try await fixture.records.commitMove("ABC234", ply: 1, cell: topRowWin[0], ending: nil)
+    }
+    _ = try await fixture.records.commitMove("ABC234", ply: 0, cell: topRowWin[0], ending: nil)
+    await #expect(throws: ServerRecordsError.self) {
+      try await fixture.records.commitMove("ABC234", ply: 0, cell: topRowWin[1], ending: nil)
+    }
+    _ = try await fixture.records.finishGame("ABC234", Ending(winner: .o, reason: .forfeit))
+    await #expect(throws: ServerRecordsError.self) {
+      try await fixture.records.commitMove("ABC234", ply: 1, cell: topRowWin[1], ending: nil)
+    }
+    await #expect(throws: ServerRecordsError.self) {
+      try await fixture.records.finishGame("ABC234", Ending(winner: .x, reason: .resigned))
+    }
+    let rows = try Database(path: fixture.path, mode: .readOnly).query(
+      "SELECT result, end_reason FROM online_games WHERE code = 'ABC234'")
+    #expect(rows.first?[0] == .text("oWins"))
+    #expect(rows.first?[1] == .text("forfeit"))
+  }
+
+  @Test func anOpenGameNobodyJoinedCanBeDropped() async throws {
+    let fixture = try await Fixture()
+    try await fixture.records.createGame(fixture.game("OPEN22"))
+    try await fixture.records.createGame(fixture.game("FULL22"))
+    try await fixture.seatBob("FULL22")
+    try await fixture.records.cancelGame("OPEN22")
+    try await fixture.records.cancelGame("FULL22")
+    #expect(try await fixture.records.activeGames().map(\.code) == ["FULL22"])
+  }
+
+  /// Many games committing at once share commits, and every acknowledged move is stored.
+  @Test func concurrentMovesAreAllStored() async throws {
+    let fixture = try await Fixture()
+    let codes = (0..<20).map { "GAME\($0)" }
+    for code in codes {
+      try await fixture.records.createGame(fixture.game(code))
+      try await fixture.seatBob(code)
+    }
+    let draw: [Cell] = [
+      Cell(row: 0, column: 0), Cell(row: 0, column: 1), Cell(row: 0, column: 2),
+      Cell(row: 1, column: 0), Cell(row: 1, column: 1), Cell(row: 2, column: 0),
+      Cell(row: 1, column: 2), Cell(row: 2, column: 2),
+    ]
+    let records = fixture.records
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for code in codes {
+        group.addTask {
+          for (ply, cell) in draw.enumerated() {
+            _ = try await records.commitMove(code, ply: ply, cell: cell, ending: nil)
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    let count: Int =
+      try Database(path: fixture.path, mode: .readOnly)
+      .query("SELECT count(*) FROM online_moves").first?.get(0) ?? 0
+    #expect(count == codes.count * draw.count)
+  }
+
+  @Test func statsComeFromTheFinishedGames() async throws {
+    let fixture = try await Fixture()
+    let storage = ServerStorageClient.live(
+      records: fixture.records, database: .live(database: fixture.database))
+    #expect(try await storage.stats("nobody") == nil)
+    let before = try await storage.stats("ANN")
+    #expect(
+      before
+        == PlayerStats(
+          userName: "ann", rating: 1_200, wins: 0, losses: 0, draws: 0, currentStreak: 0,
+          bestStreak: 0))
+    try await fixture.records.createGame(fixture.game())
+    try await fixture.seatBob()
+    _ = try await fixture.records.finishGame("ABC234", Ending(winner: .o, reason: .resigned))
+    #expect(try await storage.stats("bob")?.wins == 1)
+    #expect(try await storage.stats("bob")?.rating == 1_216)
+    #expect(try await storage.stats("ann")?.losses == 1)
+  }
+}
+
+struct IdentityFileTests {
+  @Test func theCertificateIsMadeOncePrivateAndKept() throws {
+    let folder = try TemporaryFolder(prefix: "server-identity")
+    let path = ServerIdentity.path(forDatabase: folder.file("server.sqlite"))
+    let (made, created) = try ServerIdentity.loadOrCreate(at: path)
+    #expect(created)
+    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+    let (again, createdAgain) = try ServerIdentity.loadOrCreate(at: path)
+    #expect(!createdAgain)
+    #expect(again.fingerprint == made.fingerprint)
+  }
+
+  @Test func aDamagedCertificateIsReportedAndKept() throws {
+    let folder = try TemporaryFolder(prefix: "server-identity")
+    let path = folder.file("server.sqlite.tls.pem")
+    try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: path))
+    #expect(throws: ServeFailure.self) { try ServerIdentity.loadOrCreate(at: path) }
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "not a certificate")
+  }
+}

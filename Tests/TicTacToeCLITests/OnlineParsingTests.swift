@@ -1,0 +1,104 @@
+import GameProtocol
+import ServerLive
+import Testing
+import TicTacToeCLI
+
+struct OnlineParsingTests {
+  private func online(_ arguments: [String]) throws -> OnlinePlay? {
+    guard case .play(let options) = try Command.parse(arguments) else {
+      Issue.record("expected play")
+      return nil
+    }
+    return options.online
+  }
+
+  @Test func newJoinAndWatchPlayOnline() throws {
+    #expect(
+      try online([
+        "play", "--server", "example.org", "--user", "ann", "--new", "--size", "4", "--k", "3",
+        "--first", "random",
+      ]) == .create(GameOptions(rows: 4, columns: 4, k: 3, first: .random)))
+    #expect(
+      try online(["play", "--server", "[::1]:7000", "--user", "ann", "--join", "abc-234"])
+        == .join(code: "ABC234"))
+    #expect(try online(["play", "--server", "h:1", "--watch", "ABC234"]) == .watch(code: "ABC234"))
+    #expect(try online(["play", "--x", "Ada"]) == nil)
+    // Without one of them, full screen opens Sign in with the server filled in.
+    #expect(try online(["play", "--server", "h:1", "--user", "ann"]) == .signIn)
+    #expect(try online(["play", "--server", "h:1"]) == .signIn)
+  }
+
+  @Test func onlineOptionsThatDoNotFitAreRefused() {
+    for arguments in [
+      ["play", "--new"],
+      ["play", "--join", "ABC234"],
+      ["play", "--server", "h", "--user", "ann", "--plain"],
+      ["play", "--server", "h", "--user", "ann", "--password-stdin"],
+      ["play", "--server", "h", "--user", "ann", "--new", "--join", "ABC234"],
+      ["play", "--server", "h", "--new"],
+      ["play", "--server", "h", "--user", "ann", "--new", "--computer", "o"],
+      ["play", "--server", "h", "--user", "ann", "--new", "--first", "alternate"],
+      ["play", "--server", "h", "--user", "ann", "--join", "ABC234", "--size", "5"],
+      ["play", "--server", "h", "--user", "ann", "--watch", "ABC234"],
+      ["play", "--server", "h", "--user", "ann", "--join", "ABC1O0"],
+      ["play", "--server", "not a host", "--user", "ann", "--new"],
+      ["play", "--server", "h:99999", "--user", "ann", "--new"],
+      ["games"],
+      ["games", "--server", "h", "--server-fingerprint", "SHA256:abc"],
+      ["account", "list", "--server", "h"],
+      ["stats", "ann", "--server-fingerprint", "SHA256:" + String(repeating: "a", count: 64)],
+      ["history", "ann", "--server", "not a host"],
+      ["replay", "12", "--server-fingerprint", "SHA256:00"],
+      ["serve", "--listen", "nowhere:port"],
+      ["serve", "--reconnect-grace", "0"],
+      ["serve", "--user", "ann"],
+    ] {
+      #expect(throws: UsageError.self, "\(arguments)") { try Command.parse(arguments) }
+    }
+  }
+
+  @Test func serverWithoutAGameOffTheTerminalSaysWhatIsMissing() throws {
+    let database = try TemporaryDatabase()
+    let result = try database.run("play", "--server", "127.0.0.1:1", "--user", "ann")
+    #expect(result.status == 2)
+    #expect(
+      result.error
+        == "tictactoe: Playing on a server needs --new, --join CODE or --watch CODE (or a "
+        + "terminal, for Sign in).\n")
+    #expect(result.output.isEmpty)
+  }
+
+  @Test func serveTakesAnAddressADatabaseAndAGrace() throws {
+    guard
+      case .serve(let options) = try Command.parse([
+        "serve", "--listen", "127.0.0.1:0", "--database", "/tmp/s.sqlite", "--reconnect-grace",
+        "5",
+      ])
+    else {
+      Issue.record("expected serve")
+      return
+    }
+    #expect(options.listen == ServerAddress(host: "127.0.0.1", port: 0))
+    #expect(options.database == "/tmp/s.sqlite")
+    #expect(options.reconnectGraceSeconds == 5)
+    guard case .serve(let defaults) = try Command.parse(["serve"]) else {
+      Issue.record("expected serve")
+      return
+    }
+    #expect(defaults.listen == nil)
+    #expect(defaults.reconnectGraceSeconds == 60)
+  }
+
+  @Test func addressesAreReadAsTyped() {
+    #expect(ServerAddress(parsing: "example.org") == ServerAddress(host: "example.org", port: 7457))
+    #expect(
+      ServerAddress(parsing: "example.org:80") == ServerAddress(host: "example.org", port: 80))
+    #expect(ServerAddress(parsing: "[::1]:9") == ServerAddress(host: "::1", port: 9))
+    #expect(ServerAddress(parsing: "::1") == ServerAddress(host: "::1", port: 7457))
+    #expect(ServerAddress(parsing: "[::1]") == ServerAddress(host: "::1", port: 7457))
+    #expect(ServerAddress(parsing: "[::1]:9")?.description == "[::1]:9")
+    for bad in ["", ":80", "host:", "host:x", "host:70000", "[::1", "[host]:1", "a b", "h\u{1B}"] {
+      #expect(ServerAddress(parsing: bad) == nil, "\(bad)")
+    }
+  }
+}
