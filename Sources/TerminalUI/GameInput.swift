@@ -21,6 +21,19 @@ public enum GameCommand: Hashable, Sendable {
 /// Arrows, `w` `a` `s` `d` and `k` `j` `l` move the cursor; `h` asks for a hint (so it does
 /// not also move left). Digits 1–9 pick the cells of a 3×3 board in reading order.
 public enum GameKeys {
+  /// The command for `key` on a game screen laid out as `frame`: a click on a cell plays it, a
+  /// click on a key in the footer is that key; `nil` if it means nothing there.
+  public static func command(for key: Key, frame: Frame) -> GameCommand? {
+    guard case .mouse(let event) = key else { return command(for: key) }
+    guard event.isLeftClick, let target = frame.target(row: event.row, column: event.column)
+    else { return nil }
+    switch target {
+    case .cell(let cell): return .play(cell)
+    case .key(let key): return command(for: key)
+    case .field: return nil
+    }
+  }
+
   /// The command for `key`, or `nil` if it means nothing on the game screen.
   public static func command(for key: Key) -> GameCommand? {
     switch key {

@@ -85,19 +85,7 @@ public enum GameInput {
   public static func handle(
     _ key: Key, frame: Frame, state: GameFeature.State, terminal: inout GameTerminalState
   ) -> GameFeature.Action.View? {
-    let command: GameCommand?
-    if case .mouse(let event) = key {
-      guard event.isLeftClick, let target = frame.target(row: event.row, column: event.column)
-      else { return nil }
-      switch target {
-      case .cell(let cell): command = .play(cell)
-      case .key(let key): command = GameKeys.command(for: key)
-      case .field: command = nil
-      }
-    } else {
-      command = GameKeys.command(for: key)
-    }
-    guard let command else { return nil }
+    guard let command = GameKeys.command(for: key, frame: frame) else { return nil }
     return handle(command, state: state, terminal: &terminal)
   }
 
