@@ -11,6 +11,7 @@ work=$(mktemp -d)
 socket="tictactoe-resume-$$"
 cleanup() {
   tmux -L "$socket" kill-server 2>/dev/null || true
+  tmux -L "$socket-again" kill-server 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -46,6 +47,9 @@ done
 wait_for "Bob, place your O" 5
 kill -KILL "$(cat "$work/pid")"
 t kill-server
+# A server of its own for the next start: one started on the socket just killed can find it
+# still closing and exit at once.
+socket="$socket-again"
 
 # The next start, as a guest, offers the game with its three moves.
 launch
