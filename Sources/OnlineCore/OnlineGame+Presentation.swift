@@ -282,7 +282,7 @@ extension OnlineGame.State {
       if let feature = feature(afterPly: snapshot.moves.count - 1),
         let result = feature.resultSentence
       {
-        lines += [.sentence(result), .sentence(feature.title)]
+        lines.append(.sentence(result))
       } else {
         lines.append(.sentence("The game is over."))
       }

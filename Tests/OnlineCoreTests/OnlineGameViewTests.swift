@@ -256,4 +256,18 @@ struct OnlineGameViewTests {
       #expect(state.title == "Winner! Congrats ann!")
     }
   }
+
+  /// A game won on the board is said once in plain mode: the winning line, then what follows
+  /// it; the screen's title (`Winner! Congrats ann!`) is not said again.
+  @Test func aGameWonOnTheBoardIsAnnouncedOnce() throws {
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: code), userName: "ann", token: nil)
+    let cells = try ["a1", "a2", "b1", "b2", "c1"].map { try #require(Cell(name: $0)) }
+    let end = GameEnd(winner: .x, reason: .completed, xRating: 1_216, oRating: 1_184)
+    state.snapshot = snapshot(moves: cells, status: .finished(end))
+    let lines = state.lines(for: .ended(end))
+    #expect(lines.first == .sentence("X wins with a1, b1, c1."))
+    #expect(!lines.contains(.sentence("Winner! Congrats ann!")))
+    #expect(state.title == "Winner! Congrats ann!")
+  }
 }
