@@ -203,7 +203,7 @@ public enum Completions {
     case .choice: "value"
     case .integer: "number"
     case .file: "file"
-    case .text(let placeholder): placeholder.lowercased()
+    case .text(let placeholder): zshEscaped(placeholder.lowercased())
     }
   }
 

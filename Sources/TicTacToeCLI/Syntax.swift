@@ -90,9 +90,10 @@ public enum Syntax {
   ]
   private static let online = [
     OptionSyntax(
-      name: "server", value: .text("HOST"), summary: "the game server (default: this computer)"),
+      name: "server", value: .text("HOST[:PORT]"),
+      summary: "the game server (default: this computer)"),
     OptionSyntax(
-      name: "server-fingerprint", value: .text("FINGERPRINT"),
+      name: "server-fingerprint", value: .text("SHA256:HEX"),
       summary: "the server's certificate to trust"),
   ]
   private static let position = ValueSyntax.text("POSITION")
@@ -174,7 +175,7 @@ public enum Syntax {
       name: "serve", summary: "run a game server",
       ownOptions: [
         OptionSyntax(
-          name: "listen", value: .text("ADDRESS"), summary: "the address to listen on"),
+          name: "listen", value: .text("HOST:PORT"), summary: "the address to listen on"),
         OptionSyntax(
           name: "reconnect-grace", value: .text("SECONDS"),
           summary: "seconds a dropped player's seat is held"),
