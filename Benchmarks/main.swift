@@ -3,7 +3,7 @@
 //
 // Run with `swift run -c release tictactoe-benchmarks [--skip-4x4] [--skip-large]
 // [--skip-difficulty] [--skip-ladder] [--skip-holding] [--games N] [--ladder-games N]
-// [--holding-games N] [--holding-budget-ms N] [--seed N] [--deep]`, or `...
+// [--ladder-side 7|15] [--holding-games N] [--holding-budget-ms N] [--seed N] [--deep]`, or `...
 // tictactoe-benchmarks --solve ROWSxCOLUMNS:K` to time one solve with progress on stderr.
 // `--deep` adds the long solves and more games; `--seed` starts the games' seeds elsewhere,
 // so that runs add up to more games.
@@ -413,7 +413,8 @@ if !arguments.contains("--skip-ladder") {
   let deep = arguments.contains("--deep")
   let games = option("--ladder-games") ?? (deep ? 200 : 20)
   let budget = Duration.milliseconds(deep ? 50 : 5)
-  for (side, k) in [(7, 5), (15, 5)] {
+  let sides = option("--ladder-side").map { [$0] } ?? [7, 15]
+  for (side, k) in [(7, 5), (15, 5)] where sides.contains(side) {
     let board = try Board(rows: side, columns: side, k: k)
     print()
     print(

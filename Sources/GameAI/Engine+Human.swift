@@ -24,14 +24,17 @@ extension Engine {
     {
       return win
     }
-    let blocks = 0.4 + 0.6 * skill
+    let blocks = 0.45 + 0.4 * skill
     if let block = Engine.noticed(
       tactics.blocks, chance: blocks, hiddenChance: blocks * gapPenalty, using: &generator)
     {
       return block
     }
+    // A win or block the player overlooked stays overlooked: it plays as if the line were
+    // not there, rather than finding it again by reading ahead.
+    let overlooked = (tactics.wins + tactics.blocks).map(\.cell)
     let playsBest = skill * skill
-    if Double.random(in: 0..<1, using: &generator) < playsBest {
+    if overlooked.isEmpty && Double.random(in: 0..<1, using: &generator) < playsBest {
       // Its best is that of a player who reads a few moves ahead: one ply for Easy, two for
       // Medium, three for Hard, and no long threat sequences. On 3×3 it is the perfect move.
       if board.rows == 3 && board.columns == 3 {
@@ -44,7 +47,9 @@ extension Engine {
     }
     // Sharper preferences with skill: weight = (plausibility + 1) ^ (1 + ⌊3 skill⌋).
     let exponent = 1 + Int(3 * skill)
-    let weights = tactics.plausible.map { candidate in
+    var plausible = tactics.plausible.filter { !overlooked.contains($0.cell) }
+    if plausible.isEmpty { plausible = tactics.plausible }
+    let weights = plausible.map { candidate in
       (0..<exponent).reduce(1.0) { product, _ in product * Double(candidate.value + 1) }
     }
     let total = weights.reduce(0, +)
@@ -52,9 +57,9 @@ extension Engine {
     var pick = Double.random(in: 0..<total, using: &generator)
     for (index, weight) in weights.enumerated() {
       pick -= weight
-      if pick < 0 { return tactics.plausible[index].cell }
+      if pick < 0 { return plausible[index].cell }
     }
-    return tactics.plausible.last?.cell
+    return plausible.last?.cell
   }
 
   /// A cell of `cells` that the player notices, if any: one in plain sight with probability

@@ -6,8 +6,12 @@ extension Engine {
   /// The move the engine plays at `difficulty`, or `nil` when the game is over.
   ///
   /// Unbeatable plays a best move (chosen among equals with `generator`): where the engine
-  /// proves that some moves hold, one of those, the strongest by its estimate. Lower levels
-  /// err the way people do: now and then they miss a win or a block, and otherwise they often
+  /// proves that some moves hold, one of those. On boards of up to 64 cells the proof that a
+  /// move holds is bounded by work, not by the budget, so it does not fail on a loaded
+  /// machine; among such moves Unbeatable takes a forced win if the threat searches find one
+  /// and otherwise presses, making lines the opponent must block, so that a fallible opponent
+  /// has the most chances to go wrong. Lower levels err the way people do: now and then they
+  /// miss a win or a block (and then play as if it were not there), and otherwise they often
   /// prefer a plausible move (one that builds or blocks lines) over the best one. The same
   /// generator state gives the same move.
   public func bestMove(

@@ -164,7 +164,7 @@ extension Engine {
   }
 
   /// The cells of `empty`, those building or blocking the most lines first.
-  private static func promisingFirst(
+  static func promisingFirst(
     _ geometry: Geometry<UInt64>, _ empty: UInt64, mover: UInt64, other: UInt64
   ) -> [Int] {
     var scored: [(move: Int, value: Int)] = []

@@ -6,12 +6,14 @@ import Synchronization
 /// On 3×3 every answer comes from a table of all positions built once. On boards of up to 64
 /// cells the engine proves what it can within its time budget: an exact search with plies
 /// when few cells are empty, and otherwise proof searches of wins and draws (threats,
-/// maker-breaker reasoning, pairing strategies). What it cannot prove, and everything on
-/// larger boards, it estimates with a deepening search, and marks as estimated. One instance
-/// can serve many threads: its state is bounded caches of tables and of recent analyses,
-/// kept under locks, through which consecutive searches of one board shape share what they
-/// learnt and a hint agrees with the analysis of the same position. Long searches stop early
-/// when their task is cancelled.
+/// maker-breaker reasoning, pairing strategies). Unbeatable's moves there pass a guard first:
+/// a proof search bounded by positions rather than time finds moves after which the opponent
+/// cannot complete a line at all, so that a loaded machine never costs a game that could be
+/// held. What it cannot prove, and everything on larger boards, it estimates with a
+/// deepening search, and marks as estimated. One instance can serve many threads: its state
+/// is bounded caches of tables and of recent analyses, kept under locks, through which
+/// consecutive searches of one board shape share what they learnt and a hint agrees with the
+/// analysis of the same position. Long searches stop early when their task is cancelled.
 public final class Engine: Sendable {
   /// How long ``analyze(_:)`` and ``bestMove(for:difficulty:using:)`` may think.
   public let timeBudget: Duration
@@ -164,14 +166,30 @@ public final class Engine: Sendable {
     var moverCannotWin = false
     if board.cellCount <= 64 {
       let deadline = start + timeBudget * 0.6
+      // Unbeatable's move: first the moves proven to hold by the guard, whose search is
+      // bounded by positions rather than by the clock, so that however loaded the machine,
+      // the move chosen is one proven not to lose.
+      let holding = forDisplay ? [] : guardedMoves(board, budget: timeBudget)
+      var mayWin = true
       if empties <= Engine.exactSearchEmpties {
         let exact = exactScores(board, deadline: deadline, progress: nil)
         if !exact.isAborted {
           let analysis = Engine.exactAnalysis(
             board, exact.scores.compactMap { cell, score in score.map { (cell, $0) } })
-          return Examination(analysis: analysis, choices: analysis.best)
+          // Where the best is a draw, every move the guard found is one of the best.
+          guard !holding.isEmpty && analysis.evaluation.value == .draw else {
+            return Examination(analysis: analysis, choices: analysis.best)
+          }
+          mayWin = false
         }
-      } else {
+      }
+      if !holding.isEmpty,
+        let pressing = pressingExamination(
+          board, holding: holding, mayWin: mayWin, start: start, budget: timeBudget)
+      {
+        return pressing
+      }
+      if empties > Engine.exactSearchEmpties {
         let proven = provenMoves(board, deadline: deadline)
         let geometry = Geometry<UInt64>(board)
         moverCannotWin = proven.moverCannotWin
@@ -179,6 +197,21 @@ public final class Engine: Sendable {
           let index = geometry.index(of: cell)
           return MoveFacts(
             cell: cell, proven: proven.scores[index], isSafe: proven.safe.contains(index))
+        }
+      }
+      if !holding.isEmpty {
+        // The mover may have a win the proofs look for; short of a proven win, only the
+        // guard's moves are chosen, since the others hold only while later proofs finish in
+        // time.
+        let geometry = Geometry<UInt64>(board)
+        let hasWin = facts.contains { $0.tier == 3 }
+        for index in facts.indices {
+          if holding.contains(geometry.index(of: facts[index].cell)) {
+            facts[index].isSafe = true
+          } else if !hasWin && facts[index].tier == 2 {
+            facts[index].proven = nil
+            facts[index].isSafe = false
+          }
         }
       }
     }

@@ -130,6 +130,24 @@ final class Explorer<B: BitBoard> {
     return best
   }
 
+  /// A forced win for `mover` found by the threat searches alone before the deadline (a
+  /// line in one, a chain of fours, threats through open threes): the first move and its
+  /// score, or `nil`.
+  func forcedWin(mover: B, other: B) -> (move: Int, score: Int)? {
+    state.setUp(mover: mover, other: other)
+    let empty = geometry.full & ~(mover | other)
+    let own = geometry.threats(of: mover, against: other) & empty
+    if !own.isZero { return (own.lowestIndex, Score.win(in: 1)) }
+    guard (geometry.threats(of: other, against: mover) & empty).isZero else { return nil }
+    if let win = threats.continuousFours(for: 0, depth: ThreatSearch<B>.rootFours) {
+      return (win.move, Score.win(in: win.plies))
+    }
+    guard geometry.k >= 4,
+      let win = threats.threatSpaceWin(for: 0, until: limits.deadline)
+    else { return nil }
+    return (win.move, Score.win(in: win.plies))
+  }
+
   /// An estimated score for `mover` of every move in `moves`, deepening until the deadline
   /// or, with `maximumDepth`, until that many plies below each move.
   func scores(of moves: [Int], mover: B, other: B, maximumDepth: Int? = nil) -> [Int: Int] {

@@ -38,6 +38,9 @@ final class Prover {
   private let clock = ContinuousClock()
   /// Called every few hundred thousand positions with the count so far.
   var onCheck: ((Int) -> Void)?
+  /// The most positions the search may visit before it stops, if limited: a bound that,
+  /// unlike a deadline, gives the same answer however loaded the machine is.
+  var nodeLimit: Int?
 
   private struct Counters {
     var nodes = 0
@@ -128,6 +131,38 @@ final class Prover {
     return longest
   }
 
+  /// Lets the search go on after a stop by the node limit, which is raised to `nodeLimit`.
+  func resume(nodeLimit: Int?) {
+    self.nodeLimit = nodeLimit
+    counters.pointee.isAborted = false
+    counters.pointee.nextCheck = counters.pointee.nodes + Prover.checkInterval
+  }
+
+  /// Whether the attacker, with the defender to move, cannot force a line after the
+  /// defender plays `move` (a pass when `nil`: the attacker moves again); `nil` when the
+  /// search was stopped (deadline, cancellation or node limit).
+  ///
+  /// Under ``Rules/makerBreaker`` a move that holds is a strategy for the real game too: the
+  /// attacker never completes a line against it.
+  func holds(attacker: UInt64, defender: UInt64, after move: Int?) -> Bool? {
+    let defender = move.map { defender | 1 << UInt64($0) } ?? defender
+    let result = attackerNode(attacker, defender, limit: ProofTable.forever)
+    return isAborted ? nil : result <= 0
+  }
+
+  /// The defender's candidate replies, with the defender to move, in the order the search
+  /// tries them: first the block of a line the attacker would complete; the cells on the
+  /// attacker's open windows, heaviest first; then the rest.
+  func replies(attacker: UInt64, defender: UInt64) -> [Int] {
+    let position = scan(attacker, defender)
+    let empty = geometry.full & ~(attacker | defender)
+    if position.attackerFours != 0 { return position.attackerFours.indices }
+    var moves = ordered(position.attackerCells, attacker, defender)
+    var result: [Int] = []
+    while let move = moves.next() { result.append(move) }
+    return result + (empty & ~position.attackerCells).indices
+  }
+
   private func countNode() -> Bool {
     counters.pointee.nodes += 1
     guard counters.pointee.nodes >= counters.pointee.nextCheck else {
@@ -139,6 +174,7 @@ final class Prover {
     }
     if Task.isCancelled { counters.pointee.isAborted = true }
     if let deadline, clock.now >= deadline { counters.pointee.isAborted = true }
+    if let nodeLimit, counters.pointee.nodes >= nodeLimit { counters.pointee.isAborted = true }
     return counters.pointee.isAborted
   }
 
