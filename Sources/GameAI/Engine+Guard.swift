@@ -106,6 +106,32 @@ extension Engine {
     return holdingMoves(board, preferring: preferring, deadline: .now + backstop)
   }
 
+  /// Whether `move`, which makes exactly one line the opponent must block at once, holds:
+  /// the opponent must block it (or lose at once, having no line to complete first), and
+  /// after the block the mover is proven to keep the opponent off every line, within the
+  /// guard's second bound.
+  func holdsAfterForcedBlock(_ board: Board, move: Int, deadline: ContinuousClock.Instant)
+    -> Bool
+  {
+    let geometry = Geometry<UInt64>(board)
+    let (mover, other) = geometry.position(of: board)
+    let empty = geometry.full & ~(mover | other)
+    guard geometry.threats(of: other, against: mover) & empty == 0 else { return false }
+    let after = mover | 1 << UInt64(move)
+    let threats = geometry.threats(of: after, against: other) & empty & ~(1 << UInt64(move))
+    guard threats.nonzeroBitCount == 1 else { return false }
+    let key = TableCache<ProofMemory>.Key(
+      rows: board.rows, columns: board.columns, k: board.k, kind: .proof(.makerBreaker),
+      bits: proofTableBits)
+    let memory = proofTables.borrow(key)
+    defer { proofTables.giveBack(memory, for: key) }
+    let prover = Prover(
+      rows: board.rows, columns: board.columns, k: board.k, rules: .makerBreaker,
+      memory: memory, deadline: deadline)
+    prover.nodeLimit = Engine.guardNodeBounds.prefix(2).reduce(0, +)
+    return prover.holdsWithDefenderToMove(attacker: other | threats, defender: after) == true
+  }
+
   /// Whether the side to move is proven unable to force a line even if the opponent only
   /// blocks (the maker-breaker game), within the guard's first bounds and `deadline`.
   func moverCannotForceLine(_ board: Board, deadline: ContinuousClock.Instant) -> Bool {
@@ -193,8 +219,10 @@ extension Engine {
       // might, the proofs look for the win.
       guard moverCannotForceLine(board, deadline: start + budget * 0.6) else { return nil }
     }
-    let traps = Engine.trapMoves(geometry, mover: mover, other: other).filter {
-      holding.contains($0.move)
+    let traps = Engine.trapMoves(geometry, mover: mover, other: other).filter { trap in
+      trap.hidden > 0
+        && (holding.contains(trap.move)
+          || holdsAfterForcedBlock(board, move: trap.move, deadline: start + budget))
     }
     if let most = traps.map({ ($0.lines, $0.hidden) }).max(by: <) {
       return examination(traps.filter { ($0.lines, $0.hidden) == most }.map(\.move))

@@ -24,7 +24,8 @@ extension Engine {
     {
       return win
     }
-    let blocks = 0.45 + 0.4 * skill
+    // Up to Medium, a block is seen about half the time; above, more often with skill.
+    let blocks = 0.55 + 0.45 * max(0, skill - Difficulty.medium.skill)
     if let block = Engine.noticed(
       tactics.blocks, chance: blocks, hiddenChance: blocks * gapPenalty, using: &generator)
     {

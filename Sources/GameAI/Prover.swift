@@ -150,6 +150,13 @@ final class Prover {
     return isAborted ? nil : result <= 0
   }
 
+  /// Whether the defender, to move, keeps the attacker off every line; `nil` when the search
+  /// was stopped.
+  func holdsWithDefenderToMove(attacker: UInt64, defender: UInt64) -> Bool? {
+    let result = defenderNode(attacker, defender, limit: ProofTable.forever)
+    return isAborted ? nil : result <= 0
+  }
+
   /// The defender's candidate replies, with the defender to move, in the order the search
   /// tries them: first the block of a line the attacker would complete; the cells on the
   /// attacker's open windows, heaviest first; then the rest.
