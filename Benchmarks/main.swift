@@ -469,4 +469,27 @@ if !arguments.contains("--skip-holding") {
   }
   print()
   print("(\(grouped(losses)) games lost; table: \(format(time)).)")
+  // How long Unbeatable's moves take where its guard proves them: self-play on one thread
+  // from a fresh engine, so that the first move proves the empty board from nothing.
+  var times: [Duration] = []
+  let timing = Engine(timeBudget: .milliseconds(100))
+  for seed in 0..<2 {
+    var generator = SplitMix64(seed: UInt64(firstSeed + seed))
+    var game = board
+    while game.outcome == .inProgress {
+      let (move, elapsed) = measure {
+        timing.bestMove(for: game, difficulty: .unbeatable, using: &generator)
+      }
+      guard let move else { break }
+      times.append(elapsed)
+      try game.play(at: move)
+    }
+  }
+  let sorted = times.sorted()
+  print()
+  header("7×7, k = 5, budget 100 ms a move", "median", "fastest", "slowest")
+  row(
+    "Unbeatable's time per move, \(times.count) moves of self-play (fresh engine)",
+    format(sorted[sorted.count / 2]), format(sorted.first ?? .zero),
+    format(sorted.last ?? .zero))
 }

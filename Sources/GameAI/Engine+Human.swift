@@ -31,14 +31,16 @@ extension Engine {
     {
       return block
     }
-    // A win or block the player overlooked stays overlooked: it plays as if the line were
-    // not there, rather than finding it again by reading ahead.
-    let overlooked = (tactics.wins + tactics.blocks).map(\.cell)
+    // On a large board a win or block the player overlooked stays overlooked: it plays as if
+    // the line were not there, rather than finding it again by reading ahead. On 3×3, where
+    // every line is in plain sight, reading ahead may still find it.
+    let isClassic = board.rows == 3 && board.columns == 3
+    let overlooked = isClassic ? [] : (tactics.wins + tactics.blocks).map(\.cell)
     let playsBest = skill * skill
     if overlooked.isEmpty && Double.random(in: 0..<1, using: &generator) < playsBest {
       // Its best is that of a player who reads a few moves ahead: one ply for Easy, two for
       // Medium, three for Hard, and no long threat sequences. On 3×3 it is the perfect move.
-      if board.rows == 3 && board.columns == 3 {
+      if isClassic {
         return perfectChoices(board, budget: budget).randomElement(using: &generator)
       }
       return SearchMove(
