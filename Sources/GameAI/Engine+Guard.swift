@@ -6,16 +6,18 @@ extension Engine {
   /// Each candidate still unsettled gets the next, larger bound, until one holds. A bound on
   /// work rather than on time, so that whether a move is proven to hold does not depend on
   /// the machine's load.
-  static let guardNodeBounds = [500, 4_000, 32_000, 256_000]
+  static let guardNodeBounds = [4_096, 32_768, 262_144]
   /// The most positions the guard visits for one move, over all its bounds.
   static let guardNodeTotal = 600_000
   /// How many candidate replies the guard tries at the first bound, looking for choices.
   static let guardCandidates = 12
-  /// A backstop against boards whose proofs are far too long for a move.
-  ///
-  /// The guard stops after this many budgets of time, and at least
+  /// How many positions the guard spends on asking whether the mover could force a line,
+  /// and on proving that a four holds once the opponent has blocked it.
+  static let guardWinNodes = 36_864
+  static let guardFourNodes = 8_192
+  /// A backstop against boards whose proofs are far too long for a move (8×8 with five in
+  /// a row): the guard stops after a budget of time, and at least after
   /// ``guardMinimumBackstop``.
-  static let guardBackstopBudgets = 2
   static let guardMinimumBackstop = Duration.seconds(1)
 
   /// Moves of the side to move on a board of up to 64 cells after which the opponent cannot
@@ -56,7 +58,7 @@ extension Engine {
     /// Whether the opponent cannot force a line after `move` (after a pass when `nil`),
     /// within `bound` positions.
     func holds(after move: Int?, within bound: Int) -> Bool? {
-      guard prover.nodes < Engine.guardNodeTotal else { return nil }
+      guard prover.nodes < Engine.guardNodeTotal, !prover.isPastDeadline else { return nil }
       prover.resume(nodeLimit: min(prover.nodes + bound, Engine.guardNodeTotal))
       return prover.holds(attacker: other, defender: mover, after: move)
     }
@@ -101,15 +103,14 @@ extension Engine {
     where !preferring.contains(move) {
       preferring.append(move)
     }
-    let backstop = max(
-      (budget ?? timeBudget) * Engine.guardBackstopBudgets, Engine.guardMinimumBackstop)
+    let backstop = max(budget ?? timeBudget, Engine.guardMinimumBackstop)
     return holdingMoves(board, preferring: preferring, deadline: .now + backstop)
   }
 
   /// Whether `move`, which makes exactly one line the opponent must block at once, holds:
   /// the opponent must block it (or lose at once, having no line to complete first), and
   /// after the block the mover is proven to keep the opponent off every line, within the
-  /// guard's second bound.
+  /// guard's bound for fours.
   func holdsAfterForcedBlock(_ board: Board, move: Int, deadline: ContinuousClock.Instant)
     -> Bool
   {
@@ -128,12 +129,12 @@ extension Engine {
     let prover = Prover(
       rows: board.rows, columns: board.columns, k: board.k, rules: .makerBreaker,
       memory: memory, deadline: deadline)
-    prover.nodeLimit = Engine.guardNodeBounds.prefix(2).reduce(0, +)
+    prover.nodeLimit = Engine.guardFourNodes
     return prover.holdsWithDefenderToMove(attacker: other | threats, defender: after) == true
   }
 
   /// Whether the side to move is proven unable to force a line even if the opponent only
-  /// blocks (the maker-breaker game), within the guard's first bounds and `deadline`.
+  /// blocks (the maker-breaker game), within ``guardWinNodes`` positions and `deadline`.
   func moverCannotForceLine(_ board: Board, deadline: ContinuousClock.Instant) -> Bool {
     let key = TableCache<ProofMemory>.Key(
       rows: board.rows, columns: board.columns, k: board.k, kind: .proof(.makerBreaker),
@@ -143,7 +144,7 @@ extension Engine {
     let prover = Prover(
       rows: board.rows, columns: board.columns, k: board.k, rules: .makerBreaker,
       memory: memory, deadline: deadline)
-    prover.nodeLimit = Engine.guardNodeBounds.prefix(3).reduce(0, +)
+    prover.nodeLimit = Engine.guardWinNodes
     let (mover, other) = prover.geometry.position(of: board)
     return prover.outcome(attacker: mover, defender: other, attackerToMove: true)
       == .defenderHolds

@@ -170,8 +170,12 @@ final class Prover {
     return result + (empty & ~position.attackerCells).indices
   }
 
+  /// Whether the deadline, if any, has passed.
+  var isPastDeadline: Bool { deadline.map { clock.now >= $0 } ?? false }
+
   private func countNode() -> Bool {
     counters.pointee.nodes += 1
+    if let nodeLimit, counters.pointee.nodes > nodeLimit { counters.pointee.isAborted = true }
     guard counters.pointee.nodes >= counters.pointee.nextCheck else {
       return counters.pointee.isAborted
     }
@@ -181,7 +185,6 @@ final class Prover {
     }
     if Task.isCancelled { counters.pointee.isAborted = true }
     if let deadline, clock.now >= deadline { counters.pointee.isAborted = true }
-    if let nodeLimit, counters.pointee.nodes >= nodeLimit { counters.pointee.isAborted = true }
     return counters.pointee.isAborted
   }
 
