@@ -21,24 +21,15 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from online_checks import check, fail, finish  # noqa: E402
+
 BINARY = os.path.abspath(sys.argv[1])
 WORK = tempfile.mkdtemp(prefix="tictactoe-online-fullscreen-")
 SOCKET = f"tictactoe-online-{os.getpid()}"
 ENV = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8")
 ENV.pop("TICTACTOE_DATABASE", None)
-failures = []
 servers = []
-
-
-def fail(message):
-    failures.append(message)
-    print("FAIL: " + message, file=sys.stderr, flush=True)
-
-
-def check(condition, message):
-    if not condition:
-        fail(message)
-    return condition
 
 
 def tmux(*arguments):
@@ -306,7 +297,4 @@ finally:
                 process.kill()
     shutil.rmtree(WORK, ignore_errors=True)
 
-if failures:
-    print(f"online-fullscreen.py: {len(failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("online-fullscreen.py: all full-screen online checks passed")
+finish("online-fullscreen.py", "all full-screen online checks passed")
