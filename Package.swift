@@ -177,7 +177,10 @@ let package = Package(
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(
       name: "NewGameCoreTests",
-      dependencies: ["GameProtocol", "NewGameCore", "OnlineClient", "OnlineCore", "TestSupport"]),
+      dependencies: [
+        "DatabaseClient", "GameProtocol", "NewGameCore", "OnlineClient", "OnlineCore", "StatsCore",
+        "TestSupport",
+      ]),
     .testTarget(
       name: "LoginCoreTests",
       dependencies: ["GameProtocol", "LoginCore", "OnlineClient", "TestSupport"]),
