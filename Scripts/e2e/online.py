@@ -5,6 +5,7 @@ plain mode, hostile connections, a client and the server killed mid-game, and th
 Usage: python3 Scripts/e2e/online.py PATH_TO_TICTACTOE
 """
 
+import atexit
 import base64
 import hashlib
 import hmac
@@ -33,6 +34,14 @@ ENV = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8")
 ENV.pop("TICTACTOE_DATABASE", None)
 TIMEOUT = 20
 processes = []
+
+
+@atexit.register
+def stop_processes():
+    """Kills whatever is still running, even when the script ends on an exception."""
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
 
 
 class Lines:
