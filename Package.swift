@@ -87,7 +87,7 @@ let package = Package(
       name: "OnlineClientLive",
       dependencies: [
         "AuthenticationClient", "DatabaseClient", "DatabaseClientLive", "GameProtocol",
-        "NetworkIO", "OnlineClient", "OnlineCore", "SQLite", "TLS",
+        "GameRules", "NetworkIO", "OnlineClient", "OnlineCore", "SQLite", "TLS",
       ]
     ),
     .target(

@@ -145,6 +145,7 @@ public final class AppWindow {
         gameView?.render(game)
       } else if let stats = newGame.stats {
         statsView?.render(stats)
+        statsView?.renderServer(title: newGame.serverStatsTitle, lines: newGame.serverStatsLines)
       } else if let online = newGame.online {
         onlineGameView?.render(online)
       } else if let openGames = newGame.openGames {

@@ -20,6 +20,10 @@ public final class StatsView {
   package private(set) var tallyLabels: [Label] = []
   /// The replayed game's board.
   package let replayBoard = BoardView { _ in }
+  /// The player's rating and online record on the game server, when signed in on one.
+  package let serverList = BoxedList()
+  /// The lines of ``serverList``, as shown.
+  package private(set) var serverLines: [String] = []
   /// The question asked before the stats are reset, while it is asked.
   package private(set) var confirmation: MessageDialog?
 
@@ -42,6 +46,8 @@ public final class StatsView {
   private var shownBars: [StatsFeature.State.ResultsBar]?
   private var shownRecent: [String]?
   private var shownError: String?
+  private var serverRows: [ActionRow] = []
+  private let serverColumn: Box
 
   /// Creates the screen over `parent`, with its problems shown on `toasts`; `send` receives the
   /// player's actions.
@@ -84,9 +90,9 @@ public final class StatsView {
     scrolled = Scrolled(formColumn(summary, width: 560, spacing: 24))
     emptyPage.isVisible = false
     emptyPage.expanding()
-    root = Box.column(
-      spacing: 0, spinner.centered(), emptyPage,
-      scrolled)
+    serverColumn = formColumn(serverList, width: 560, spacing: 0)
+    serverColumn.isVisible = false
+    root = Box.column(spacing: 0, serverColumn, spinner.centered(), emptyPage, scrolled)
   }
 
   isolated deinit {
@@ -112,6 +118,19 @@ public final class StatsView {
       shownError = state.errorMessage
       if let error = state.errorMessage { toasts?.show(error, isProblem: true) }
     }
+  }
+
+  /// Shows the player's record on the game server: its title (`On example.org:7457`) and lines,
+  /// or nothing off a server.
+  package func renderServer(title: String?, lines: [String]?) {
+    serverColumn.isVisible = lines != nil
+    serverList.title = title ?? ""
+    let lines = lines ?? []
+    guard lines != serverLines else { return }
+    serverLines = lines
+    for row in serverRows { serverList.remove(row) }
+    serverRows = lines.map { ActionRow(title: $0) }
+    for row in serverRows { serverList.add(row) }
   }
 
   /// The replayed board's cells, row by row, while a game is replayed.

@@ -113,6 +113,39 @@ extension NewGame.State {
       ?? "Playing as a guest\(place)"
   }
 
+  /// The title of Stats' part about the server, such as `On example.org:7457`.
+  public var serverStatsTitle: String? {
+    guard serverStats != nil, let server else { return nil }
+    return "On \(server)"
+  }
+
+  /// The signed-in player's rating and online record on the server, a line each, for Stats.
+  ///
+  /// For example `Rating: 1216`, `1 game: 1 win, 0 losses, 0 draws`, `Current streak: 1 win;
+  /// best streak: 1 win`.
+  public var serverStatsLines: [String]? {
+    guard let serverStats, let server else { return nil }
+    switch serverStats {
+    case .loading:
+      return ["Asking \(server)…"]
+    case .failed(let sentence):
+      return [sentence]
+    case .loaded(let stats):
+      let games = stats.wins + stats.losses + stats.draws
+      return [
+        "Rating: \(stats.rating)",
+        "\(Self.count(games, "game")): \(Self.count(stats.wins, "win")), "
+          + "\(stats.losses) loss\(stats.losses == 1 ? "" : "es"), \(Self.count(stats.draws, "draw"))",
+        "Current streak: \(Self.count(stats.currentStreak, "win")); best streak: "
+          + "\(Self.count(stats.bestStreak, "win"))",
+      ]
+    }
+  }
+
+  private static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  }
+
   /// Whether the form offers online play: a server was chosen at Sign in.
   public var isOnline: Bool { server != nil }
 

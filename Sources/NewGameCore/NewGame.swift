@@ -54,6 +54,8 @@ public struct NewGame: Reducer {
     public var online: OnlineGame.State?
     /// The Open games screen, while it is shown.
     public var openGames: OpenGames.State?
+    /// The signed-in player's record and rating on the server, while Stats shows it.
+    public var serverStats: ServerStats?
 
     /// Creates the form, with the signed-in player's name filled in for X.
     public init(signedInName: String? = nil, accountID: Int64? = nil) {
@@ -115,6 +117,8 @@ public struct NewGame: Reducer {
     case online(OnlineGame.Action)
     /// The Open games screen's actions.
     case openGames(OpenGames.Action)
+    /// The signed-in player's record on the server arrived, or could not be had.
+    case serverStatsLoaded(Result<PlayerStats, OnlineFailure>)
     /// Messages for the parent.
     case delegate(Delegate)
 
@@ -179,6 +183,17 @@ public struct NewGame: Reducer {
 
   private enum CancelID: Hashable, Sendable {
     case load
+    case serverStats
+  }
+
+  /// The signed-in player's record on the server, as Stats shows it.
+  public enum ServerStats: Equatable, Sendable {
+    /// Being asked for.
+    case loading
+    /// As the server keeps it.
+    case loaded(PlayerStats)
+    /// Why it could not be had, in one sentence.
+    case failed(String)
   }
 
   /// Routes the Game screen's actions.
@@ -295,6 +310,17 @@ public struct NewGame: Reducer {
 
     case .stats(.delegate(.didClose)):
       state.stats = nil
+      state.serverStats = nil
+      return .cancel(id: CancelID.serverStats)
+
+    case .serverStatsLoaded(.success(let stats)):
+      guard state.serverStats != nil else { return .none }
+      state.serverStats = .loaded(stats)
+      return .none
+
+    case .serverStatsLoaded(.failure(let failure)):
+      guard state.serverStats != nil else { return .none }
+      state.serverStats = .failed(failure.message)
       return .none
 
     case .online(.delegate(.didQuit)):
@@ -382,7 +408,18 @@ public struct NewGame: Reducer {
 
     case .statsTapped:
       state.stats = StatsFeature.State(owner: state.settings.owner)
-      return .send(.stats(.started))
+      // On a server, the player's rating and online record are the server's.
+      guard let server = state.server, let userName = state.session?.userName else {
+        return .send(.stats(.started))
+      }
+      state.serverStats = .loading
+      return .merge(
+        .send(.stats(.started)),
+        .result(
+          Action.serverStatsLoaded,
+          failure: { OnlineFailure($0, or: "The server \(server) could not give the stats.") }
+        ) { [online] in try await online.playerStats(server, userName) }
+        .cancellable(id: CancelID.serverStats, cancelInFlight: true))
 
     case .recoveryCodesTapped:
       guard let session = state.session else { return .none }

@@ -37,6 +37,13 @@ public struct OnlineClient: Sendable {
   public var link: @Sendable (_ address: ServerAddress) -> ServerLink
   /// Forgets the connection kept for the server's accounts (after signing out).
   public var signOut: @Sendable (_ address: ServerAddress) async -> Void
+  /// A player's record and rating on the server; fails with one sentence (no such account, no
+  /// server) unless a live client sets it.
+  public var playerStats:
+    @Sendable (_ address: ServerAddress, _ userName: String) async throws -> PlayerStats = {
+      address, _ in
+      throw OnlineFailure("The stats on \(address) are not available in this program.")
+    }
 
   /// Creates a client from its endpoints.
   ///

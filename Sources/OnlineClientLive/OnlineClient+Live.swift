@@ -1,6 +1,7 @@
 import AuthenticationClient
 public import DatabaseClientLive
 import GameProtocol
+import GameRules
 import NetworkIO
 public import OnlineClient
 import OnlineCore
@@ -23,7 +24,7 @@ extension OnlineClient {
     let trust = TrustStore(
       database: database, explicitFingerprint: nil, firstUse: .refuse, now: now)
     let sessions = RemoteSessions(trust: trust)
-    return OnlineClient(
+    var client = OnlineClient(
       checkServer: { address in
         let connection = try await ServerConnection.open(address, loop: try ClientLoop.shared()) {
           _ throws(OnlineFailure) in
@@ -49,6 +50,24 @@ extension OnlineClient {
       },
       link: { address in sessions.link(for: address) },
       signOut: { address in await sessions.remove(address)?.close() })
+    client.playerStats = { address, userName in
+      let connection = try await ServerConnection.open(address, loop: try ClientLoop.shared()) {
+        (fingerprint: [UInt8]) throws(OnlineFailure) in
+        try trust.check(address, presented: fingerprint)
+      }
+      defer { connection.close() }
+      switch try await connection.request(.requestStats(userName: userName)) {
+      case .stats(let stats): return stats
+      case .refused(let refusal) where refusal.code == .noSuchUser:
+        throw OnlineFailure(
+          "There is no account named \(userName.escapingControlCharacters) on \(address).")
+      case .refused(let refusal):
+        throw OnlineFailure(OnlineGame.sentence(for: refusal, code: nil))
+      default:
+        throw OnlineFailure("The server at \(address) answered with something else than stats.")
+      }
+    }
+    return client
   }
 }
 

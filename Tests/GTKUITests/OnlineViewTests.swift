@@ -282,3 +282,39 @@ private final class TestLink: Sendable {
     streams.withLock { _ = $0.last?.yield(event) }
   }
 }
+
+extension OnlineViewTests {
+  func testStatsOnAServerShowTheRatingThere() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      var online = OnlineClient.unimplemented
+      online.playerStats = { _, userName in
+        PlayerStats(
+          userName: userName, rating: 1_216, wins: 1, losses: 0, draws: 0, currentStreak: 1,
+          bestStreak: 1)
+      }
+      var state = TicTacToe.State()
+      state.destination = .newGame(
+        NewGame.State(
+          server: onlineServer, session: Session(accountID: 7, userName: "ada", token: "t")))
+      let store = Store(initialState: state) {
+        TicTacToe(
+          authentication: .demo, database: InMemoryDatabase().client, engine: .firstEmptyCell,
+          clock: .immediate, random: .lowest, online: online, thinkingPause: .zero)
+      }
+      let app = AppWindow(application: nil, store: store)
+      defer { app.window.destroy() }
+      app.actions.activate(AppWindow.actionName(of: .statistics))
+      pump { app.statsView?.serverLines.first == "Rating: 1216" }
+      let stats = try XCTUnwrap(app.statsView)
+      XCTAssertEqual(stats.serverList.title, "On 127.0.0.1:7457")
+      XCTAssertEqual(
+        stats.serverLines,
+        [
+          "Rating: 1216", "1 game: 1 win, 0 losses, 0 draws",
+          "Current streak: 1 win; best streak: 1 win",
+        ])
+      XCTAssertTrue(stats.serverList.isVisible)
+    }
+  }
+}

@@ -1,11 +1,13 @@
 import ArchitectureTesting
 import AuthenticationClient
+import DatabaseClient
 import GameCore
 import GameProtocol
 import GameRules
 import NewGameCore
 import OnlineClient
 import OnlineCore
+import StatsCore
 import Synchronization
 import TestSupport
 import Testing
@@ -46,6 +48,73 @@ struct NewGameOnlineTests {
     }
     await store.send(.view(.createOnlineGameTapped)) { $0.errorMessage = sentence }
     await store.send(.view(.openGamesTapped))
+    await store.finish()
+  }
+
+  @Test
+  func statsOnAServerAskForTheRatingThereAndForgetItOnClose() async {
+    var online = OnlineClient.unimplemented
+    let asked = Mutex<[String]>([])
+    online.playerStats = { address, userName in
+      asked.withLock { $0.append("\(userName)@\(address)") }
+      return PlayerStats(
+        userName: "ann", rating: 1_216, wins: 1, losses: 0, draws: 2, currentStreak: 1,
+        bestStreak: 1)
+    }
+    let store = TestStore(initialState: NewGame.State(server: .example, session: session)) {
+      NewGame(
+        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
+        database: InMemoryDatabase(stats: [.guest: Stats()]).client, online: online)
+    }
+    await store.send(.view(.statsTapped)) {
+      $0.stats = StatsFeature.State(owner: .guest)
+      $0.serverStats = .loading
+    }
+    #expect(store.state.serverStatsLines == ["Asking example.org:7457…"])
+    // The local records and the server answer in either order: only the server's is asserted.
+    store.exhaustivity = .off
+    let stats = PlayerStats(
+      userName: "ann", rating: 1_216, wins: 1, losses: 0, draws: 2, currentStreak: 1,
+      bestStreak: 1)
+    await store.receive(.serverStatsLoaded(.success(stats))) { $0.serverStats = .loaded(stats) }
+    #expect(asked.withLock { $0 } == ["ann@example.org:7457"])
+    #expect(store.state.serverStatsTitle == "On example.org:7457")
+    #expect(
+      store.state.serverStatsLines
+        == [
+          "Rating: 1216", "3 games: 1 win, 0 losses, 2 draws",
+          "Current streak: 1 win; best streak: 1 win",
+        ])
+    await store.send(.stats(.view(.closeTapped)))
+    await store.receive(.stats(.delegate(.didClose))) { $0.serverStats = nil }
+    #expect(store.state.stats == nil)
+    await store.finish()
+  }
+
+  @Test
+  func statsOnAServerSayWhyTheRatingIsMissing() async {
+    var online = OnlineClient.unimplemented
+    online.playerStats = { _, _ in
+      throw OnlineFailure("Cannot reach the server at example.org:7457.")
+    }
+    let store = TestStore(initialState: NewGame.State(server: .example, session: session)) {
+      NewGame(
+        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
+        database: InMemoryDatabase(stats: [.guest: Stats()]).client, online: online)
+    }
+    await store.send(.view(.statsTapped)) {
+      $0.stats = StatsFeature.State(owner: .guest)
+      $0.serverStats = .loading
+    }
+    store.exhaustivity = .off
+    let failure = OnlineFailure("Cannot reach the server at example.org:7457.")
+    await store.receive(.serverStatsLoaded(.failure(failure))) {
+      $0.serverStats = .failed(failure.message)
+    }
+    #expect(store.state.serverStatsLines == ["Cannot reach the server at example.org:7457."])
+    await store.send(.stats(.view(.closeTapped)))
+    await store.receive(.stats(.delegate(.didClose))) { $0.serverStats = nil }
+    #expect(store.state.stats == nil)
     await store.finish()
   }
 
