@@ -563,29 +563,16 @@ def online(gtk, cli, folder):
     address = server.address
     ok(f"tictactoe serve listens on {address}")
     passwords = {"ann": "correct horse", "bob": "battery staple"}
-    for name, password in passwords.items():
-        result = subprocess.run(
-            [cli, "account", "create", name, "--server", address, "--password-stdin",
-             "--database", os.path.join(folder, f"{name}-cli.sqlite")],
-            input=password + "\n", capture_output=True, text=True, env=environment, timeout=60)
-        check(result.returncode == 0, f"the command line makes {name}'s account on the server "
-              f"({result.stdout.strip()} {result.stderr.strip()})")
+    accounts_on(server, cli, folder, passwords, environment)
 
     app = App(gtk, os.path.join(folder, "desktop.sqlite"))
-    app.type_into("User name", "ann")
-    app.type_into("Password", passwords["ann"], role="password text")
     app.type_into("Server", address)
     app.one("label", f"Accounts on {address}.")
     ok("the Server field says whose accounts the form uses")
-    app.press("Sign in")
-    body = wait_for(lambda: first([node for node in app.all("label")
-                                   if server.fingerprint in node.name]),
-                    "the first connection asks about the server's fingerprint")
-    check(body.name.startswith(f"{address} is new to this computer."),
-          f"the question names the server and its fingerprint: {body.name!r}")
-    app.one("label", "Trust this server?")
-    app.press("Trust it")
-    app.one("label", f"Signed in as ann on {address}")
+    question = sign_in_online(app, server, "ann", passwords["ann"])
+    check(question.startswith(f"{address} is new to this computer. Its fingerprint is "
+                              f"{server.fingerprint}."),
+          f"the question names the server and the fingerprint it printed: {question!r}")
     ok("trusting the fingerprint signs in on the server")
 
     app.press("Create online game")
@@ -600,15 +587,9 @@ def online(gtk, cli, folder):
     ok("Create online game shows the invite code, with a button to copy it")
 
     def join():
-        bob = subprocess.Popen(
-            [cli, "play", "--server", address, "--user", "bob", "--password-stdin", "--join",
-             code, "--database", os.path.join(folder, "bob-cli.sqlite")],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True, env=environment)
+        bob = opponent(cli, address, code, "bob", passwords["bob"],
+                       os.path.join(folder, "bob-cli.sqlite"), environment)
         started.append(bob)
-        bob.lines = Lines(bob.stdout)
-        bob.stdin.write(passwords["bob"] + "\n")
-        bob.stdin.flush()
         return bob
 
     bob = join()
@@ -678,8 +659,56 @@ def online(gtk, cli, folder):
     app.press("Leave")
     app.one("push button", "Create online game")
     ok("Leave returns to the server's New game")
+    menu = wait_for(lambda: first([node for node in app.all("push button", "Main menu")
+                                   if node.actions]), "the primary menu's button shows")
+    menu.doActionNamed("click")
+    app.press("Statistics", role="menu item")
+    app.one("label", f"On {address}")
+    app.one("label", "Rating: 1216")
+    app.one("label", "1 game: 1 win, 0 losses, 0 draws")
+    ok(f"Statistics gives ann's rating on {address}: 1216 after the win")
     app.stop()
     server.stop()
+
+
+def accounts_on(server, cli, folder, passwords, environment):
+    """Makes an account on `server` for each name in `passwords`, with the command line."""
+    for name, password in passwords.items():
+        result = subprocess.run(
+            [cli, "account", "create", name, "--server", server.address, "--password-stdin",
+             "--database", os.path.join(folder, f"{name}-cli.sqlite")],
+            input=password + "\n", capture_output=True, text=True, env=environment, timeout=60)
+        check(result.returncode == 0, f"the command line makes {name}'s account on the server "
+              f"({result.stdout.strip()} {result.stderr.strip()})")
+
+
+def opponent(cli, address, code, user, password, database, environment):
+    """`tictactoe play --join CODE` in plain mode: moves go to its stdin, sentences come back."""
+    process = subprocess.Popen(
+        [cli, "play", "--server", address, "--user", user, "--password-stdin", "--join", code,
+         "--database", database],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env=environment)
+    process.lines = Lines(process.stdout)
+    process.stdin.write(password + "\n")
+    process.stdin.flush()
+    return process
+
+
+def sign_in_online(app, server, user, password):
+    """Signs in on `server` with the Server field, trusting its fingerprint when asked."""
+    app.type_into("User name", user)
+    app.type_into("Password", password, role="password text")
+    app.type_into("Server", server.address)
+    app.press("Sign in")
+    body = wait_for(lambda: first([node for node in app.all("label")
+                                   if server.fingerprint in node.name]),
+                    "the first connection asks about the server's fingerprint")
+    question = body.name  # the dialog goes once answered
+    app.one("label", "Trust this server?")
+    app.press("Trust it")
+    app.one("label", f"Signed in as {user} on {server.address}")
+    return question
 
 
 def toast(app, text, timeout=10.0):
@@ -708,7 +737,12 @@ def main(arguments):
     if not arguments or arguments[0] not in scenarios:
         print(__doc__, file=sys.stderr)
         return 2
-    scenarios[arguments[0]](*arguments[1:])
+    try:
+        scenarios[arguments[0]](*arguments[1:])
+    except Exception as error:  # dogtail's hooks swallow the traceback: say what broke
+        import traceback
+        traceback.print_exc(file=sys.stdout)
+        fail(f"{arguments[0]}: {type(error).__name__}: {error}")
     print(f"{checks} passed, 0 failed", flush=True)
     return 0
 
