@@ -23,7 +23,9 @@ package final class TitleScaler {
       let size = Self.fontSize(width: width, height: height)
       guard size != self.fontSize else { return }
       self.fontSize = size
-      title.setFontSize(pixels: size)
+      // Not while GTK paints: a label resized in the middle of a frame left the window's
+      // picture stale. The next idle moment changes it, and the next frame shows it.
+      whenIdle { [weak title] in title?.setFontSize(pixels: size) }
     }
   }
 
