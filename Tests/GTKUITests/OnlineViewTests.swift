@@ -141,13 +141,37 @@ final class OnlineViewTests: XCTestCase {
       pump { app.toasts.shown.contains("bob is back.") }
       XCTAssertTrue(app.toasts.shown.contains("bob is back."))
 
+      // This window loses the server: it says so, comes back by itself and says that too.
+      link.emit(.closed(reason: "connection reset", isPermanent: false))
+      pump { app.toasts.shown.contains("Lost the connection to the server; reconnecting…") }
+      XCTAssertTrue(
+        app.toasts.shown.contains("Lost the connection to the server; reconnecting…"),
+        "\(app.toasts.shown)")
+      XCTAssertEqual(
+        app.header.title.subtitle, "Game K7M2QX on 127.0.0.1:7457 · reconnecting to the server…")
+      pump { link.openCount == 2 }
+      link.emit(.opened)
+      pump { link.sent.count == 4 }
+      XCTAssertEqual(link.sent.last, .resumeSession(token: "t"))
+      link.emit(.message(.signedIn(accountID: 7, userName: "ada", token: "t")))
+      pump { link.sent.count == 5 }
+      XCTAssertEqual(link.sent.last, .joinGame(code: "K7M2QX"))
+      var again = Self.snapshot(status: .playing, o: onlineBob)
+      again.moves = [.a1]
+      link.emit(.message(.game(again)))
+      pump { app.toasts.shown.contains("Reconnected to the server.") }
+      XCTAssertTrue(app.toasts.shown.contains("Reconnected to the server."))
+      XCTAssertEqual(
+        app.header.title.subtitle, "Game K7M2QX on 127.0.0.1:7457 · bob is connected.")
+      let sentBeforeTheQuestion = link.sent.count
+
       // Giving up is asked in a dialog; No keeps the game.
       app.backButton.click()
       let question = try XCTUnwrap(view.confirmation)
       XCTAssertEqual(question.heading, "Resign this game? bob wins.")
       question.respond("keep")
       pump { view.confirmation == nil }
-      XCTAssertEqual(link.sent.count, 3, "keeping the game sends nothing")
+      XCTAssertEqual(link.sent.count, sentBeforeTheQuestion, "keeping the game sends nothing")
       XCTAssertTrue(app.toasts.shown.contains("The game goes on."))
 
       link.emit(.message(.moved(code: "K7M2QX", ply: 1, cell: .b2)))
@@ -279,7 +303,10 @@ private final class TestLink: Sendable {
   var sent: [ClientMessage] { sentMessages.withLock { $0 } }
 
   func emit(_ event: LinkEvent) {
-    streams.withLock { _ = $0.last?.yield(event) }
+    streams.withLock { streams in
+      _ = streams.last?.yield(event)
+      if case .closed = event { streams.last?.finish() }
+    }
   }
 }
 
