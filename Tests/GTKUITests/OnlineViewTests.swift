@@ -345,3 +345,50 @@ extension OnlineViewTests {
     }
   }
 }
+
+extension OnlineViewTests {
+  func testAGuestWatchesAndCannotMove() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let link = TestLink()
+      var online = OnlineClient.unimplemented
+      online.link = { _ in link.client }
+      var state = TicTacToe.State()
+      state.destination = .newGame(NewGame.State(server: onlineServer, session: nil))
+      let store = Store(initialState: state) {
+        TicTacToe(
+          authentication: .demo, database: InMemoryDatabase().client, engine: .firstEmptyCell,
+          clock: .immediate, random: .lowest, online: online, thinkingPause: .zero)
+      }
+      let app = AppWindow(application: nil, store: store)
+      defer { app.window.destroy() }
+      let form = try XCTUnwrap(app.newGameView)
+      form.joinButton.click()
+      XCTAssertEqual(app.page, .screen(.newGame), "joining needs an account")
+      form.inviteCodeEntry.type("k7m2qx")
+      form.watchButton.click()
+      pump { app.page == .onlineGame }
+      let view = try XCTUnwrap(app.onlineGameView)
+      pump { link.openCount == 1 }
+      link.emit(.opened)
+      pump { !link.sent.isEmpty }
+      XCTAssertEqual(link.sent, [.watchGame(code: "K7M2QX")], "a spectator sends no token")
+      let watched = GameSnapshot(
+        code: "K7M2QX", rows: 3, columns: 3, k: 3, firstMover: .x, x: onlineAda, o: onlineBob,
+        moves: [.b2], status: .playing, role: nil)
+      link.emit(.message(.game(watched)))
+      pump { view.statusLabel.text == "Watching ada (X) against bob (O)." }
+      XCTAssertEqual(view.statusLabel.text, "Watching ada (X) against bob (O).")
+      XCTAssertEqual(view.titleLabel.text, "bob, place your O")
+      XCTAssertEqual(
+        app.header.title.subtitle,
+        "Game K7M2QX on 127.0.0.1:7457 · ada is connected; bob is connected.")
+      XCTAssertEqual(app.backButton.accessibleName, "Leave")
+      XCTAssertTrue(view.cells.joined().allSatisfy(\.isAccessibleDisabled), "a spectator's board")
+      view.cells[0][0].click()
+      pump { app.toasts.shown.contains("Spectators cannot move.") }
+      XCTAssertTrue(app.toasts.shown.contains("Spectators cannot move."), "\(app.toasts.shown)")
+      XCTAssertEqual(link.sent.count, 1, "nothing was sent for the click")
+    }
+  }
+}
