@@ -392,3 +392,33 @@ extension OnlineViewTests {
     }
   }
 }
+
+extension OnlineViewTests {
+  func testAChangedFingerprintIsRefusedWithTheWayToAcceptIt() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      var online = OnlineClient.unimplemented
+      online.checkServer = { _ in .changed(pinned: [0x01], presented: [0x02]) }
+      let store = Store(initialState: TicTacToe.State()) {
+        TicTacToe(
+          authentication: .demo, database: InMemoryDatabase().client, engine: .firstEmptyCell,
+          clock: .immediate, random: .lowest, online: online, thinkingPause: .zero)
+      }
+      let app = AppWindow(application: nil, store: store)
+      defer { app.window.destroy() }
+      let login = try XCTUnwrap(app.loginView)
+      login.userNameEntry.type("ada")
+      login.passwordEntry.type("a password")
+      login.serverEntry.type("127.0.0.1")
+      login.signInButton.click()
+      pump { login.errorLabel.isVisible }
+      XCTAssertEqual(
+        login.errorLabel.text,
+        Login.changedFingerprintMessage(onlineServer, pinned: [0x01], presented: [0x02]))
+      XCTAssertTrue(login.errorLabel.text.contains("--server-fingerprint SHA256:02"))
+      XCTAssertNil(login.trustDialog, "a changed fingerprint is not a question")
+      XCTAssertEqual(login.passwordEntry.text, "", "the password is not kept")
+      XCTAssertEqual(app.screen, .signIn)
+    }
+  }
+}
