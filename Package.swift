@@ -87,7 +87,7 @@ let package = Package(
       name: "OnlineClientLive",
       dependencies: [
         "AuthenticationClient", "DatabaseClient", "DatabaseClientLive", "GameProtocol",
-        "NetworkIO", "OnlineClient", "OnlineCore", "SQLite", "TLS",
+        "GameRules", "NetworkIO", "OnlineClient", "OnlineCore", "SQLite", "TLS",
       ]
     ),
     .target(
@@ -186,7 +186,9 @@ let package = Package(
       dependencies: ["GameProtocol", "LoginCore", "OnlineClient", "TestSupport"]),
     .testTarget(name: "TwoFactorCoreTests", dependencies: ["TwoFactorCore", "TestSupport"]),
     .testTarget(name: "StatsCoreTests", dependencies: ["StatsCore", "TestSupport"]),
-    .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),
+    .testTarget(
+      name: "AppCoreTests",
+      dependencies: ["AppCore", "GameProtocol", "OnlineCore", "TestSupport"]),
     .testTarget(
       name: "OnlineCoreTests",
       dependencies: [
@@ -251,8 +253,8 @@ if buildsGTK {
     .target(
       name: "GTKUI",
       dependencies: [
-        "AppCore", "Architecture", "CAdw", "CGTK", "GameCore", "GameRules", "LoginCore",
-        "NewGameCore", "StatsCore", "TwoFactorCore",
+        "AppCore", "Architecture", "CAdw", "CGTK", "GameCore", "GameProtocol", "GameRules",
+        "LoginCore", "NewGameCore", "OnlineCore", "StatsCore", "TwoFactorCore",
       ],
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
@@ -266,7 +268,8 @@ if buildsGTK {
       name: "GTKUITests",
       dependencies: [
         "AppCore", "Architecture", "CAdw", "CGTK", "DatabaseClient", "GameAI", "GameCore",
-        "GameRules", "GTKUI", "LoginCore", "NewGameCore", "StatsCore", "TestSupport",
+        "GameProtocol", "GameRules", "GTKUI", "LoginCore", "NewGameCore", "OnlineClient",
+        "OnlineCore", "StatsCore", "TestSupport",
       ]
     ),
   ]

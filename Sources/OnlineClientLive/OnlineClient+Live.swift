@@ -1,6 +1,7 @@
 import AuthenticationClient
 public import DatabaseClientLive
 import GameProtocol
+import GameRules
 import NetworkIO
 public import OnlineClient
 import OnlineCore
@@ -57,7 +58,8 @@ extension OnlineClient {
         defer { connection.close() }
         func refused(_ refusal: Refusal) -> OnlineFailure {
           refusal.code == .noSuchUser
-            ? OnlineFailure("There is no account named \(userName) on \(address).")
+            ? OnlineFailure(
+              "There is no account named \(userName.escapingControlCharacters) on \(address).")
             : OnlineFailure(OnlineGame.sentence(for: refusal, code: nil))
         }
         let stats: PlayerStats
