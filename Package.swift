@@ -87,7 +87,7 @@ let package = Package(
       name: "OnlineClientLive",
       dependencies: [
         "AuthenticationClient", "DatabaseClient", "DatabaseClientLive", "GameProtocol",
-        "NetworkIO", "OnlineClient", "OnlineCore", "SQLite", "TLS",
+        "GameRules", "NetworkIO", "OnlineClient", "OnlineCore", "SQLite", "TLS",
       ]
     ),
     .target(
@@ -177,13 +177,18 @@ let package = Package(
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),
     .testTarget(
       name: "NewGameCoreTests",
-      dependencies: ["GameProtocol", "NewGameCore", "OnlineClient", "OnlineCore", "TestSupport"]),
+      dependencies: [
+        "DatabaseClient", "GameProtocol", "NewGameCore", "OnlineClient", "OnlineCore", "StatsCore",
+        "TestSupport",
+      ]),
     .testTarget(
       name: "LoginCoreTests",
       dependencies: ["GameProtocol", "LoginCore", "OnlineClient", "TestSupport"]),
     .testTarget(name: "TwoFactorCoreTests", dependencies: ["TwoFactorCore", "TestSupport"]),
     .testTarget(name: "StatsCoreTests", dependencies: ["StatsCore", "TestSupport"]),
-    .testTarget(name: "AppCoreTests", dependencies: ["AppCore", "TestSupport"]),
+    .testTarget(
+      name: "AppCoreTests",
+      dependencies: ["AppCore", "GameProtocol", "OnlineCore", "TestSupport"]),
     .testTarget(
       name: "OnlineCoreTests",
       dependencies: [
@@ -248,8 +253,8 @@ if buildsGTK {
     .target(
       name: "GTKUI",
       dependencies: [
-        "AppCore", "Architecture", "CAdw", "CGTK", "GameCore", "GameRules", "LoginCore",
-        "NewGameCore", "StatsCore", "TwoFactorCore",
+        "AppCore", "Architecture", "CAdw", "CGTK", "GameCore", "GameProtocol", "GameRules",
+        "LoginCore", "NewGameCore", "OnlineCore", "StatsCore", "TwoFactorCore",
       ],
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
@@ -263,7 +268,8 @@ if buildsGTK {
       name: "GTKUITests",
       dependencies: [
         "AppCore", "Architecture", "CAdw", "CGTK", "DatabaseClient", "GameAI", "GameCore",
-        "GameRules", "GTKUI", "LoginCore", "NewGameCore", "StatsCore", "TestSupport",
+        "GameProtocol", "GameRules", "GTKUI", "LoginCore", "NewGameCore", "OnlineClient",
+        "OnlineCore", "StatsCore", "TestSupport",
       ]
     ),
   ]

@@ -83,6 +83,12 @@ func serverMemory() -> (current: Double, peak: Double) {
   return (field("VmRSS"), field("VmHWM"))
 }
 
+/// The machine's load average over the last minute, from /proc.
+func loadAverage() -> String {
+  let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+  return text.split(separator: " ").first.map(String.init) ?? "unknown"
+}
+
 // MARK: - The clients
 
 EventLoop.raiseDescriptorLimit()
@@ -119,7 +125,8 @@ final class LockedBox<Value>: @unchecked Sendable {
   var value: Value?
 }
 
-// Two loops, so the clients can use both cores while the server waits for its disk.
+// Two loops, so the clients can use both cores while the server waits for its disk. The clients
+// and the server are separate processes, but they share the machine's cores.
 let lanes = try (0..<2).map { try Lane(name: "load clients \($0)") }
 
 /// The sum of `value` over the lanes, each read on its own loop.
@@ -219,15 +226,26 @@ func measure(_ label: String, seconds: Int, think: Int64) {
     return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]) / 1_000
   }
   let memory = serverMemory()
+  let held = total { $0.connected - $0.closedUnexpectedly }
   say(
     String(
       format:
-        "%@: %.0f moves/s, %d games finished; relay latency p50 %.2f ms, p99 %.2f ms, "
-        + "max %.2f ms; server memory %.0f MiB (peak %.0f MiB).",
-      label, Double(moves) / elapsed, games - gamesBefore, percentile(0.5), percentile(0.99),
-      Double(sorted.last ?? 0) / 1_000, memory.current, memory.peak))
+        "%@: %.0f moves/s, %d games finished, %d connections held; relay latency over %d moves "
+        + "p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; server memory %.0f MiB "
+        + "(peak %.0f MiB); load average %@.",
+      label, Double(moves) / elapsed, games - gamesBefore, held, sorted.count, percentile(0.5),
+      percentile(0.9), percentile(0.99), Double(sorted.last ?? 0) / 1_000, memory.current,
+      memory.peak, loadAverage()))
 }
 
+// The players think from their first move on: a game that starts with players answering at once
+// would leave a backlog that the first seconds of the measurement pay for.
+for lane in lanes {
+  lane.run { lane in
+    for player in lane.players { player.thinkMilliseconds = think }
+    return true
+  }
+}
 for (index, pair) in pairs.enumerated() {
   lanes[index % lanes.count].run { _ in
     pair.host.startGame()
@@ -236,7 +254,9 @@ for (index, pair) in pairs.enumerated() {
 }
 _ = wait(upTo: 60) { total(\.gamesStarted) >= gameCount }
 say("\(total(\.gamesStarted)) games under way at once.")
-measure("Players who think \(think) ms", seconds: seconds, think: think)
+measure(
+  "Players who think \(think / 2)–\(think / 2 + think) ms (\(think) on average) from the first move",
+  seconds: seconds, think: think)
 if saturationSeconds > 0 {
   measure("Players who answer at once", seconds: saturationSeconds, think: 0)
 }

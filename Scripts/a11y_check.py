@@ -9,12 +9,14 @@ Run by Scripts/gtk-e2e.sh inside `xvfb-run` and `dbus-run-session`, with the sys
     python3 Scripts/a11y_check.py signin GTK DATABASE USER PASSWORD SECRET
     python3 Scripts/a11y_check.py responsive GTK DATABASE SECONDS
     python3 Scripts/a11y_check.py chrome GTK DATABASE
+    python3 Scripts/a11y_check.py online GTK CLI FOLDER
 
 Each check prints `ok N - what`; the first failure prints `FAILED: what` and exits 1.
 No coordinates are used: widgets are found by accessible name and role, and pressed through
 their AT-SPI action.
 """
 
+import atexit
 import base64
 import hashlib
 import hmac
@@ -488,15 +490,262 @@ def chrome(gtk, database):
     app.stop()
 
 
+class Server:
+    """`tictactoe serve` on a free loopback port with a database of its own."""
+
+    def __init__(self, cli, folder):
+        self.process = subprocess.Popen(
+            [cli, "serve", "--listen", "127.0.0.1:0", "--database",
+             os.path.join(folder, "server.sqlite"), "--reconnect-grace", "60"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.lines = Lines(self.process.stdout)
+        listening = self.lines.expect(r"Listening on (127\.0\.0\.1:\d+)", "the server listens")
+        self.address = listening[1]
+        self.fingerprint = self.lines.expect(r"Fingerprint: (SHA256:[0-9a-f]{64})",
+                                             "the server prints its fingerprint")[1]
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            fail("tictactoe serve did not stop on SIGTERM")
+
+
+class Lines:
+    """A stream read line by line on a thread, so that a line can be waited for."""
+
+    def __init__(self, stream):
+        import queue
+        import threading
+        self.queue = queue.Queue()
+        self.seen = []
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream):
+        for line in iter(stream.readline, ""):
+            self.queue.put(line.rstrip("\n"))
+        self.queue.put(None)
+
+    def expect(self, pattern, what, timeout=20.0):
+        import queue
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                fail(f"{what}: no line matching {pattern!r}; last lines {self.seen[-8:]}")
+            try:
+                line = self.queue.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                self.queue.put(None)
+                fail(f"{what}: the output ended before {pattern!r}; last lines {self.seen[-8:]}")
+            self.seen.append(line)
+            match = re.fullmatch(pattern, line)
+            if match:
+                return match
+
+
+def online(gtk, cli, folder):
+    """An online game against a real server: Sign in with the Server field, trust the
+    fingerprint, create a game, an opponent on the command line joins with the invite code,
+    a complete game through AT-SPI clicks with the opponent's client killed and back midway,
+    and the server's record of the moves."""
+    environment = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8")
+    environment.pop("TICTACTOE_DATABASE", None)
+    started = []
+    # A failed check exits at once: the server and the opponent's client go with it.
+    atexit.register(lambda: [process.kill() for process in started if process.poll() is None])
+    server = Server(cli, folder)
+    started.append(server.process)
+    address = server.address
+    ok(f"tictactoe serve listens on {address}")
+    passwords = {"ann": "correct horse", "bob": "battery staple"}
+    accounts_on(server, cli, folder, passwords, environment)
+
+    app = App(gtk, os.path.join(folder, "desktop.sqlite"))
+    app.type_into("Server", address)
+    app.one("label", f"Accounts on {address}.")
+    ok("the Server field says whose accounts the form uses")
+    question = sign_in_online(app, server, "ann", passwords["ann"])
+    check(question.startswith(f"{address} is new to this computer. Its fingerprint is "
+                              f"{server.fingerprint}."),
+          f"the question names the server and the fingerprint it printed: {question!r}")
+    ok("trusting the fingerprint signs in on the server")
+
+    app.press("Create online game")
+    code_label = wait_for(lambda: first([node for node in app.all("label")
+                                         if node.name.startswith("Invite code ")]),
+                          "the invite code shows")
+    code = code_label.name.removeprefix("Invite code ")
+    check(re.fullmatch(r"[23456789A-HJKMNP-Z]{6,}", code) is not None,
+          f"the invite code is {code!r}")
+    app.one("push button", "Copy the invite code")
+    wait_for(lambda: app.title() == "Waiting for an opponent…", "the title waits for bob")
+    ok("Create online game shows the invite code, with a button to copy it")
+
+    def join():
+        bob = opponent(cli, address, code, "bob", passwords["bob"],
+                       os.path.join(folder, "bob-cli.sqlite"), environment)
+        started.append(bob)
+        return bob
+
+    bob = join()
+    bob.lines.expect(r"bob joined; bob plays O\.", "bob joins with the code")
+    app.one("label", "ann (X, 1200) against bob (O, 1200)")
+    app.one("label", f"Game {code} on {address} · bob is connected.")
+    ok("the header bar names the players and says bob is connected")
+    toast(app, "bob joined; bob plays O.")
+
+    played = []
+
+    def move(cell, row, column):
+        mark = "X" if len(played) % 2 == 0 else "O"
+        if mark == "X":
+            app.press(f"Row {row}, column {column}, empty")
+        else:
+            bob.stdin.write(cell + "\n")
+            bob.stdin.flush()
+        wait_for(lambda: app.cells().get((row, column)) == mark,
+                 f"{cell} becomes {mark} on the desktop")
+        bob.lines.expect(rf"{mark} plays {cell}\.", f"bob's client hears {mark} plays {cell}")
+        played.append(cell)
+
+    move("a1", 1, 1)
+    move("b1", 1, 2)
+    move("a2", 2, 1)
+
+    # bob's client dies: the desktop hears it from the server, then bob comes back.
+    bob.kill()
+    bob.wait()
+    toast(app, "bob lost the connection; waiting 60 seconds.", timeout=20)
+    app.one("label", f"Game {code} on {address} · bob lost the connection.")
+    ok("the header bar says bob lost the connection")
+    bob = join()
+    bob.lines.expect(r"ann, place your X|Waiting for ann to place X…|It is bob's turn\.|"
+                     r"bob, place your O", "bob's client rejoins its seat")
+    toast(app, "bob is back.")
+
+    move("b2", 2, 2)
+    move("a3", 3, 1)
+    wait_for(lambda: app.title() == "Winner! Congrats ann!", "the title says ann won")
+    toast(app, "X wins with a1, a2, a3.")
+    check(all(not is_enabled(button) for button in app.cell_buttons()),
+          "no cell takes a move after the game")
+    bob.lines.expect(r"X wins with a1, a2, a3\.", "bob's client hears the result")
+    subtitle = wait_for(lambda: first([node.name for node in app.all("label")
+                                       if node.name.startswith(f"Game {code} on {address} · Ratings:")]),
+                        "the header bar gives the new ratings")
+    ok(f"the header bar gives the new ratings: {subtitle}")
+    bob.wait(timeout=10)
+
+    history = subprocess.run(
+        [cli, "history", "ann", "--server", address, "--database",
+         os.path.join(folder, "ann-cli.sqlite")],
+        capture_output=True, text=True, env=environment, timeout=60)
+    lines = history.stdout.splitlines()
+    check(history.returncode == 0 and len(lines) == 1 and "ann (X) vs bob (O)" in lines[0],
+          f"the server's history holds the game: {history.stdout!r} {history.stderr!r}")
+    replay = subprocess.run(
+        [cli, "replay", lines[0].split()[0], "--server", address, "--database",
+         os.path.join(folder, "ann-cli.sqlite")],
+        capture_output=True, text=True, env=environment, timeout=60)
+    stored = re.findall(r"[XO] plays ([a-o]\d+)\.", replay.stdout)
+    check(replay.returncode == 0 and stored == played,
+          f"the server stored the moves played through AT-SPI: {stored} (played {played})")
+
+    app.press("Leave")
+    app.one("push button", "Create online game")
+    ok("Leave returns to the server's New game")
+    menu = wait_for(lambda: first([node for node in app.all("push button", "Main menu")
+                                   if node.actions]), "the primary menu's button shows")
+    menu.doActionNamed("click")
+    app.press("Statistics", role="menu item")
+    app.one("label", f"Stats on {address}")
+    app.one("label", "Rating: 1216")
+    app.one("label", "People: 1 win, 0 losses, 0 draws")
+    wait_for(lambda: first([node for node in app.all("push button")
+                            if "ann won in" in (node.name or "")]),
+             "the server's record lists the game ann won")
+    ok(f"Statistics gives ann's record on {address}: rating 1216 and the game won")
+    app.stop()
+    server.stop()
+
+
+def accounts_on(server, cli, folder, passwords, environment):
+    """Makes an account on `server` for each name in `passwords`, with the command line."""
+    for name, password in passwords.items():
+        result = subprocess.run(
+            [cli, "account", "create", name, "--server", server.address, "--password-stdin",
+             "--database", os.path.join(folder, f"{name}-cli.sqlite")],
+            input=password + "\n", capture_output=True, text=True, env=environment, timeout=60)
+        check(result.returncode == 0, f"the command line makes {name}'s account on the server "
+              f"({result.stdout.strip()} {result.stderr.strip()})")
+
+
+def opponent(cli, address, code, user, password, database, environment):
+    """`tictactoe play --join CODE` in plain mode: moves go to its stdin, sentences come back."""
+    process = subprocess.Popen(
+        [cli, "play", "--server", address, "--user", user, "--password-stdin", "--join", code,
+         "--database", database],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env=environment)
+    process.lines = Lines(process.stdout)
+    process.stdin.write(password + "\n")
+    process.stdin.flush()
+    return process
+
+
+def sign_in_online(app, server, user, password):
+    """Signs in on `server` with the Server field, trusting its fingerprint when asked."""
+    app.type_into("User name", user)
+    app.type_into("Password", password, role="password text")
+    app.type_into("Server", server.address)
+    app.press("Sign in")
+    body = wait_for(lambda: first([node for node in app.all("label")
+                                   if server.fingerprint in node.name]),
+                    "the first connection asks about the server's fingerprint")
+    question = body.name  # the dialog goes once answered
+    app.one("label", "Trust this server?")
+    app.press("Trust it")
+    app.one("label", f"Signed in as {user} on {server.address}")
+    return question
+
+
+def toast(app, text, timeout=10.0):
+    """Checks that `text` shows as a toast (the line under the board may say it too)."""
+
+    def in_toast(label):
+        node = label.parent
+        for _ in range(4):
+            if node is None:
+                return False
+            if node.name == "AdwToastWidget":
+                return True
+            node = node.parent
+        return False
+
+    wait_for(lambda: first([label for label in app.all("label", text) if in_toast(label)]),
+             f"a toast says {text}", timeout)
+    ok(f"a toast says {text}")
+
+
 def main(arguments):
     scenarios = {
         "guest": guest, "board": board, "keys": keys, "signin": signin, "responsive": responsive,
-        "chrome": chrome,
+        "chrome": chrome, "online": online,
     }
     if not arguments or arguments[0] not in scenarios:
         print(__doc__, file=sys.stderr)
         return 2
-    scenarios[arguments[0]](*arguments[1:])
+    try:
+        scenarios[arguments[0]](*arguments[1:])
+    except Exception as error:  # dogtail's hooks swallow the traceback: say what broke
+        import traceback
+        traceback.print_exc(file=sys.stdout)
+        fail(f"{arguments[0]}: {type(error).__name__}: {error}")
     print(f"{checks} passed, 0 failed", flush=True)
     return 0
 

@@ -7,7 +7,8 @@
 # Plays as a guest against Unbeatable by cell names, checks 3×3 and 7×7 boards, plays from the
 # keyboard (as assistive technologies synthesise it), signs in with an account and two-factor
 # made by the command line, measures responsiveness on 15×15, and goes round the window: the
-# primary menu, About, the keyboard shortcuts, Preferences, a whole game with its toast, Stats.
+# primary menu, About, the keyboard shortcuts, Preferences, a whole game with its toast, Stats;
+# then an online game against a real server, with the opponent's client killed and back.
 # Uses a temporary database. Exits non-zero with a sentence on the first failed check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,16 +23,7 @@ cli=$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")
   echo "gtk-e2e.sh: no session bus; run it under dbus-run-session" >&2
   exit 2
 }
-# The system interpreter has dogtail and pyatspi; a pyenv or venv python3 on PATH may not.
-python=
-for candidate in /usr/bin/python3 "$(command -p -v python3)" python3; do
-  if "$candidate" -c "import dogtail, pyatspi" 2>/dev/null; then
-    python=$candidate
-    break
-  fi
-done
-[[ -n $python ]] || { echo "gtk-e2e.sh: no python3 with dogtail (python3-dogtail)" >&2; exit 1; }
-export NO_AT_BRIDGE=0 GTK_A11Y=atspi
+source Scripts/dogtail-python.sh
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -82,4 +74,7 @@ echo "ok - $user has two-factor on"
 check signin "$gtk" "$database" "$user" "$password" "$secret"
 check responsive "$gtk" "$work/responsive.sqlite" "${RESPONSIVE_SECONDS:-8}"
 check chrome "$gtk" "$work/chrome.sqlite"
+# An online game against tictactoe serve on a loopback port, the opponent on the command line.
+mkdir "$work/online"
+check online "$gtk" "$cli" "$work/online"
 echo "gtk-e2e.sh: all checks passed"

@@ -6,8 +6,8 @@ interpreter (`command -p python3`), which has dogtail and pyatspi:
     python3 Scripts/screenshot.py GTK CLI FOLDER
 
 Writes game.png (a won game, light), game-dark.png (the same, dark), game-15x15.png (a
-15×15 game with the hint drawn), sign-in.png, new-game.png, stats.png and
-replay.png into FOLDER. Each picture is checked for what it must show (the winning line
+15×15 game with the hint drawn), sign-in.png, new-game.png, stats.png, replay.png and
+online-game.png (a game against an opponent on a local `tictactoe serve`) into FOLDER. Each picture is checked for what it must show (the winning line
 repainted the cells, dark is dark, the board filled up, the chart has colour); the first failed
 check prints `FAILED: what` and exits 1.
 """
@@ -198,7 +198,51 @@ def shoot(gtk, cli, folder, work):
                "the replay steps to move 4")
     capture(os.path.join(folder, "replay.png"))
     app.stop()
+
+    online_game(gtk, cli, folder, work, light)
     print(f"{shots} screenshots, {a.checks} checks passed", flush=True)
+
+
+def online_game(gtk, cli, folder, work, environment):
+    """An online game against an opponent on the command line, three moves in, as it stands
+    while the opponent thinks: the players and their connection in the header bar."""
+    cli_environment = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8")
+    cli_environment.pop("TICTACTOE_DATABASE", None)
+    online = os.path.join(work, "online")
+    os.makedirs(online)
+    server = a.Server(cli, online)
+    opponent = None
+    try:
+        passwords = {"Ann": "correct horse", "Bob": "battery staple"}
+        a.accounts_on(server, cli, online, passwords, cli_environment)
+        app = a.App(gtk, os.path.join(online, "desktop.sqlite"), environment=environment)
+        a.sign_in_online(app, server, "Ann", passwords["Ann"])
+        app.press("Create online game")
+        label = a.wait_for(lambda: a.first([node for node in app.all("label")
+                                            if node.name.startswith("Invite code ")]),
+                           "the invite code shows")
+        code = label.name.removeprefix("Invite code ")
+        opponent = a.opponent(cli, server.address, code, "Bob", passwords["Bob"],
+                              os.path.join(online, "Bob-cli.sqlite"), cli_environment)
+        app.one("label", f"Game {code} on {server.address} · Bob is connected.")
+        for number, (cell, row, column) in enumerate(
+                [("b2", 2, 2), ("a1", 1, 1), ("c1", 1, 3)]):
+            mark = "X" if number % 2 == 0 else "O"
+            if mark == "X":
+                app.press(f"Row {row}, column {column}, empty")
+            else:
+                opponent.stdin.write(cell + "\n")
+                opponent.stdin.flush()
+            a.wait_for(lambda: app.cells().get((row, column)) == mark, f"{cell} becomes {mark}")
+        a.wait_for(lambda: app.title() == "Waiting for Bob to place O…",
+                   "online-game.png: the title waits for Bob")
+        a.check(a.counts(app.cells()) == (2, 1), "online-game.png: three moves on the board")
+        capture(os.path.join(folder, "online-game.png"), settle=4.0)
+        app.stop()
+    finally:
+        if opponent is not None:
+            opponent.kill()
+        server.stop()
 
 
 if __name__ == "__main__":

@@ -23,16 +23,7 @@ folder=${3:-docs/screenshots}
 gtk=$(cd "$(dirname "$gtk")" && pwd)/$(basename "$gtk")
 cli=$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")
 
-# The system interpreter has dogtail and pyatspi; a pyenv or venv python3 on PATH may not.
-python=
-for candidate in /usr/bin/python3 "$(command -p -v python3)" python3; do
-  if "$candidate" -c "import dogtail, pyatspi" 2>/dev/null; then
-    python=$candidate
-    break
-  fi
-done
-[[ -n $python ]] || { echo "screenshot.sh: no python3 with dogtail (python3-dogtail)" >&2; exit 1; }
-export NO_AT_BRIDGE=0 GTK_A11Y=atspi
+source Scripts/dogtail-python.sh
 # English everywhere, and cheap password hashing for the accounts made here.
 export LANG=C.UTF-8 TICTACTOE_PASSWORD_COST=test
 

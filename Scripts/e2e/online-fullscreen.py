@@ -21,24 +21,15 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from online_checks import check, fail, finish  # noqa: E402
+
 BINARY = os.path.abspath(sys.argv[1])
 WORK = tempfile.mkdtemp(prefix="tictactoe-online-fullscreen-")
 SOCKET = f"tictactoe-online-{os.getpid()}"
 ENV = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8")
 ENV.pop("TICTACTOE_DATABASE", None)
-failures = []
 servers = []
-
-
-def fail(message):
-    failures.append(message)
-    print("FAIL: " + message, file=sys.stderr, flush=True)
-
-
-def check(condition, message):
-    if not condition:
-        fail(message)
-    return condition
 
 
 def tmux(*arguments):
@@ -282,9 +273,19 @@ def main():
             "(SELECT id FROM online_games WHERE code = ?) ORDER BY ply", (code,))]
     check(stored == ["b2", "a1", "b1", "c1", "b3"], f"the server stored {stored}")
 
-    # Leave: back to New game, then out of the program, which ends cleanly.
+    # Back on New game, Stats shows ann's record and rating on the server, with no Reset.
     ann.keys("q")
     ann.wait(r"Signed in as ann on")
+    ann.keys("Tab", "Tab", "Tab", "Tab", "Tab", "Enter")
+    ann.wait(r"Stats on 127\.0\.0\.1:\d+")
+    ann.wait(r"Rating: 1216")
+    ann.wait(r"People: 1 win, 0 losses, 0 draws")
+    ann.wait(r"ann vs bob: ann won in 5 moves")
+    check("Reset" not in ann.screen(), f"a server account's Stats offer Reset: {ann.screen()}")
+    ann.keys("Escape")
+    ann.wait(r"Signed in as ann on")
+
+    # Leave: out of the program, which ends cleanly.
     ann.keys("Escape")
     ann.wait(r"Leave Tic-Tac-Toe\?")
     ann.keys("y")
@@ -306,7 +307,4 @@ finally:
                 process.kill()
     shutil.rmtree(WORK, ignore_errors=True)
 
-if failures:
-    print(f"online-fullscreen.py: {len(failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("online-fullscreen.py: all full-screen online checks passed")
+finish("online-fullscreen.py", "all full-screen online checks passed")

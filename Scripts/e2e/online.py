@@ -5,6 +5,7 @@ plain mode, hostile connections, a client and the server killed mid-game, and th
 Usage: python3 Scripts/e2e/online.py PATH_TO_TICTACTOE
 """
 
+import atexit
 import base64
 import hashlib
 import hmac
@@ -24,24 +25,23 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from online_checks import check, fail, finish  # noqa: E402
+
 BINARY = os.path.abspath(sys.argv[1])
 WORK = tempfile.mkdtemp(prefix="tictactoe-online-")
 ENV = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8")
 ENV.pop("TICTACTOE_DATABASE", None)
 TIMEOUT = 20
-failures = []
 processes = []
 
 
-def fail(message):
-    failures.append(message)
-    print("FAIL: " + message, file=sys.stderr, flush=True)
-
-
-def check(condition, message):
-    if not condition:
-        fail(message)
-    return condition
+@atexit.register
+def stop_processes():
+    """Kills whatever is still running, even when the script ends on an exception."""
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
 
 
 class Lines:
@@ -316,8 +316,17 @@ hello = b"\x01" + struct.pack(">HH", 7, 9)
 versions.sendall(struct.pack(">I", len(hello)) + hello)
 answers = frames(versions)
 check(answers and struct.unpack(">H", answers[0][1:3])[0] == 3
-      and struct.unpack(">I", answers[0][4:8])[0] == (1 << 16 | 1),
+      and struct.unpack(">I", answers[0][4:8])[0] == (2 << 16 | 2),
       f"an unknown version was not told the server's range: {answers}")
+
+# A client of version 1 (whose history requests had no page) is told to update.
+old = tls_connection()
+hello = b"\x01" + struct.pack(">HH", 1, 1)
+old.sendall(struct.pack(">I", len(hello)) + hello)
+answers = frames(old)
+check(answers and struct.unpack(">H", answers[0][1:3])[0] == 3
+      and struct.unpack(">I", answers[0][4:8])[0] == (2 << 16 | 2),
+      f"a version 1 client was not told the server's range: {answers}")
 
 # A client that opens a connection and never finishes its handshake.
 stalled = socket.create_connection(("127.0.0.1", port), timeout=10)
@@ -419,6 +428,75 @@ status, out, err = run(["replay", "999999", "--server", address], "ann.sqlite")
 check(status == 1 and "There is no finished game with id 999999" in err,
       f"the replay of no game: {status} {err}")
 
+# MARK: - A history longer than one answer comes whole, a page at a time
+
+
+class Peer:
+    """A scripted client speaking the protocol itself, for games no terminal needs to see."""
+
+    def __init__(self):
+        self.connection = tls_connection()
+        self.buffer = b""
+        self.send(b"\x01" + struct.pack(">HH", 2, 2))
+        self.expect(0x81)
+
+    def send(self, payload):
+        self.connection.sendall(struct.pack(">I", len(payload)) + payload)
+
+    def expect(self, kind):
+        """Reads frames until one of type `kind`; returns its payload (None on a refusal)."""
+        while True:
+            while len(self.buffer) >= 4:
+                (length,) = struct.unpack(">I", self.buffer[:4])
+                if len(self.buffer) < 4 + length:
+                    break
+                payload = self.buffer[4:4 + length]
+                self.buffer = self.buffer[4 + length:]
+                if payload[0] == kind:
+                    return payload
+                if payload[0] == 0x82:
+                    fail(f"a scripted request was refused: {payload.hex()}")
+                    return None
+            chunk = self.connection.recv(65536)
+            if not chunk:
+                fail(f"the server closed a scripted connection while waiting for {kind:#x}")
+                return None
+            self.buffer += chunk
+
+
+def text(value):
+    data = value.encode()
+    return struct.pack(">H", len(data)) + data
+
+
+pia, quin = Peer(), Peer()
+for peer, name in [(pia, "pia"), (quin, "quin")]:
+    peer.send(b"\x02" + text(name) + text("correct horse battery"))
+    peer.expect(0x83)
+PAGED_GAMES = 45  # more than two answers of 20
+for _ in range(PAGED_GAMES):
+    pia.send(b"\x10" + bytes([3, 3, 3, 0]))
+    created = pia.expect(0x90)
+    if created is None:
+        break
+    (length,) = struct.unpack(">H", created[1:3])
+    paged_code = created[3:3 + length]
+    quin.send(b"\x11" + struct.pack(">H", length) + paged_code)
+    pia.expect(0x91)
+    pia.send(b"\x15" + struct.pack(">H", length) + paged_code)
+    pia.expect(0x95)
+    quin.expect(0x95)
+status, out, err = run(["history", "pia", "--server", address], "ann.sqlite")
+lines = out.splitlines()
+check(status == 0 and len(lines) == PAGED_GAMES
+      and all("pia (X) vs quin (O)" in line and line.endswith("O won") for line in lines),
+      f"a history of {PAGED_GAMES} games on the server: {status} {len(lines)} lines {err}")
+status, out, err = run(["history", "quin", "--server", address, "--json"], "bob.sqlite")
+paged = [game.get("id") for game in json.loads(out).get("games", [])] if status == 0 else []
+check(len(paged) == PAGED_GAMES and len(set(paged)) == PAGED_GAMES
+      and paged == sorted(paged, reverse=True),
+      f"quin's history in JSON, every game once and newest first: {status} {paged} {err}")
+
 # MARK: - A player away longer than the grace forfeits
 
 server.send_signal(signal.SIGTERM)
@@ -487,7 +565,4 @@ for process in processes:
     if process.poll() is None:
         process.kill()
 
-if failures:
-    print(f"online.py: {len(failures)} failure(s)", file=sys.stderr)
-    sys.exit(1)
-print("online.py: all online checks passed")
+finish("online.py", "all online checks passed")

@@ -2,6 +2,7 @@ import GameCore
 import GameRules
 import LoginCore
 import NewGameCore
+import OnlineCore
 import StatsCore
 import TwoFactorCore
 
@@ -171,16 +172,36 @@ extension TicTacToe.State {
       if let stats = newGame.stats {
         return Heading(title: stats.title, subtitle: newGame.accountLine, back: "Done")
       }
+      if let online = newGame.online {
+        // The opponent's connection is the line under the title; the way back gives the game
+        // up (asking first) while it is under way.
+        return Heading(
+          title: online.playersLine ?? Self.onlineGameTitle, subtitle: online.connectionLine,
+          back: online.isResignable ? OnlineControl.resign.title : OnlineControl.leave.title)
+      }
+      if let openGames = newGame.openGames {
+        return Heading(title: openGames.title, subtitle: newGame.accountLine, back: "Back")
+      }
       return Heading(
         title: newGame.title, subtitle: newGame.accountLine, back: newGame.signOutTitle)
     }
   }
 
+  /// The title of an online game before the server has shown its players.
+  public static let onlineGameTitle = "Online game"
+
+  /// Whether New game shows one of its views of a server: an online game or the Open games list.
+  public var isShowingServerView: Bool {
+    guard screen == .newGame, let newGame = newGameState else { return false }
+    return newGame.online != nil || newGame.openGames != nil
+  }
+
   /// Whether a menu entry does something on the screen shown.
   public func isEnabled(_ item: MenuItem) -> Bool {
     switch item {
-    case .newGame: [.newGame, .game, .stats].contains(screen)
-    case .statistics: screen == .newGame
+    // An online game is left with its own control (which may ask to resign), not the menu.
+    case .newGame: [.newGame, .game, .stats].contains(screen) && !isShowingServerView
+    case .statistics: screen == .newGame && !isShowingServerView
     case .preferences, .keyboardShortcuts, .about: true
     }
   }

@@ -284,7 +284,14 @@ extension TicTacToe {
     switch state.screen {
     case .signIn: .none
     case .twoFactor: .send(.login(.twoFactor(.view(.cancelTapped))))
-    case .newGame: .send(.newGame(.view(.signOutTapped)))
+    case .newGame:
+      if state.newGameState?.online != nil {
+        .send(.newGame(.online(.view(.quitTapped))))
+      } else if state.newGameState?.openGames != nil {
+        .send(.newGame(.openGames(.view(.closeTapped))))
+      } else {
+        .send(.newGame(.view(.signOutTapped)))
+      }
     case .game: .send(.newGame(.game(.view(.quitTapped))))
     case .stats: .send(.newGame(.stats(.view(.closeTapped))))
     case .recoveryCodes: .send(.recoveryCodes(.view(.closeTapped)))

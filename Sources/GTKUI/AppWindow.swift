@@ -4,6 +4,7 @@ public import CGTK
 import GameCore
 import LoginCore
 import NewGameCore
+import OnlineCore
 import StatsCore
 import TwoFactorCore
 
@@ -24,6 +25,10 @@ public final class AppWindow {
   package private(set) var gameView: GameView?
   package private(set) var statsView: StatsView?
   package private(set) var recoveryCodesView: RecoveryCodesView?
+  package private(set) var onlineGameView: OnlineGameView?
+  package private(set) var openGamesView: OpenGamesView?
+  /// The view shown: a screen, or one of New game's views of a server.
+  package private(set) var page: Page?
   /// The header bar: the title, the back button and the primary menu.
   package let header = HeaderBar()
   /// Leaves the screen, named by the core (`Quit`, `Sign out`, `Done`).
@@ -43,6 +48,8 @@ public final class AppWindow {
   private var observation: ObservationToken?
   private var shownPanel: Panel?
   private var shownToast: Int?
+  /// How many of the online game's notices have been considered for toasts.
+  private var shownNotices = 0
 
   /// Creates the window for an application (or a bare window when `application` is nil).
   ///
@@ -123,7 +130,8 @@ public final class AppWindow {
     }
 
     let kind = state.screen
-    if kind != screen { show(kind) }
+    let page = Page(state)
+    if page != self.page { show(page) }
     if let codes = state.recoveryCodes { recoveryCodesView?.render(codes) }
     switch state.destination {
     case .login(let login):
@@ -137,12 +145,17 @@ public final class AppWindow {
         gameView?.render(game)
       } else if let stats = newGame.stats {
         statsView?.render(stats)
+      } else if let online = newGame.online {
+        onlineGameView?.render(online)
+      } else if let openGames = newGame.openGames {
+        openGamesView?.render(openGames)
       } else {
         newGameView?.render(newGame)
       }
     }
-    if kind != screen {
+    if page != self.page {
       screen = kind
+      self.page = page
       focusScreen()
     }
     showToast(state)
@@ -150,13 +163,42 @@ public final class AppWindow {
   }
 
   private func showToast(_ state: TicTacToe.State) {
+    showOnlineToasts(state.newGameState?.online)
     guard let toast = state.game?.toast else { return }
     guard toast.key != shownToast else { return }
     shownToast = toast.key
     toasts.show(toast.text, isProblem: toast.isProblem)
   }
 
-  private func show(_ kind: TicTacToe.Screen) {
+  /// Shows the online game's news as toasts.
+  ///
+  /// A player lost or regained the connection, this client reconnects, a refusal, the result;
+  /// moves and the board are the screen's own.
+  private func showOnlineToasts(_ online: OnlineGame.State?) {
+    guard let online else {
+      shownNotices = 0
+      return
+    }
+    if online.notices.count < shownNotices { shownNotices = 0 }
+    for notice in online.notices.dropFirst(shownNotices) where Self.isToasted(notice) {
+      guard let sentence = online.statusSentence(for: notice) else { continue }
+      toasts.show(sentence, isProblem: online.isProblem(notice))
+    }
+    shownNotices = online.notices.count
+  }
+
+  private static func isToasted(_ notice: OnlineGame.Notice) -> Bool {
+    switch notice {
+    case .joined, .refused, .away, .back, .ended, .reconnecting, .reconnected, .notConnected,
+      .stopped, .keptPlaying, .notOnline, .digitsNeedTheClassicBoard, .unknownCommand:
+      true
+    // The title, the invite code and the board show these; the dialog asks the question.
+    case .created, .shown, .moved, .askedToResign, .answerYesOrNo, .help, .board, .inputEnded:
+      false
+    }
+  }
+
+  private func show(_ page: Page) {
     content.removeAll()
     loginView = nil
     twoFactorView = nil
@@ -164,24 +206,34 @@ public final class AppWindow {
     gameView = nil
     statsView = nil
     recoveryCodesView = nil
+    onlineGameView = nil
+    openGamesView = nil
     let store = store
-    switch kind {
-    case .signIn: loginView = LoginView { store.send(.login(.view($0))) }
-    case .twoFactor: twoFactorView = TwoFactorView { store.send(.login(.twoFactor(.view($0)))) }
-    case .newGame: newGameView = NewGameView { store.send(.newGame(.view($0))) }
-    case .game: gameView = GameView(over: window) { store.send(.newGame(.game(.view($0)))) }
-    case .stats:
+    switch page {
+    case .onlineGame:
+      let view = OnlineGameView(over: window) { store.send(.newGame(.online(.view($0)))) }
+      view.onNote = { [toasts] in toasts.show($0) }
+      onlineGameView = view
+    case .openGames:
+      openGamesView = OpenGamesView { store.send(.newGame(.openGames(.view($0)))) }
+    case .screen(.signIn): loginView = LoginView(over: window) { store.send(.login(.view($0))) }
+    case .screen(.twoFactor):
+      twoFactorView = TwoFactorView { store.send(.login(.twoFactor(.view($0)))) }
+    case .screen(.newGame): newGameView = NewGameView { store.send(.newGame(.view($0))) }
+    case .screen(.game):
+      gameView = GameView(over: window) { store.send(.newGame(.game(.view($0)))) }
+    case .screen(.stats):
       statsView = StatsView(over: window, toasts: toasts) {
         store.send(.newGame(.stats(.view($0))))
       }
-    case .recoveryCodes:
+    case .screen(.recoveryCodes):
       recoveryCodesView = RecoveryCodesView(over: window) {
         store.send(.recoveryCodes(.view($0)))
       }
     }
     let roots = [
       loginView?.root, twoFactorView?.root, newGameView?.root, gameView?.root, statsView?.root,
-      recoveryCodesView?.root,
+      recoveryCodesView?.root, onlineGameView?.root, openGamesView?.root,
     ]
     guard let root = roots.compactMap({ $0 }).first else {
       preconditionFailure("every screen has a view")
@@ -196,6 +248,8 @@ public final class AppWindow {
     gameView?.focusBoard()
     statsView?.focus()
     recoveryCodesView?.focus()
+    onlineGameView?.focusBoard()
+    openGamesView?.focus()
   }
 
   // MARK: - The menu's windows
@@ -284,12 +338,13 @@ public final class AppWindow {
   }
 
   private func undo() {
-    guard screen == .game else { return }
+    guard page == .screen(.game) else { return }
     store.send(.newGame(.game(.view(.undoTapped))))
   }
 
   /// Ctrl+N: another game on the Game screen, the game the form describes on New game.
   private func newGame() {
+    guard case .screen(let screen) = page else { return }
     switch screen {
     case .game: store.send(.newGame(.game(.view(.playAgainTapped))))
     case .newGame: store.send(.newGame(.view(.letsPlayTapped)))
@@ -311,5 +366,34 @@ public final class AppWindow {
   private static func installStyle() {
     guard !isStyleInstalled else { return }
     isStyleInstalled = Window.addStyle(css)
+  }
+}
+
+/// What the window shows under the header bar: a screen, or one of New game's views of a game
+/// server (the core counts those as New game, with the online game or the list over it).
+package enum Page: Hashable {
+  case screen(TicTacToe.Screen)
+  case onlineGame
+  case openGames
+
+  /// The view `state` shows.
+  init(_ state: TicTacToe.State) {
+    let screen = state.screen
+    guard screen == .newGame, let newGame = state.newGameState else {
+      self = .screen(screen)
+      return
+    }
+    if newGame.online != nil {
+      self = .onlineGame
+    } else if newGame.openGames != nil {
+      self = .openGames
+    } else {
+      self = .screen(screen)
+    }
+  }
+
+  /// The core's screen under the view.
+  var screen: TicTacToe.Screen {
+    if case .screen(let screen) = self { screen } else { .newGame }
   }
 }

@@ -1,4 +1,3 @@
-import CGTK
 public import GameCore
 package import GameRules
 
@@ -31,6 +30,8 @@ public final class GameView {
   private let parent: Window?
   private let frame = AspectFrame().expanding()
   private var presented: GameFeature.State?
+  /// Sizes the title line with the window.
+  package let scaler: TitleScaler
 
   /// Creates the screen over `parent`, which its questions are asked over; `send` receives the
   /// player's actions.
@@ -47,10 +48,12 @@ public final class GameView {
     statusLabel.isVisible = false
     let controls = Box.row(spacing: 0, undoButton, redoButton, hintButton, analysisButton)
       .classes("linked")
-    root = Box.column(
-      spacing: 12, Box.row(spacing: 12, titleLabel, spinner).centered(), frame, analysisLabel,
-      statusLabel, Box.row(spacing: 18, controls, playAgainButton).centered()
-    ).margin(18)
+    scaler = TitleScaler(
+      Box.column(
+        spacing: 12, Box.row(spacing: 12, titleLabel, spinner).centered(), frame, analysisLabel,
+        statusLabel, Box.row(spacing: 18, controls, playAgainButton).centered()
+      ).margin(18), title: titleLabel)
+    root = scaler.root
     frame.onKeyPressed { [weak self] keyval, modifiers in
       self?.moveFocus(keyval: keyval, modifiers: modifiers) ?? false
     }
@@ -130,29 +133,12 @@ public final class GameView {
   /// Arrow keys move the focus from cell to cell, stopping at the edges.
   private func moveFocus(keyval: UInt32, modifiers: UInt32) -> Bool {
     guard modifiers & (Modifier.control | Modifier.alt) == 0 else { return false }
-    let step: (row: Int, column: Int)
-    switch Int32(keyval) {
-    case GDK_KEY_Up, GDK_KEY_KP_Up: step = (-1, 0)
-    case GDK_KEY_Down, GDK_KEY_KP_Down: step = (1, 0)
-    case GDK_KEY_Left, GDK_KEY_KP_Left: step = (0, -1)
-    case GDK_KEY_Right, GDK_KEY_KP_Right: step = (0, 1)
-    default: return false
-    }
-    guard let focused = focusedCell() else { return false }
-    let row = min(max(focused.row + step.row, 0), cells.count - 1)
-    let column = min(max(focused.column + step.column, 0), cells[row].count - 1)
-    cells[row][column].grabFocus()
-    return true
+    return BoardFocus.move(in: cells, keyval: keyval)
   }
 
   /// The cell holding the keyboard focus, if any.
   package func focusedCell() -> Cell? {
-    for (row, buttons) in cells.enumerated() {
-      for (column, button) in buttons.enumerated() where button.isFocused {
-        return Cell(row: row, column: column)
-      }
-    }
-    return nil
+    BoardFocus.focusedCell(in: cells).map { Cell(row: $0.row, column: $0.column) }
   }
 
   /// Handles a key as the arrow keys on the board do; returns whether it was used.

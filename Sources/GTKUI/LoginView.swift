@@ -3,10 +3,11 @@ import GameCore
 import GameRules
 public import LoginCore
 
-/// The Sign in screen: a boxed list with the user name and password, Sign in, Create account
-/// and Play as guest.
+/// The Sign in screen: a boxed list with the user name, the password and the server, Sign in,
+/// Create account and Play as guest.
 ///
-/// The title is the window's.
+/// The title is the window's. A server seen for the first time is trusted only after the
+/// core's question, asked in a message dialog, is answered.
 public final class LoginView {
   /// The screen's top widget.
   public let root: Element
@@ -17,17 +18,32 @@ public final class LoginView {
   package let createAccountButton = Button(mnemonic: "_Create account").classes("pill")
   package let guestButton = Button(mnemonic: "Play as _guest").classes("flat")
   package let errorLabel = Label().classes("error").centeredText()
+  /// The game server; empty means this computer.
+  package let serverEntry = Entry(rowTitle: Login.State.serverFieldTitle)
+  /// Whose accounts the form uses: this computer's, or the server's.
+  package let serverNoteLabel = Label().classes("dim-label", "caption").centeredText()
+  /// The question about a server seen for the first time, while it is asked.
+  package private(set) var trustDialog: MessageDialog?
 
   private let promptLabel = Label().centeredText().classes("dim-label")
   /// A won game drawn small above the form, skipped by assistive technologies.
   private let logo = Canvas().size(width: 112, height: 112).centered()
   private let repeatedPasswordRow: FieldRow
   private let spinner = Spinner()
+  private let progressLabel = Label().classes("dim-label").centeredText()
+  private let parent: Window?
+  private let send: (Login.Action.View) -> Void
 
-  /// Creates the screen; `send` receives the player's actions.
-  public init(send: @escaping (Login.Action.View) -> Void) {
+  /// Creates the screen over `parent`, which its questions are asked over; `send` receives the
+  /// player's actions.
+  public init(over parent: Window? = nil, send: @escaping (Login.Action.View) -> Void) {
+    self.parent = parent
+    self.send = send
     Entry.send(
-      [userNameEntry: Login.Action.View.userNameChanged, passwordEntry: { .passwordChanged($0) }],
+      [
+        userNameEntry: Login.Action.View.userNameChanged, passwordEntry: { .passwordChanged($0) },
+        serverEntry: { .serverChanged($0) },
+      ],
       submit: .signInTapped, to: send)
     Entry.send(
       [repeatedPasswordEntry: Login.Action.View.repeatedPasswordChanged],
@@ -43,6 +59,7 @@ public final class LoginView {
     errorLabel.isVisible = false
     let fields = BoxedList([
       userNameEntry, FieldRow(caption: titles.password, field: passwordEntry), repeatedPasswordRow,
+      serverEntry,
     ])
     logo.onDraw { [logo] context, width, height in
       BoardPainter.paint(
@@ -52,8 +69,8 @@ public final class LoginView {
     let name = Label(AppInfo.name, wraps: false).classes("title-1").centeredText()
     root = Scrolled(
       formColumn(
-        logo, name, promptLabel, fields, errorLabel,
-        Box.row(spacing: 12, signInButton, createAccountButton, spinner).centered(),
+        logo, name, promptLabel, fields, serverNoteLabel, errorLabel,
+        Box.row(spacing: 12, signInButton, createAccountButton, spinner).centered(), progressLabel,
         guestButton.centered(), width: 420, spacing: 18))
   }
 
@@ -66,7 +83,12 @@ public final class LoginView {
     repeatedPasswordRow.isVisible = state.isRepeatingPassword
     repeatedPasswordEntry.text = state.repeatedPassword ?? ""
     if state.isRepeatingPassword && !wasRepeating { repeatedPasswordEntry.grabFocus() }
-    for field in [userNameEntry, passwordEntry, repeatedPasswordEntry] as [Element] + [guestButton]
+    serverEntry.text = state.server
+    serverNoteLabel.text = state.serverNote
+    progressLabel.message = state.progressMessage
+    for field
+      in [userNameEntry, passwordEntry, repeatedPasswordEntry, serverEntry] as [Element]
+      + [guestButton]
     {
       field.isSensitive = state.isFormEnabled
     }
@@ -74,6 +96,35 @@ public final class LoginView {
     spinner.isSpinning = state.showsProgress
     errorLabel.message = state.errorMessage ?? state.repeatPasswordPrompt
     errorLabel.setClass("error", state.errorMessage != nil)
+    renderTrustQuestion(state)
+  }
+
+  isolated deinit {
+    trustDialog?.onResponse = { _ in }
+    trustDialog?.close()
+  }
+
+  /// Asks whether to trust a server seen for the first time, while the core asks it.
+  private func renderTrustQuestion(_ state: Login.State) {
+    guard let message = state.trustQuestionMessage else {
+      trustDialog?.onResponse = { _ in }
+      trustDialog?.close()
+      trustDialog = nil
+      return
+    }
+    guard trustDialog == nil else { return }
+    let answers = Login.State.trustAnswers
+    let dialog = MessageDialog(
+      over: parent, heading: Login.State.trustQuestionTitle, body: message,
+      answers: [("refuse", answers.refuse, .plain), ("trust", answers.trust, .suggested)],
+      cancel: "refuse", preferred: "refuse")
+    dialog.onResponse = { [weak self, send] response in
+      // The dialog closes itself after an answer.
+      self?.trustDialog = nil
+      send(response == "trust" ? .trustConfirmed : .trustCancelled)
+    }
+    trustDialog = dialog
+    dialog.present()
   }
 
   /// The logo's game: X wins along a diagonal.

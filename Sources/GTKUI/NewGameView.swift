@@ -6,6 +6,9 @@ public import NewGameCore
 ///
 /// Below them: Let's play, Stats and the recovery codes. The title, who is playing and the way
 /// back (Sign out) are the header bar's.
+///
+/// Signed in on a game server, the form is the server's: the board of a game to create, Create
+/// online game, the invite code with Join with code and Watch, and Open games.
 public final class NewGameView {
   /// The screen's top widget.
   public let root: Element
@@ -18,6 +21,12 @@ public final class NewGameView {
   package let discardButton = Button(mnemonic: "_Discard")
   package let sizeRow = ComboRow(title: NewGame.Choice.size.title)
   package let kField = NumberField(range: Board.kRange(rows: 3, columns: 3))
+  package let createOnlineButton = Button(mnemonic: "C_reate online game")
+    .classes("suggested-action", "pill")
+  package let inviteCodeEntry = Entry(rowTitle: NewGame.State.inviteCodeTitle)
+  package let joinButton = Button(mnemonic: "_Join with code")
+  package let watchButton = Button(mnemonic: "_Watch")
+  package let openGamesButton = Button(mnemonic: "_Open games").classes("pill")
 
   private let resumeRow = ActionRow(title: "")
   private let resumeList: BoxedList
@@ -33,6 +42,9 @@ public final class NewGameView {
   private let startChoice = Choice(StartingRule.allCases.map { ($0, $0.title, $0.title) })
   private let computerRow: ActionRow
   private let difficultyRow: ActionRow
+  private let playersList: BoxedList
+  private let opponentList: BoxedList
+  private let onlineList: BoxedList
 
   /// Creates the screen; `send` receives the player's actions.
   public init(send: @escaping (NewGame.Action.View) -> Void) {
@@ -50,8 +62,11 @@ public final class NewGameView {
       [
         letsPlayButton: .letsPlayTapped, statsButton: .statsTapped,
         recoveryCodesButton: .recoveryCodesTapped, resumeButton: .resumeTapped,
-        discardButton: .discardResumeTapped,
+        discardButton: .discardResumeTapped, createOnlineButton: .createOnlineGameTapped,
+        joinButton: .joinTapped, watchButton: .watchTapped, openGamesButton: .openGamesTapped,
       ], to: send)
+    Entry.send(
+      [inviteCodeEntry: NewGame.Action.View.inviteCodeChanged], submit: .joinTapped, to: send)
     resumeRow.addSuffix(Box.row(resumeButton, discardButton))
     resumeList = BoxedList([resumeRow])
     resumeList.isVisible = false
@@ -60,9 +75,16 @@ public final class NewGameView {
     let titles = NewGame.State.sectionTitles
     computerRow = ActionRow(title: NewGame.Choice.computerMark.title).addSuffix(computerChoice)
     difficultyRow = ActionRow(title: NewGame.Choice.difficulty.title).addSuffix(difficultyChoice)
-    let players = BoxedList(title: titles.players, [xNameEntry, oNameEntry])
-    let opponent = BoxedList(
+    playersList = BoxedList(title: titles.players, [xNameEntry, oNameEntry])
+    opponentList = BoxedList(
       title: titles.opponent, [WidgetRow(modeChoice.centered()), computerRow, difficultyRow])
+    onlineList = BoxedList(
+      title: NewGame.State.onlineSectionTitle,
+      [
+        WidgetRow(createOnlineButton.centered()), inviteCodeEntry,
+        WidgetRow(Box.row(spacing: 12, joinButton, watchButton, openGamesButton).centered()),
+      ])
+    onlineList.isVisible = false
     let board = BoxedList(
       title: titles.board,
       [
@@ -76,7 +98,9 @@ public final class NewGameView {
     ).margin(12)
     root = Box.column(
       spacing: 0,
-      Scrolled(formColumn(resumeList, players, opponent, board, width: 560, spacing: 18)),
+      Scrolled(
+        formColumn(
+          resumeList, onlineList, playersList, opponentList, board, width: 560, spacing: 18)),
       footer)
   }
 
@@ -102,11 +126,24 @@ public final class NewGameView {
     }
     difficultyNoteLabel.message = state.difficultyNote
     letsPlayButton.isSensitive = state.canStart
+    // On a server, the game is the server's: players and the computer belong to this computer.
+    let isOnline = state.isOnline
+    onlineList.isVisible = isOnline
+    (playersList.isVisible, opponentList.isVisible) = (!isOnline, !isOnline)
+    (letsPlayButton.isVisible, statsButton.isVisible) = (!isOnline, !isOnline)
+    if isOnline { validationLabel.message = nil }
+    inviteCodeEntry.text = state.inviteCode
     recoveryCodesButton.isVisible = state.session != nil
   }
 
   /// Puts the keyboard focus on Resume when a game waits, else on Let's play!.
   public func focus() {
-    if resumeList.isVisible { resumeButton.grabFocus() } else { letsPlayButton.grabFocus() }
+    if resumeList.isVisible {
+      resumeButton.grabFocus()
+    } else if onlineList.isVisible {
+      createOnlineButton.grabFocus()
+    } else {
+      letsPlayButton.grabFocus()
+    }
   }
 }

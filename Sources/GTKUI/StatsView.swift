@@ -20,6 +20,10 @@ public final class StatsView {
   package private(set) var tallyLabels: [Label] = []
   /// The replayed game's board.
   package let replayBoard = BoardView { _ in }
+  /// The server and the player's rating there, for a game server account's record.
+  package let serverList = BoxedList()
+  /// The lines of ``serverList``, as shown.
+  package private(set) var serverLines: [String] = []
   /// The question asked before the stats are reset, while it is asked.
   package private(set) var confirmation: MessageDialog?
 
@@ -42,6 +46,8 @@ public final class StatsView {
   private var shownBars: [StatsFeature.State.ResultsBar]?
   private var shownRecent: [String]?
   private var shownError: String?
+  private var serverRows: [ActionRow] = []
+  private let serverColumn: Box
 
   /// Creates the screen over `parent`, with its problems shown on `toasts`; `send` receives the
   /// player's actions.
@@ -84,9 +90,9 @@ public final class StatsView {
     scrolled = Scrolled(formColumn(summary, width: 560, spacing: 24))
     emptyPage.isVisible = false
     emptyPage.expanding()
-    root = Box.column(
-      spacing: 0, spinner.centered(), emptyPage,
-      scrolled)
+    serverColumn = formColumn(serverList, width: 560, spacing: 0)
+    serverColumn.isVisible = false
+    root = Box.column(spacing: 0, serverColumn, spinner.centered(), emptyPage, scrolled)
   }
 
   isolated deinit {
@@ -105,13 +111,28 @@ public final class StatsView {
     renderFigures(state.highlights)
     renderBars(state.resultsBars)
     renderRecent(state.recentGameLines)
-    resetButton.isSensitive = !state.isLoading && !state.isEmpty
+    resetButton.isVisible = state.serverAccount == nil
+    resetButton.isSensitive = !state.isLoading && state.canReset
+    renderServer(state)
     renderReplay(state)
     renderQuestion(state)
     if state.errorMessage != shownError {
       shownError = state.errorMessage
       if let error = state.errorMessage { toasts?.show(error, isProblem: true) }
     }
+  }
+
+  /// Shows whose record on which game server this is (`Stats on example.org:7457`) and the
+  /// rating there, or nothing for this computer's records.
+  private func renderServer(_ state: StatsFeature.State) {
+    serverColumn.isVisible = state.serverAccount != nil
+    serverList.title = state.serverAccount == nil ? "" : state.title
+    let lines = state.ratingText.map { [$0] } ?? []
+    guard lines != serverLines else { return }
+    serverLines = lines
+    for row in serverRows { serverList.remove(row) }
+    serverRows = lines.map { ActionRow(title: $0) }
+    for row in serverRows { serverList.add(row) }
   }
 
   /// The replayed board's cells, row by row, while a game is replayed.

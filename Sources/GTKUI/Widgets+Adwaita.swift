@@ -224,6 +224,19 @@ package final class BoxedList: Element {
   /// Adds a row.
   func add(_ row: Element) { adw_preferences_group_add(cadw_preferences_group(widget), row.widget) }
 
+  /// The group's title.
+  package var title: String {
+    get {
+      adw_preferences_group_get_title(cadw_preferences_group(widget)).map { String(cString: $0) }
+        ?? ""
+    }
+    set {
+      if title != newValue {
+        adw_preferences_group_set_title(cadw_preferences_group(widget), newValue)
+      }
+    }
+  }
+
   /// Removes a row added before.
   func remove(_ row: Element) {
     adw_preferences_group_remove(cadw_preferences_group(widget), row.widget)

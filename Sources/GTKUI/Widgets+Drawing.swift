@@ -30,6 +30,13 @@ extension Element {
   }
 }
 
+/// Calls `handler` once, when the main loop is next idle: after the frame being drawn, so that
+/// what it changes is laid out and painted in the next one.
+func whenIdle(_ handler: @escaping () -> Void) {
+  let box = Unmanaged.passRetained(IdleBox(handler)).toOpaque()
+  g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, idleTrampoline, box, releaseIdleBox)
+}
+
 /// A picture drawn with cairo, which assistive technologies skip and the pointer passes through.
 package final class Canvas: Element {
   init() {
@@ -192,6 +199,22 @@ private final class DrawBox {
 private final class TickBox {
   let handler: () -> Bool
   init(_ handler: @escaping () -> Bool) { self.handler = handler }
+}
+
+private final class IdleBox {
+  let handler: () -> Void
+  init(_ handler: @escaping () -> Void) { self.handler = handler }
+}
+
+private nonisolated let idleTrampoline: @convention(c) (gpointer?) -> gboolean = { data in
+  guard let data else { return 0 }
+  let box = Unmanaged<IdleBox>.fromOpaque(data).takeUnretainedValue()
+  MainActor.assumeIsolated { box.handler() }
+  return 0  // G_SOURCE_REMOVE
+}
+
+private nonisolated let releaseIdleBox: @convention(c) (gpointer?) -> Void = { data in
+  if let data { Unmanaged<IdleBox>.fromOpaque(data).release() }
 }
 
 private final class StateBox {

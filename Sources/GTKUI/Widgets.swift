@@ -86,6 +86,24 @@ public class Element {
   /// Moves the keyboard focus here.
   func grabFocus() { gtk_widget_grab_focus(widget) }
 
+  /// Puts `text` on the clipboard of the widget's display.
+  func copyToClipboard(_ text: String) {
+    gdk_clipboard_set_text(gdk_display_get_clipboard(gtk_widget_get_display(widget)), text)
+  }
+
+  /// The clipboard's text as this program last set it, for tests.
+  package var clipboardText: String? {
+    let clipboard = gdk_display_get_clipboard(gtk_widget_get_display(widget))
+    guard let content = gdk_clipboard_get_content(clipboard) else { return nil }
+    var value = GValue()
+    g_value_init(&value, GType(16 << 2))  // G_TYPE_STRING
+    defer { g_value_unset(&value) }
+    guard gdk_content_provider_get_value(content, &value, nil) != 0,
+      let text = g_value_get_string(&value)
+    else { return nil }
+    return String(cString: text)
+  }
+
   /// Lets the widget grow in both directions.
   @discardableResult
   func expanding() -> Self {
@@ -185,6 +203,21 @@ public final class Label: Element {
   func centeredText() -> Self {
     gtk_label_set_xalign(cgtk_label(widget), 0.5)
     return self
+  }
+
+  /// Lets the player select and copy the text.
+  @discardableResult
+  func selectable() -> Self {
+    gtk_label_set_selectable(cgtk_label(widget), 1)
+    return self
+  }
+
+  /// Sets the font size in pixels, over the style's, for the whole text.
+  func setFontSize(pixels: Int) {
+    guard let attributes = pango_attr_list_new() else { return }
+    pango_attr_list_insert(attributes, pango_attr_size_new_absolute(Int32(pixels) * PANGO_SCALE))
+    gtk_label_set_attributes(cgtk_label(widget), attributes)
+    pango_attr_list_unref(attributes)
   }
 
   /// Underlines the letter after `_` and moves the focus to `target` on Alt with it.
@@ -603,7 +636,7 @@ public final class Window: Element {
   func setIcon(_ name: String) { gtk_window_set_icon_name(cgtk_window(widget), name) }
 
   /// Sets the size the window opens at.
-  func setDefaultSize(width: Int32, height: Int32) {
+  package func setDefaultSize(width: Int32, height: Int32) {
     gtk_window_set_default_size(cgtk_window(widget), width, height)
   }
 

@@ -40,8 +40,9 @@ public enum ClientMessage: Equatable, Sendable {
   case resign(code: String)
   /// Asks for an account's online record.
   case requestStats(userName: String)
-  /// Ask for an account's latest finished games (no sign-in needed).
-  case requestHistory(userName: String)
+  /// Ask for an account's finished games, newest first, a page at a time (no sign-in needed):
+  /// the latest ones, or those that come after `before` in that order.
+  case requestHistory(userName: String, before: HistoryCursor? = nil)
   /// Ask for one finished game by the id its history gives (no sign-in needed).
   case requestFinishedGame(id: Int64)
   /// Keeps an idle connection open; the server answers with ``ServerMessage/pong(_:)``.
@@ -87,9 +88,14 @@ public enum ClientMessage: Equatable, Sendable {
       writer.write(userName)
       writer.write(password)
     case .submitCode(let text), .resumeSession(let text), .joinGame(let text),
-      .watchGame(let text), .resign(let text), .requestStats(let text),
-      .requestHistory(let text):
+      .watchGame(let text), .resign(let text), .requestStats(let text):
       writer.write(text)
+    case .requestHistory(let userName, let before):
+      writer.write(userName)
+      writer.write(optional: before) { writer, cursor in
+        writer.write(cursor.endedAt)
+        writer.write(cursor.id)
+      }
     case .requestFinishedGame(let id):
       writer.write(id)
     case .changePassword(let userName, let old, let new, let code):
@@ -178,7 +184,12 @@ public enum ClientMessage: Equatable, Sendable {
     case 0x15: self = .resign(code: try reader.readString())
     case 0x16: self = .requestStats(userName: try reader.readString())
     case 0x17: self = .ping(try reader.readUInt64())
-    case 0x18: self = .requestHistory(userName: try reader.readString())
+    case 0x18:
+      self = .requestHistory(
+        userName: try reader.readString(),
+        before: try reader.readOptional { (r: inout ByteReader) throws(ProtocolError) in
+          HistoryCursor(endedAt: try r.readInt64(), id: try r.readInt64())
+        })
     case 0x19: self = .requestFinishedGame(id: try reader.readInt64())
     default: throw .unknownMessage(type)
     }

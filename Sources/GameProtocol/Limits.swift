@@ -3,10 +3,10 @@
 /// `docs/protocol.md` documents each value; a change here is a change of the protocol.
 public enum ProtocolVersion {
   /// The version this build speaks.
-  public static let current: UInt16 = 1
+  public static let current: UInt16 = 2
 
   /// Every version this build can speak; a server picks the highest one a client also speaks.
-  public static let supported: ClosedRange<UInt16> = 1...1
+  public static let supported: ClosedRange<UInt16> = 2...2
 
   /// The version both sides speak, given the range a peer offers, or `nil` when there is none.
   ///
@@ -50,6 +50,9 @@ public enum ProtocolLimits {
 
   /// Seconds the server holds a disconnected player's seat, unless the operator sets another.
   public static let defaultReconnectGraceSeconds = 60
+
+  /// The most finished games one `history` answer holds: twenty 15×15 games fit one frame.
+  public static let historyPageSize = 20
 
   /// The most games one `games` answer lists.
   public static let maximumListedGames = 100

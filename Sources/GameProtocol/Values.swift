@@ -164,6 +164,26 @@ public struct GameListing: Equatable, Sendable {
   }
 }
 
+/// Where a page of an account's history ends: the next page holds the games that ended before
+/// this one (or at the same moment with a smaller id), newest first.
+public struct HistoryCursor: Hashable, Sendable {
+  /// When the last game of the page ended, in milliseconds since 1970.
+  public var endedAt: Int64
+  /// The last game's id.
+  public var id: Int64
+
+  /// Creates a cursor.
+  public init(endedAt: Int64, id: Int64) {
+    self.endedAt = endedAt
+    self.id = id
+  }
+
+  /// The cursor after `game`, the last one of a page.
+  public init(after game: FinishedGame) {
+    self.init(endedAt: game.endedAt, id: game.id)
+  }
+}
+
 /// A finished game as the server keeps it, for `history --server` and `replay --server`.
 public struct FinishedGame: Equatable, Sendable {
   /// The server's id of the game, for `replay --server`.

@@ -439,6 +439,14 @@ extension Login.State {
     }
   }
 
+  /// The label of the Server field.
+  public static let serverFieldTitle = "Server"
+
+  /// The heading of the question about a server seen for the first time.
+  public static let trustQuestionTitle = "Trust this server?"
+  /// The answers to the question about a server seen for the first time.
+  public static let trustAnswers = (trust: "Trust it", refuse: "Do not trust it")
+
   /// Who the form signs in with: this computer, or the server typed.
   public var serverNote: String {
     let typed = server.trimmingWhitespace()

@@ -167,6 +167,15 @@ extension NewGame.State {
   /// The label of a player's name field: `X player`.
   public func nameTitle(of mark: Mark) -> String { "\(mark.symbol) player" }
 
+  /// The heading of the form's part about the server's games.
+  public static let onlineSectionTitle = "Online"
+
+  /// The label of the invite code field.
+  public static let inviteCodeTitle = "Invite code"
+
+  /// The label of the button that copies an online game's invite code, and what it says after.
+  public static let copyInviteCode = (title: "Copy the invite code", done: "Invite code copied.")
+
   /// The headings of the form's parts.
   public static let sectionTitles = (players: "Players", opponent: "Opponent", board: "Board")
 

@@ -215,6 +215,20 @@ public struct NewGame: Reducer {
     self.gameFeature = game
     self.statsFeature = stats
     self.online = online
+    // A server account's Stats come from its server.
+    self.statsFeature.serverRecord = { account in
+      guard let address = ServerAddress(parsing: account.server) else {
+        throw StatsFeature.ServerFailure("\(account.server) is not a server address.")
+      }
+      do {
+        let record = try await online.playerRecord(address, account.userName)
+        return StatsFeature.ServerRecord(
+          stats: Stats(record.stats, recentGames: record.recentGames), rating: record.stats.rating)
+      } catch {
+        throw StatsFeature.ServerFailure(
+          OnlineFailure(error, or: "The stats on \(account.server) could not be read.").message)
+      }
+    }
   }
 
   /// Creates the feature and its children from the clients.
@@ -381,7 +395,14 @@ public struct NewGame: Reducer {
       }
 
     case .statsTapped:
-      state.stats = StatsFeature.State(owner: state.settings.owner)
+      // A server account's record is on its server; a guest's and a local account's are here.
+      if let server = state.server, let session = state.session {
+        state.stats = StatsFeature.State(
+          serverAccount: StatsFeature.ServerAccount(
+            server: server.description, userName: session.userName))
+      } else {
+        state.stats = StatsFeature.State(owner: state.settings.owner)
+      }
       return .send(.stats(.started))
 
     case .recoveryCodesTapped:
@@ -508,5 +529,29 @@ extension NewGame.State {
   private static func cycle<T: Equatable>(_ all: [T], _ current: T, _ step: Int) -> T {
     let index = all.firstIndex(of: current) ?? 0
     return all[((index + step) % all.count + all.count) % all.count]
+  }
+}
+
+extension Stats {
+  /// A server's record of an account as the Stats screen shows it: every game against a person.
+  init(_ stats: PlayerStats, recentGames: [FinishedGame]) {
+    self.init(
+      tallies: [
+        Tally(opponent: .person, wins: stats.wins, losses: stats.losses, draws: stats.draws)
+      ],
+      currentStreak: stats.currentStreak, bestStreak: stats.bestStreak,
+      recentGames: recentGames.map(GameRecord.init))
+  }
+}
+
+extension GameRecord {
+  /// The record of a game a server finished, its players named by their accounts there.
+  init(_ game: FinishedGame) {
+    self.init(
+      id: game.id, x: PlayerRecord(name: game.xName), o: PlayerRecord(name: game.oName),
+      rows: game.rows, columns: game.columns, k: game.k, firstMover: game.firstMover,
+      moves: game.moves,
+      result: game.winner.map { $0 == .x ? .xWins : .oWins } ?? .draw,
+      startedAt: game.startedAt, endedAt: game.endedAt)
   }
 }

@@ -37,6 +37,12 @@ public struct OnlineClient: Sendable {
   public var link: @Sendable (_ address: ServerAddress) -> ServerLink
   /// Forgets the connection kept for the server's accounts (after signing out).
   public var signOut: @Sendable (_ address: ServerAddress) async -> Void
+  /// An account's record on the server: its stats and rating, and its latest finished games,
+  /// newest first (one page of its history).
+  public var playerRecord:
+    @Sendable (_ address: ServerAddress, _ userName: String) async throws -> (
+      stats: PlayerStats, recentGames: [FinishedGame]
+    )
 
   /// Creates a client from its endpoints.
   ///
@@ -48,7 +54,13 @@ public struct OnlineClient: Sendable {
     accounts: @escaping @Sendable (_ address: ServerAddress) -> AuthenticationClient,
     listGames: @escaping @Sendable (_ address: ServerAddress) async throws -> [GameListing],
     link: @escaping @Sendable (_ address: ServerAddress) -> ServerLink,
-    signOut: @escaping @Sendable (_ address: ServerAddress) async -> Void
+    signOut: @escaping @Sendable (_ address: ServerAddress) async -> Void,
+    playerRecord:
+      @escaping @Sendable (_ address: ServerAddress, _ userName: String) async throws -> (
+        stats: PlayerStats, recentGames: [FinishedGame]
+      ) = { _, _ in
+        throw OnlineFailure("Online play is not available in this program.", isPermanent: true)
+      }
   ) {
     self.checkServer = checkServer
     self.trustServer = trustServer
@@ -56,6 +68,7 @@ public struct OnlineClient: Sendable {
     self.listGames = listGames
     self.link = link
     self.signOut = signOut
+    self.playerRecord = playerRecord
   }
 
   /// A client for a build or a front end without the network: every request fails with one

@@ -1,6 +1,7 @@
 import AuthenticationClient
 public import DatabaseClientLive
 import GameProtocol
+import GameRules
 import NetworkIO
 public import OnlineClient
 import OnlineCore
@@ -48,7 +49,34 @@ extension OnlineClient {
         }
       },
       link: { address in sessions.link(for: address) },
-      signOut: { address in await sessions.remove(address)?.close() })
+      signOut: { address in await sessions.remove(address)?.close() },
+      playerRecord: { address, userName in
+        let connection = try await ServerConnection.open(address, loop: try ClientLoop.shared()) {
+          (fingerprint: [UInt8]) throws(OnlineFailure) in
+          try trust.check(address, presented: fingerprint)
+        }
+        defer { connection.close() }
+        func refused(_ refusal: Refusal) -> OnlineFailure {
+          refusal.code == .noSuchUser
+            ? OnlineFailure(
+              "There is no account named \(userName.escapingControlCharacters) on \(address).")
+            : OnlineFailure(OnlineGame.sentence(for: refusal, code: nil))
+        }
+        let stats: PlayerStats
+        switch try await connection.request(.requestStats(userName: userName)) {
+        case .stats(let answer): stats = answer
+        case .refused(let refusal): throw refused(refusal)
+        default:
+          throw OnlineFailure("The server at \(address) answered with something else than stats.")
+        }
+        switch try await connection.request(.requestHistory(userName: userName)) {
+        case .history(let games): return (stats, games)
+        case .refused(let refusal): throw refused(refusal)
+        default:
+          throw OnlineFailure(
+            "The server at \(address) answered with something else than finished games.")
+        }
+      })
   }
 }
 

@@ -160,6 +160,12 @@ extension OnlineGame.State {
     guard !isConfirmingResign,
       let notice = notices.last(where: { statusSentence(for: $0) != nil })
     else { return false }
+    return isProblem(notice)
+  }
+
+  /// Whether `notice` reports a problem (a refusal, a lost connection), so that a front end can
+  /// show it as one.
+  public func isProblem(_ notice: OnlineGame.Notice) -> Bool {
     switch notice {
     case .refused, .notConnected, .stopped, .answerYesOrNo, .digitsNeedTheClassicBoard,
       .unknownCommand, .notOnline, .reconnecting:

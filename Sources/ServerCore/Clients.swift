@@ -151,9 +151,11 @@ public struct ServerStorageClient: Sendable {
   public var cancelGame: @Sendable (_ code: String) async throws -> Void
   /// An account's online record, or `nil` when no account has the name.
   public var stats: @Sendable (_ userName: String) async throws -> PlayerStats?
-  /// An account's latest finished games, newest first, at most `limit`; `nil` when no account
-  /// has the name.
-  public var history: @Sendable (_ userName: String, _ limit: Int) async throws -> [FinishedGame]?
+  /// An account's finished games, newest first, at most `limit`: the latest ones, or those after
+  /// `before` in that order; `nil` when no account has the name.
+  public var history:
+    @Sendable (_ userName: String, _ before: HistoryCursor?, _ limit: Int) async throws
+      -> [FinishedGame]?
   /// A finished game by its id, or `nil` when there is none.
   public var finishedGame: @Sendable (_ id: Int64) async throws -> FinishedGame?
 
@@ -171,9 +173,8 @@ public struct ServerStorageClient: Sendable {
     cancelGame: @escaping @Sendable (_ code: String) async throws -> Void,
     stats: @escaping @Sendable (_ userName: String) async throws -> PlayerStats?,
     history:
-      @escaping @Sendable (_ userName: String, _ limit: Int) async throws -> [FinishedGame]? = {
-        _, _ in nil
-      },
+      @escaping @Sendable (_ userName: String, _ before: HistoryCursor?, _ limit: Int)
+      async throws -> [FinishedGame]? = { _, _, _ in nil },
     finishedGame: @escaping @Sendable (_ id: Int64) async throws -> FinishedGame? = { _ in nil }
   ) {
     self.openSession = openSession

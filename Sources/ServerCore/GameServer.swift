@@ -11,7 +11,7 @@ import GameRules
 /// action; database and account work are effects. Time comes in with ``Action/tick(now:)``.
 public struct GameServer: Reducer {
   /// The most finished games a history answer holds: twenty 15×15 games fit one frame.
-  public static let historyLimit = 20
+  public static let historyLimit = ProtocolLimits.historyPageSize
 
   /// Everything the server holds in memory.
   public struct State: Equatable, Sendable {
@@ -302,10 +302,10 @@ public struct GameServer: Reducer {
           await send(.statsResponse(id, .failure(Refusal(.serverError, request: request))))
         }
       }
-    case .requestHistory(let userName):
+    case .requestHistory(let userName, let before):
       return .run { [storage, log] send in
         do {
-          if let games = try await storage.history(userName, Self.historyLimit) {
+          if let games = try await storage.history(userName, before, Self.historyLimit) {
             await send(.historyResponse(id, .success(games)))
           } else {
             await send(.historyResponse(id, .failure(Refusal(.noSuchUser, request: request))))

@@ -2,7 +2,7 @@ public import AuthenticationClient
 import Crypto
 import DatabaseClient
 public import DatabaseClientLive
-import GameProtocol
+public import GameProtocol
 public import GameRules
 import SQLite
 public import ServerCore
@@ -225,6 +225,26 @@ public final class ServerRecords: Sendable {
           },
           moves: moves, createdAt: try row.get(11))
       }
+    }
+  }
+
+  /// The ids of an account's finished games, newest first (by end, then by id), at most
+  /// `limit`: the latest ones, or those after `before` in that order.
+  public func finishedGameIDs(
+    ofAccount accountID: Int64, before: HistoryCursor?, limit: Int
+  ) async throws(ServerRecordsError) -> [Int64] {
+    try await write { [self] database throws(SQLiteError) in
+      try statements.query(
+        database,
+        """
+        SELECT id FROM games
+        WHERE saved_for IS NULL AND (x_account = ?1 OR o_account = ?1)
+          AND (ended_at < ?2 OR (ended_at = ?2 AND id < ?3))
+        ORDER BY ended_at DESC, id DESC LIMIT ?4
+        """,
+        .integer(Int(accountID)), .integer(Int(before?.endedAt ?? .max)),
+        .integer(Int(before?.id ?? .max)), .integer(max(0, limit))
+      ).map { row throws(SQLiteError) in try row.get(0) }
     }
   }
 

@@ -34,9 +34,17 @@ extension ServerStorageClient {
           losses: stats.losses, draws: stats.draws, currentStreak: stats.currentStreak,
           bestStreak: stats.bestStreak)
       },
-      history: { userName, limit in
+      history: { userName, before, limit in
         guard let account = try await records.account(named: userName) else { return nil }
-        return try await database.history(.account(account.id), limit).compactMap(FinishedGame.init)
+        var games: [FinishedGame] = []
+        for id in try await records.finishedGameIDs(
+          ofAccount: account.id, before: before, limit: limit)
+        {
+          if let game = try await database.game(id).flatMap(FinishedGame.init) {
+            games.append(game)
+          }
+        }
+        return games
       },
       finishedGame: { id in try await database.game(id).flatMap(FinishedGame.init) }
     )

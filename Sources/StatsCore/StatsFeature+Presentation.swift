@@ -2,8 +2,19 @@ import DatabaseClient
 public import GameRules
 
 extension StatsFeature.State {
-  /// The screen's title.
-  public var title: String { "Stats" }
+  /// The screen's title: `Stats`, or `Stats on example.org` for a server account.
+  public var title: String {
+    serverAccount.map { "Stats on \($0.server.escapingControlCharacters)" } ?? "Stats"
+  }
+
+  /// A server account's rating, such as `Rating: 1216`, or `nil` for this computer's records.
+  public var ratingText: String? {
+    guard serverAccount != nil else { return nil }
+    return "Rating: \(rating.map(String.init) ?? "–")"
+  }
+
+  /// Whether Reset stats is offered: a server's record belongs to the server.
+  public var canReset: Bool { serverAccount == nil && !isEmpty }
 
   /// One line a kind of opponent, such as `Computer (Hard): 3 wins, 1 loss, 0 draws`.
   public var tallyLines: [String] {

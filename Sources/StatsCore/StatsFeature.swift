@@ -18,11 +18,59 @@ public struct StatsFeature: Reducer {
     public var errorMessage: String?
     /// The recent game being replayed and how many of its moves are shown.
     public var replay: Replay?
+    /// The game server account whose record this is, or `nil` for this computer's records.
+    public var serverAccount: ServerAccount?
+    /// The account's rating on its server, once loaded.
+    public var rating: Int?
 
     /// Creates the screen for an owner; the stats load when it starts.
     public init(owner: RecordOwner) {
       self.owner = owner
     }
+
+    /// Creates the screen for an account on a game server: its record there, which this
+    /// computer cannot reset.
+    public init(serverAccount: ServerAccount) {
+      self.owner = .guest
+      self.serverAccount = serverAccount
+    }
+  }
+
+  /// An account on a game server, whose record the server keeps.
+  public struct ServerAccount: Equatable, Sendable {
+    /// The server as the player typed it, such as `example.org:7457`.
+    public var server: String
+    /// The account's user name.
+    public var userName: String
+
+    /// Creates an account.
+    public init(server: String, userName: String) {
+      self.server = server
+      self.userName = userName
+    }
+  }
+
+  /// What a game server keeps of an account: the results, the rating and the latest games.
+  public struct ServerRecord: Equatable, Sendable {
+    /// The results, with the latest games.
+    public var stats: Stats
+    /// The rating.
+    public var rating: Int
+
+    /// Creates a record.
+    public init(stats: Stats, rating: Int) {
+      self.stats = stats
+      self.rating = rating
+    }
+  }
+
+  /// Why a server's record could not be read, in one sentence.
+  public struct ServerFailure: Error, Equatable, Sendable {
+    /// The sentence.
+    public var message: String
+
+    /// Creates a failure.
+    public init(_ message: String) { self.message = message }
   }
 
   /// A finished game shown move by move.
@@ -47,6 +95,8 @@ public struct StatsFeature: Reducer {
     case started
     /// The stats were read.
     case statsResponse(Result<Stats, DatabaseError>)
+    /// A server account's record was read.
+    case serverRecordResponse(Result<ServerRecord, ServerFailure>)
     /// Messages for the parent.
     case delegate(Delegate)
 
@@ -83,10 +133,18 @@ public struct StatsFeature: Reducer {
 
   /// Where the stats come from.
   public var database: DatabaseClient
+  /// Where a server account's record comes from; throws a failure with one sentence.
+  public var serverRecord: @Sendable (_ account: ServerAccount) async throws -> ServerRecord
 
-  /// Creates the feature with its client.
-  public init(database: DatabaseClient) {
+  /// Creates the feature with its clients.
+  public init(
+    database: DatabaseClient,
+    serverRecord: @escaping @Sendable (_ account: ServerAccount) async throws -> ServerRecord = {
+      _ in throw ServerFailure("Stats on a game server are not available in this program.")
+    }
+  ) {
     self.database = database
+    self.serverRecord = serverRecord
   }
 
   /// Reduces an action of the Stats screen.
@@ -95,7 +153,19 @@ public struct StatsFeature: Reducer {
     case .started:
       state.isLoading = true
       state.errorMessage = nil
+      if let account = state.serverAccount { return loadServerRecord(account) }
       return load(state.owner, reset: false)
+
+    case .serverRecordResponse(.success(let record)):
+      state.isLoading = false
+      state.stats = record.stats
+      state.rating = record.rating
+      return .none
+
+    case .serverRecordResponse(.failure(let failure)):
+      state.isLoading = false
+      state.errorMessage = failure.message
+      return .none
 
     case .statsResponse(.success(let stats)):
       state.isLoading = false
@@ -108,7 +178,8 @@ public struct StatsFeature: Reducer {
       return .none
 
     case .view(.resetTapped):
-      guard !state.isLoading else { return .none }
+      // A server's record is the server's: nothing on this computer resets it.
+      guard !state.isLoading, state.serverAccount == nil else { return .none }
       state.isConfirmingReset = true
       return .none
 
@@ -153,6 +224,21 @@ public struct StatsFeature: Reducer {
     case .delegate:
       return .none
     }
+  }
+
+  private func loadServerRecord(_ account: ServerAccount) -> Effect<Action> {
+    .run { [serverRecord] send in
+      do {
+        await send(.serverRecordResponse(.success(try await serverRecord(account))))
+      } catch let failure as ServerFailure {
+        await send(.serverRecordResponse(.failure(failure)))
+      } catch {
+        await send(
+          .serverRecordResponse(
+            .failure(ServerFailure("The stats on \(account.server) could not be read."))))
+      }
+    }
+    .cancellable(id: CancelID.load, cancelInFlight: true)
   }
 
   private func load(_ owner: RecordOwner, reset: Bool) -> Effect<Action> {

@@ -521,6 +521,7 @@ public enum AppScreens {
       ]
     } else {
       if state.isLoading { body.append("Loading…") }
+      if let rating = state.ratingText { body.append(StyledLine(rating)) }
       body += state.tallyLines.map { StyledLine($0) }
       body.append(StyledLine("Win rate: \(state.winRateText)"))
       body.append(StyledLine(state.streakText))
@@ -536,10 +537,11 @@ public enum AppScreens {
           FormItem(id: .resetCancelled, label: "Keep my stats", kind: .button),
         ]
       } else {
-        items += [
-          FormItem(id: .reset, label: "Reset stats", kind: .button, isEnabled: !state.isEmpty),
-          FormItem(id: .back, label: "Back", kind: .button),
-        ]
+        if state.serverAccount == nil {
+          items.append(
+            FormItem(id: .reset, label: "Reset stats", kind: .button, isEnabled: state.canReset))
+        }
+        items.append(FormItem(id: .back, label: "Back", kind: .button))
       }
     }
     return FormScreen(

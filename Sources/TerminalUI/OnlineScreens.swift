@@ -184,6 +184,8 @@ extension AppScreens {
       FormItem(id: .openGames, label: "Open games", kind: .button),
     ]
     if state.session != nil {
+      // The account's record and rating on the server.
+      items.append(FormItem(id: .stats, label: "Stats", kind: .button))
       items.append(FormItem(id: .recoveryCodes, label: "Recovery codes", kind: .button))
     }
     items += [
@@ -213,6 +215,7 @@ extension AppScreens {
     case .activate(.joinOnline): .joinTapped
     case .activate(.watchOnline): .watchTapped
     case .activate(.openGames): .openGamesTapped
+    case .activate(.stats): .statsTapped
     case .activate(.recoveryCodes): .recoveryCodesTapped
     case .activate(.signOut): .signOutTapped
     default: nil

@@ -16,7 +16,8 @@ extension OnlineClient {
       called("OnlineClient.link")
       return ServerLink(open: { AsyncStream { $0.finish() } }, send: { _ in }, close: {})
     },
-    signOut: { _ in called("OnlineClient.signOut") }
+    signOut: { _ in called("OnlineClient.signOut") },
+    playerRecord: { _, _ in try failing("OnlineClient.playerRecord") }
   )
 
   /// A client for tests: `status` answers the fingerprint check, the accounts are `accounts`,

@@ -119,7 +119,7 @@ extension Help {
       tictactoe history                                  games played as guest
       tictactoe history alice
       tictactoe history alice --json
-      tictactoe history ann --server example.org         ann's latest 20 games there
+      tictactoe history ann --server example.org         every game of ann's there
 
     Usage: tictactoe history [USER] [--json] [--server HOST[:PORT]]
 

@@ -140,6 +140,9 @@ extension CLI {
   }
 }
 
+/// The most finished games `history --server` lists, as many as `history` does on this computer.
+private let historyPageLimit = 100_000
+
 extension CLI {
   // MARK: - history and replay --server
 
@@ -148,11 +151,7 @@ extension CLI {
       guard let user else {
         throw .usage("Online games belong to an account: tictactoe history NAME --server HOST.")
       }
-      let (games, server) = try await finishedGames(.requestHistory(userName: user), common) {
-        refusal, server in
-        refusal.code == .noSuchUser
-          ? "There is no account named \(user.escapingControlCharacters) on \(server)." : nil
-      }
+      let (games, server) = try await wholeHistory(of: user, common)
       let records = games.map(GameRecord.init)
       if json {
         writeLine(RecordFormatting.historyJSON(records, user: user))
@@ -181,6 +180,40 @@ extension CLI {
     }
   }
 
+  /// Every finished game of `user` on the server, newest first, asked for a page at a time on
+  /// one connection.
+  private static func wholeHistory(of user: String, _ common: CommonOptions)
+    async throws(CommandFailure) -> ([FinishedGame], ServerAddress)
+  {
+    let clients = try LiveClients(common)
+    let session = try remoteSession(common, clients)
+    var games: [FinishedGame] = []
+    var cursor: HistoryCursor?
+    while true {
+      let page = try await finishedGames(
+        .requestHistory(userName: user, before: cursor), session
+      ) { refusal, server in
+        refusal.code == .noSuchUser
+          ? "There is no account named \(user.escapingControlCharacters) on \(server)." : nil
+      }
+      // Each page must start after the last one ended, or a lying server could keep the
+      // command asking forever.
+      if let cursor, let first = page.first,
+        (first.endedAt, first.id) >= (cursor.endedAt, cursor.id)
+      {
+        await session.close()
+        throw .failure("The server at \(session.address) sent a history out of order.")
+      }
+      games += page
+      guard page.count >= ProtocolLimits.historyPageSize, let last = page.last,
+        games.count < historyPageLimit
+      else { break }
+      cursor = HistoryCursor(after: last)
+    }
+    await session.close()
+    return (games, session.address)
+  }
+
   /// Asks the server for finished games; `refusal` words the refusals the caller expects.
   private static func finishedGames(
     _ request: ClientMessage, _ common: CommonOptions,
@@ -188,20 +221,32 @@ extension CLI {
   ) async throws(CommandFailure) -> ([FinishedGame], ServerAddress) {
     let clients = try LiveClients(common)
     let session = try remoteSession(common, clients)
+    let games = try await finishedGames(request, session, refusal: sentence)
+    await session.close()
+    return (games, session.address)
+  }
+
+  /// Asks the server of `session` for finished games, leaving the session open.
+  private static func finishedGames(
+    _ request: ClientMessage, _ session: RemoteSession,
+    refusal sentence: (Refusal, ServerAddress) -> String?
+  ) async throws(CommandFailure) -> [FinishedGame] {
     let answer: ServerMessage
     do throws(OnlineFailure) {
       answer = try await session.request(request)
     } catch {
+      await session.close()
       throw .failure(error.message)
     }
-    await session.close()
     switch answer {
     case .history(let games):
-      return (games, session.address)
+      return games
     case .refused(let refusal):
+      await session.close()
       throw .failure(
         sentence(refusal, session.address) ?? OnlineGame.sentence(for: refusal, code: nil))
     default:
+      await session.close()
       throw .failure("The server answered with something else than finished games.")
     }
   }

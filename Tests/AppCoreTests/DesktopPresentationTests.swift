@@ -3,9 +3,11 @@ import ArchitectureTesting
 import AuthenticationClient
 import DatabaseClient
 import GameCore
+import GameProtocol
 import GameRules
 import LoginCore
 import NewGameCore
+import OnlineCore
 import StatsCore
 import TestSupport
 import Testing
@@ -187,6 +189,71 @@ struct DesktopPresentationTests {
     await store.send(.view(.menuItemChosen(.newGame)))
     await store.receive(.newGame(.stats(.view(.closeTapped))))
     await store.receive(.newGame(.stats(.delegate(.didClose)))) { $0.newGameState?.stats = nil }
+    await store.finish()
+  }
+
+  /// New game on a server, with an online game of ada's against bob shown over it.
+  private func onlineGame(moves: [Cell] = [], status: GameStatus = .playing) -> TicTacToe.State {
+    let server = ServerAddress(host: "127.0.0.1", port: 7457)
+    var state = TicTacToe.State()
+    state.destination = .newGame(NewGame.State(server: server, session: session))
+    var online = OnlineGame.State(
+      server: server, intent: .join(code: "K7M2QX"), userName: "ada", token: "t")
+    online.snapshot = GameSnapshot(
+      code: "K7M2QX", rows: 3, columns: 3, k: 3, firstMover: .x,
+      x: SeatedPlayer(name: "ada", rating: 1_200), o: SeatedPlayer(name: "bob", rating: 1_210),
+      moves: moves, status: status, role: .x)
+    online.link = .live
+    state.newGameState?.online = online
+    return state
+  }
+
+  @Test func anOnlineGameShowsTheOpponentsConnectionInTheHeading() {
+    var state = onlineGame()
+    #expect(
+      state.heading
+        == Heading(
+          title: "ada (X, 1200) against bob (O, 1210)",
+          subtitle: "Game K7M2QX on 127.0.0.1:7457 · bob is connected.", back: "Resign"))
+    state.newGameState?.online?.snapshot?.o?.awaySeconds = 60
+    #expect(
+      state.heading.subtitle == "Game K7M2QX on 127.0.0.1:7457 · bob lost the connection.")
+    let over = onlineGame(
+      status: .finished(GameEnd(winner: .x, reason: .resigned, xRating: 1_216, oRating: 1_194)))
+    #expect(over.heading.back == "Leave", "a game that is over is left, not resigned")
+    #expect(state.screen == .newGame)
+    #expect(state.isShowingServerView)
+    let always: [MenuItem] = [.preferences, .keyboardShortcuts, .about]
+    #expect(MenuItem.allCases.filter { state.isEnabled($0) } == always)
+  }
+
+  @Test func theBackButtonOfAnOnlineGameAsksToResign() async {
+    let store = app(onlineGame())
+    await store.send(.view(.backTapped))
+    await store.receive(.newGame(.online(.view(.quitTapped)))) {
+      $0.newGameState?.online?.isConfirmingResign = true
+      $0.newGameState?.online?.notices = [.askedToResign]
+    }
+    await store.finish()
+  }
+
+  @Test func theBackButtonOfOpenGamesClosesTheList() async {
+    var state = TicTacToe.State()
+    let server = ServerAddress(host: "example.org")
+    state.destination = .newGame(NewGame.State(server: server, session: nil))
+    state.newGameState?.openGames = OpenGames.State(server: server, canJoin: false)
+    #expect(
+      state.heading
+        == Heading(
+          title: "Open games on example.org:7457",
+          subtitle: "Playing as a guest on example.org:7457",
+          back: "Back"))
+    let store = app(state)
+    await store.send(.view(.backTapped))
+    await store.receive(.newGame(.openGames(.view(.closeTapped))))
+    await store.receive(.newGame(.openGames(.delegate(.didClose)))) {
+      $0.newGameState?.openGames = nil
+    }
     await store.finish()
   }
 

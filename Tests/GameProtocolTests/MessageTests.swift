@@ -29,6 +29,7 @@ let everyClientMessage: [ClientMessage] = [
   .resign(code: "ABC234"),
   .requestStats(userName: "ann"),
   .requestHistory(userName: "Zoë"),
+  .requestHistory(userName: "ann", before: HistoryCursor(endedAt: .min, id: .max)),
   .requestFinishedGame(id: .max),
   .ping(.max),
 ]
@@ -219,9 +220,12 @@ struct MessageTests {
 
 struct VersionTests {
   @Test func theHighestCommonVersionIsChosen() {
-    #expect(ProtocolVersion.negotiated(with: 1...1) == 1)
+    #expect(ProtocolVersion.negotiated(with: 2...2) == 2)
+    #expect(ProtocolVersion.negotiated(with: 1...3) == 2)
     #expect(ProtocolVersion.negotiated(with: 0...9) == ProtocolVersion.supported.upperBound)
-    #expect(ProtocolVersion.negotiated(with: 2...3) == nil)
+    // Version 1's history request had no page: its clients are told to update.
+    #expect(ProtocolVersion.negotiated(with: 1...1) == nil)
+    #expect(ProtocolVersion.negotiated(with: 3...4) == nil)
     #expect(ProtocolVersion.negotiated(with: 0...0) == nil)
   }
 }

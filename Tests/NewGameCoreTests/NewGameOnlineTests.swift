@@ -1,11 +1,13 @@
 import ArchitectureTesting
 import AuthenticationClient
+import DatabaseClient
 import GameCore
 import GameProtocol
 import GameRules
 import NewGameCore
 import OnlineClient
 import OnlineCore
+import StatsCore
 import Synchronization
 import TestSupport
 import Testing
@@ -218,4 +220,82 @@ struct NewGameOnlineTests {
     await store.receive(.openGames(.delegate(.didClose))) { $0.openGames = nil }
     await store.finish()
   }
+
+  @Test
+  func aServerAccountsStatsComeFromItsServerWithTheRatingAndNoReset() async {
+    let finished = FinishedGame(
+      id: 41, xName: "ann", oName: "bob", rows: 3, columns: 3, k: 3, firstMover: .x,
+      moves: [.b2, .a1, .c3, .a3, .a2, .c1, .b1, .b3, .c2], winner: nil, startedAt: 1,
+      endedAt: 2)
+    var online = OnlineClient.unimplemented
+    online.playerRecord = { address, userName in
+      #expect(address == .example)
+      #expect(userName == "ann")
+      return (
+        PlayerStats(
+          userName: "ann", rating: 1_216, wins: 3, losses: 1, draws: 1, currentStreak: 2,
+          bestStreak: 2), [finished]
+      )
+    }
+    // The database is unimplemented: nothing of this computer's records is read.
+    let store = newGame(NewGame.State(server: .example, session: session), online: online)
+    let account = StatsFeature.ServerAccount(server: "example.org:7457", userName: "ann")
+    await store.send(.view(.statsTapped)) {
+      $0.stats = StatsFeature.State(serverAccount: account)
+    }
+    await store.receive(.stats(.started)) { $0.stats?.isLoading = true }
+    let stats = Stats(
+      tallies: [Tally(opponent: .person, wins: 3, losses: 1, draws: 1)], currentStreak: 2,
+      bestStreak: 2,
+      recentGames: [
+        GameRecord(
+          id: 41, x: PlayerRecord(name: "ann"), o: PlayerRecord(name: "bob"), rows: 3,
+          columns: 3, k: 3, firstMover: .x, moves: finished.moves, result: .draw, startedAt: 1,
+          endedAt: 2)
+      ])
+    await store.receive(
+      .stats(
+        .serverRecordResponse(.success(StatsFeature.ServerRecord(stats: stats, rating: 1_216))))
+    ) {
+      $0.stats?.isLoading = false
+      $0.stats?.stats = stats
+      $0.stats?.rating = 1_216
+    }
+    let shown = store.state.stats
+    #expect(shown?.title == "Stats on example.org:7457")
+    #expect(shown?.ratingText == "Rating: 1216")
+    #expect(shown?.tallyLines == ["People: 3 wins, 1 loss, 1 draw"])
+    #expect(shown?.recentGameLines == ["ann vs bob: tied in 9 moves"])
+    #expect(shown?.canReset == false)
+    // Reset is not offered, and asking anyway does nothing.
+    await store.send(.stats(.view(.resetTapped)))
+    await store.send(.stats(.view(.recentGameTapped(0)))) {
+      $0.stats?.replay = StatsFeature.Replay(record: stats.recentGames[0])
+    }
+    await store.finish()
+  }
+
+  @Test
+  func aServerThatCannotBeReachedIsSaidOnTheStatsScreen() async {
+    var online = OnlineClient.unimplemented
+    online.playerRecord = { _, _ in
+      throw OnlineFailure("Cannot reach the server at example.org:7457: connection refused.")
+    }
+    let store = newGame(NewGame.State(server: .example, session: session), online: online)
+    await store.send(.view(.statsTapped)) {
+      $0.stats = StatsFeature.State(
+        serverAccount: StatsFeature.ServerAccount(server: "example.org:7457", userName: "ann"))
+    }
+    await store.receive(.stats(.started)) { $0.stats?.isLoading = true }
+    let sentence = "Cannot reach the server at example.org:7457: connection refused."
+    await store.receive(
+      .stats(.serverRecordResponse(.failure(StatsFeature.ServerFailure(sentence))))
+    ) {
+      $0.stats?.isLoading = false
+      $0.stats?.errorMessage = "Cannot reach the server at example.org:7457: connection refused."
+    }
+    #expect(store.state.stats?.ratingText == "Rating: –")
+    await store.finish()
+  }
+
 }

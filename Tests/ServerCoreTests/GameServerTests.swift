@@ -41,8 +41,9 @@ func recordingStorage(_ log: StorageLog, ratings: Ratings = Ratings(x: 1_216, o:
           bestStreak: 1)
         : nil
     },
-    history: { userName, limit in
-      log.record("history \(userName) \(limit)")
+    history: { userName, before, limit in
+      log.record(
+        "history \(userName) \(before.map { "before \($0.endedAt)/\($0.id) " } ?? "")\(limit)")
       return userName == "ann" ? [finishedGame] : nil
     },
     finishedGame: { id in
@@ -126,6 +127,13 @@ struct GameServerTests {
     await store.receive(.historyResponse(id, .success([finishedGame]))) {
       $0.outbox.append(.init(id, .message(.history([finishedGame]))))
     }
+    // The next page: the cursor reaches the storage as it was sent.
+    await store.send(
+      .received(
+        id, .requestHistory(userName: "ann", before: HistoryCursor(after: finishedGame))))
+    await store.receive(.historyResponse(id, .success([finishedGame]))) {
+      $0.outbox.append(.init(id, .message(.history([finishedGame]))))
+    }
     await store.send(.received(id, .requestHistory(userName: "nobody")))
     await store.receive(.historyResponse(id, .failure(Refusal(.noSuchUser, request: 0x18)))) {
       $0.outbox.append(.init(id, .message(.refused(Refusal(.noSuchUser, request: 0x18)))))
@@ -142,7 +150,11 @@ struct GameServerTests {
     await store.send(.disconnected(id)) { $0.clients[id] = nil }
     await store.send(.historyResponse(id, .success([finishedGame])))
     await store.finish()
-    #expect(log.all == ["history ann 20", "history nobody 20", "finishedGame 5", "finishedGame 6"])
+    #expect(
+      log.all == [
+        "history ann 20", "history ann before 2/5 20", "history nobody 20", "finishedGame 5",
+        "finishedGame 6",
+      ])
   }
 
   @Test func anUnknownVersionIsToldTheServersRange() async {
@@ -151,11 +163,23 @@ struct GameServerTests {
     await store.send(.connected(id, address: "10.0.0.1")) {
       $0.clients[id] = GameServer.Client(address: "10.0.0.1")
     }
-    await store.send(.received(id, .hello(versions: 2...5))) {
+    await store.send(.received(id, .hello(versions: 3...5))) {
       $0.outbox = [
         .init(
-          id, .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 1 << 16 | 1)))),
+          id, .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 2 << 16 | 2)))),
         .init(id, .close),
+      ]
+    }
+    // A client of version 1, whose history requests had no page, is told to update too.
+    let old = ClientID(8)
+    await store.send(.connected(old, address: "10.0.0.1")) {
+      $0.clients[old] = GameServer.Client(address: "10.0.0.1")
+    }
+    await store.send(.received(old, .hello(versions: 1...1))) {
+      $0.outbox += [
+        .init(
+          old, .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 2 << 16 | 2)))),
+        .init(old, .close),
       ]
     }
     await store.finish()
@@ -173,9 +197,9 @@ struct GameServerTests {
       await store.send(.connected(id, address: address)) {
         $0.clients[id] = GameServer.Client(address: address)
       }
-      await store.send(.received(id, .hello(versions: 1...1))) {
+      await store.send(.received(id, .hello(versions: 1...2))) {
         $0.clients[id]?.phase = .ready
-        $0.outbox.append(.init(id, .message(.welcome(version: 1))))
+        $0.outbox.append(.init(id, .message(.welcome(version: 2))))
       }
     }
     for (id, name, number) in [(a, "ann", Int64(1)), (b, "bob", 2)] {

@@ -6,7 +6,7 @@ import Testing
 
 /// One of every client message, aimed at the test game where a game is named.
 let everyRequest: [ClientMessage] = [
-  .hello(versions: 1...1),
+  .hello(versions: 2...2),
   .createAccount(userName: "eve", password: "long enough"),
   .signIn(userName: "ann", password: "password"),
   .submitCode("123456"),
@@ -45,7 +45,7 @@ struct RequestPhaseTests {
       var expected = state
       if case .hello = message {
         expected.clients[id]?.phase = .ready
-        expected.outbox = [.init(id, .message(.welcome(version: 1)))]
+        expected.outbox = [.init(id, .message(.welcome(version: 2)))]
       } else {
         expected.outbox = [
           .init(id, .message(.refused(Refusal(.helloExpected, request: message.type)))),

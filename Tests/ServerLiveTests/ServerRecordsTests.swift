@@ -216,6 +216,35 @@ struct ServerRecordsTests {
 }
 
 struct IdentityFileTests {
+  @Test func historyPagesHoldEveryGameOnceNewestFirst() async throws {
+    let fixture = try await Fixture()
+    // 47 games: more than two pages, several ending in the same millisecond.
+    for number in 0..<47 {
+      let code = "G\(number)"
+      try await fixture.records.createGame(fixture.game(code))
+      try await fixture.seatBob(code)
+      _ = try await fixture.records.finishGame(code, Ending(winner: .o, reason: .resigned))
+      if number.isMultiple(of: 3) { fixture.clock.advance(by: 1) }
+    }
+    let storage = ServerStorageClient.live(
+      records: fixture.records, database: .live(database: fixture.database))
+    var pages: [[FinishedGame]] = []
+    var cursor: HistoryCursor?
+    repeat {
+      let page = try #require(try await storage.history("ANN", cursor, 20))
+      pages.append(page)
+      cursor = page.last.map(HistoryCursor.init(after:))
+    } while pages.last?.count == 20
+    #expect(pages.map(\.count) == [20, 20, 7])
+    let local = try await DatabaseClient.live(database: fixture.database).history(
+      .account(fixture.ann.accountID), 100)
+    #expect(pages.flatMap { $0 }.map(\.id) == local.compactMap(\.id))
+    #expect(Set(local.compactMap(\.id)).count == 47)
+    // After the last game there is nothing; an unknown account has no history at all.
+    #expect(try await storage.history("bob", HistoryCursor(after: pages[2][6]), 20) == [])
+    #expect(try await storage.history("nobody", nil, 20) == nil)
+  }
+
   @Test func theCertificateIsMadeOncePrivateAndKept() throws {
     let folder = try TemporaryFolder(prefix: "server-identity")
     let path = ServerIdentity.path(forDatabase: folder.file("server.sqlite"))

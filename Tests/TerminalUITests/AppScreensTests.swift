@@ -170,6 +170,21 @@ struct AppScreensTests {
     #expect(!frame.rendered(.color).contains("\u{1B}]0;"))
   }
 
+  @Test func aServerAccountsStatsShowTheRatingAndOfferNoReset() {
+    var stats = StatsFeature.State(
+      serverAccount: StatsFeature.ServerAccount(server: "example.org:7457", userName: "ann"))
+    stats.stats = Stats(tallies: [Tally(opponent: .person, wins: 3, losses: 1, draws: 1)])
+    stats.rating = 1_216
+    var newGame = NewGame.State(signedInName: "ann", accountID: 1)
+    newGame.stats = stats
+    let text = shown(app(.newGame(newGame))).frame.text
+    #expect(text.hasPrefix(" Stats on example.org:7457\n"))
+    #expect(text.contains(" Rating: 1216"))
+    #expect(text.contains(" People: 3 wins, 1 loss, 1 draw"))
+    #expect(text.contains("< Back >"))
+    #expect(!text.contains("Reset"))
+  }
+
   @Test func typingEditsTheFocusedField() {
     #expect(
       press(.character("!"), .backspace, state: failedSignIn) == [

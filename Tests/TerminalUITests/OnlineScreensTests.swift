@@ -113,6 +113,7 @@ struct OnlineScreensTests {
            < Join with code >
            < Watch >
            < Open games >
+           < Stats >
            < Recovery codes >
            < Sign out >
            < Exit >
@@ -126,6 +127,10 @@ struct OnlineScreensTests {
         .send(.newGame(.view(.inviteCodeChanged("k")))), .send(.newGame(.view(.joinTapped))),
         .send(.view(.exitTapped)),
       ])
+    // Stats, five fields below Create online game, shows the account's record on the server.
+    #expect(
+      press(.tab, .tab, .tab, .tab, .tab, .enter, state: state).last
+        == .send(.newGame(.view(.statsTapped))))
   }
 
   @Test func aGuestOnAServerStartsInTheCodeFieldAndEnterWatches() {
@@ -134,6 +139,7 @@ struct OnlineScreensTests {
     #expect(terminal.focus == FormID.inviteCode)
     #expect(frame.text.contains(" Playing as a guest on example.org:7457"))
     #expect(!frame.text.contains("Recovery codes"))
+    #expect(!frame.text.contains("Stats"))
     #expect(press(.enter, state: state) == [.send(.newGame(.view(.watchTapped)))])
   }
 
