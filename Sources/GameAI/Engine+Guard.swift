@@ -17,7 +17,7 @@ extension Engine {
   static let guardFourNodes = 8_192
   /// A backstop against boards whose proofs are far too long for a move (8×8 with five in
   /// a row): the guard stops after a budget of time, and at least after
-  /// ``guardMinimumBackstop``.
+  /// ``guardMinimumBackstop`` unless the engine keeps to its budget.
   static let guardMinimumBackstop = Duration.seconds(1)
 
   /// Moves of the side to move on a board of up to 64 cells after which the opponent cannot
@@ -93,6 +93,23 @@ extension Engine {
     return found
   }
 
+  /// Makes the tables that moves on boards shaped like `board` search with, so that the
+  /// first move does not spend its budget on them (a tournament's START, which has no turn
+  /// limit, is the time for it).
+  package func prepare(for board: Board) {
+    let estimate = TableCache<TranspositionTable>.Key(
+      rows: board.rows, columns: board.columns, k: board.k, kind: .estimate,
+      bits: explorerTableBits)
+    tables.giveBack(tables.borrow(estimate), for: estimate)
+    guard board.cellCount <= 64 else { return }
+    for rules in [Prover.Rules.makerBreaker, .real] {
+      let proof = TableCache<ProofMemory>.Key(
+        rows: board.rows, columns: board.columns, k: board.k, kind: .proof(rules),
+        bits: proofTableBits)
+      proofTables.giveBack(proofTables.borrow(proof), for: proof)
+    }
+  }
+
   /// The moves the guard proves to hold (``holdingMoves(_:wanted:preferring:)``), trying
   /// first those that make lines the opponent must block and those that build most.
   package func guardedMoves(_ board: Board, budget: Duration? = nil) -> [Int] {
@@ -103,7 +120,9 @@ extension Engine {
     where !preferring.contains(move) {
       preferring.append(move)
     }
-    let backstop = max(budget ?? timeBudget, Engine.guardMinimumBackstop)
+    let budget = budget ?? timeBudget
+    // Keeping to the budget, the guard leaves half of it to the rest of the move's search.
+    let backstop = keepsToBudget ? budget / 2 : max(budget, Engine.guardMinimumBackstop)
     return holdingMoves(board, preferring: preferring, deadline: .now + backstop)
   }
 

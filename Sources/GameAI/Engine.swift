@@ -17,6 +17,8 @@ import Synchronization
 public final class Engine: Sendable {
   /// How long ``analyze(_:)`` and ``bestMove(for:difficulty:using:)`` may think.
   public let timeBudget: Duration
+  /// Whether the guard's proofs, too, stop within a move's budget.
+  public let keepsToBudget: Bool
   /// Tables kept between searches.
   let tables = TableCache<TranspositionTable>()
   let proofTables = TableCache<ProofMemory>()
@@ -34,8 +36,15 @@ public final class Engine: Sendable {
   /// `memoryLimit`, keeps its tables within that many bytes with the rest of the process.
   ///
   /// Without a limit the tables take up to about 150 MB.
-  public init(timeBudget: Duration = .seconds(1), memoryLimit: Int? = nil) {
+  ///
+  /// With `keepsToBudget`, as a tournament's time control needs, every part of a move's search
+  /// stops within its budget, even the guard's proofs that Unbeatable's move holds on boards of
+  /// up to 64 cells, which otherwise may take up to a second past a shorter budget.
+  public init(
+    timeBudget: Duration = .seconds(1), memoryLimit: Int? = nil, keepsToBudget: Bool = false
+  ) {
     self.timeBudget = timeBudget
+    self.keepsToBudget = keepsToBudget
     // The kept tables: up to four of each kind, 24 bytes a slot; about 40 MB for the rest.
     let bits = memoryLimit.map { limit in
       let perTable = max(0, limit - 40_000_000) / 8 / 24

@@ -221,15 +221,19 @@ public enum CLI {
   private static func pbrain(k: Int, difficulty: Difficulty, seconds: Double?) -> Int32 {
     var engines: [Int: Engine] = [:]
     var generator = SplitMix64(seed: UInt64.random(in: .min ... .max))
+    func engine(_ memoryLimit: Int?) -> Engine {
+      let key = memoryLimit ?? 0
+      let engine = engines[key] ?? Engine(memoryLimit: memoryLimit, keepsToBudget: true)
+      engines = [key: engine]
+      return engine
+    }
     var session = PbrainSession(
       k: k, defaultTurn: .milliseconds(Int64((seconds ?? 1) * 1_000))
     ) { board, budget, memoryLimit in
-      let key = memoryLimit ?? 0
-      let engine = engines[key] ?? Engine(memoryLimit: memoryLimit)
-      engines = [key: engine]
-      return engine.bestMove(
+      engine(memoryLimit).bestMove(
         for: board, difficulty: difficulty, budget: budget, using: &generator)
     }
+    session.prepare = { board, memoryLimit in engine(memoryLimit).prepare(for: board) }
     while !session.hasEnded, let line = readLine() {
       let lines = session.respond(to: line)
       guard !lines.isEmpty else { continue }

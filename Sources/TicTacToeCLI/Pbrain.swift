@@ -31,6 +31,9 @@ package struct PbrainSession {
   /// Chooses the move for the side to move of `board` within `budget`, keeping to
   /// `memoryLimit` bytes when given.
   var chooseMove: (_ board: Board, _ budget: Duration, _ memoryLimit: Int?) -> Cell?
+  /// Gets ready to play on boards shaped like `board` within `memoryLimit` bytes, at START,
+  /// which has no turn limit.
+  package var prepare: (_ board: Board, _ memoryLimit: Int?) -> Void = { _, _ in }
   /// The line length to win.
   let k: Int
   /// How long a move may take when the manager says nothing.
@@ -114,6 +117,9 @@ package struct PbrainSession {
     }
   }
 
+  /// The manager's `max_memory`, or `nil` when it gave none or 0 (no limit).
+  private var memoryLimit: Int? { limits.memory.flatMap { $0 > 0 ? $0 : nil } }
+
   // MARK: - Commands
 
   private mutating func start(rows: Int, columns: Int) -> [String] {
@@ -128,6 +134,7 @@ package struct PbrainSession {
       return ["ERROR unsupported size \(columns)×\(rows)"]
     }
     game = Game(start: board)
+    prepare(board, memoryLimit)
     return ["OK"]
   }
 
@@ -172,7 +179,7 @@ package struct PbrainSession {
     guard board.outcome == .inProgress else { return ["ERROR the game is over"] }
     let budget = PbrainSession.budget(
       limits, default: defaultTurn, emptyCells: board.emptyCells.count)
-    let memory = limits.memory.flatMap { $0 > 0 ? $0 : nil }
+    let memory = memoryLimit
     guard let cell = chooseMove(board, budget, memory), (try? game?.play(at: cell)) != nil
     else { return ["ERROR no move found"] }
     return [

@@ -1,4 +1,5 @@
 import GameRules
+import Synchronization
 import Testing
 import TicTacToeCLI
 
@@ -102,6 +103,22 @@ struct PbrainSessionTests {
     #expect(feed(&brain, "BEGIN").last == "0,0")
     #expect(feed(&brain, "TURN 9,6").last == "1,0")
     #expect(brain.game?.board[Cell(row: 6, column: 9)] == .o)
+  }
+
+  @Test func startGetsTheEngineReadyForTheBoardAndTheMemoryLimit() {
+    var brain = session()
+    let asked = Mutex<[String]>([])
+    brain.prepare = { board, memory in
+      asked.withLock {
+        $0.append("\(board.columns)x\(board.rows) \(memory.map(String.init) ?? "-")")
+      }
+    }
+    feed(&brain, "START 15")
+    feed(&brain, "INFO max_memory 83886080", "RECTSTART 8,7")
+    feed(&brain, "START 99")
+    // A refused size prepares nothing; BEGIN and TURN never prepare.
+    feed(&brain, "BEGIN")
+    #expect(asked.withLock { $0 } == ["15x15 -", "8x7 83886080"])
   }
 
   @Test func boardSetsUpThePositionWithTheBrainToMove() {
