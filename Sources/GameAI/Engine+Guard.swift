@@ -39,14 +39,10 @@ extension Engine {
     deadline: ContinuousClock.Instant? = nil
   ) -> [Int] {
     guard board.cellCount <= 64, board.outcome == .inProgress else { return [] }
-    let key = TableCache<ProofMemory>.Key(
-      rows: board.rows, columns: board.columns, k: board.k, kind: .proof(.makerBreaker),
-      bits: proofTableBits)
+    let key = proofKey(board, .makerBreaker)
     let memory = proofTables.borrow(key)
     defer { proofTables.giveBack(memory, for: key) }
-    let prover = Prover(
-      rows: board.rows, columns: board.columns, k: board.k, rules: .makerBreaker,
-      memory: memory, deadline: deadline)
+    let prover = makerBreakerProver(board, memory: memory, deadline: deadline)
     let geometry = prover.geometry
     let (mover, other) = geometry.position(of: board)
     let blocks = prover.replies(attacker: other, defender: mover)
@@ -103,11 +99,25 @@ extension Engine {
     tables.giveBack(tables.borrow(estimate), for: estimate)
     guard board.cellCount <= 64 else { return }
     for rules in [Prover.Rules.makerBreaker, .real] {
-      let proof = TableCache<ProofMemory>.Key(
-        rows: board.rows, columns: board.columns, k: board.k, kind: .proof(rules),
-        bits: proofTableBits)
+      let proof = proofKey(board, rules)
       proofTables.giveBack(proofTables.borrow(proof), for: proof)
     }
+  }
+
+  /// The key of the kept proof tables for boards shaped like `board` under `rules`.
+  func proofKey(_ board: Board, _ rules: Prover.Rules) -> TableCache<ProofMemory>.Key {
+    .init(
+      rows: board.rows, columns: board.columns, k: board.k, kind: .proof(rules),
+      bits: proofTableBits)
+  }
+
+  /// A maker-breaker prover of `board` on `memory`, borrowed with ``proofKey(_:_:)``.
+  private func makerBreakerProver(
+    _ board: Board, memory: ProofMemory, deadline: ContinuousClock.Instant?
+  ) -> Prover {
+    Prover(
+      rows: board.rows, columns: board.columns, k: board.k, rules: .makerBreaker,
+      memory: memory, deadline: deadline)
   }
 
   /// The moves the guard proves to hold (``holdingMoves(_:wanted:preferring:)``), trying
@@ -140,14 +150,10 @@ extension Engine {
     let after = mover | 1 << UInt64(move)
     let threats = geometry.threats(of: after, against: other) & empty & ~(1 << UInt64(move))
     guard threats.nonzeroBitCount == 1 else { return false }
-    let key = TableCache<ProofMemory>.Key(
-      rows: board.rows, columns: board.columns, k: board.k, kind: .proof(.makerBreaker),
-      bits: proofTableBits)
+    let key = proofKey(board, .makerBreaker)
     let memory = proofTables.borrow(key)
     defer { proofTables.giveBack(memory, for: key) }
-    let prover = Prover(
-      rows: board.rows, columns: board.columns, k: board.k, rules: .makerBreaker,
-      memory: memory, deadline: deadline)
+    let prover = makerBreakerProver(board, memory: memory, deadline: deadline)
     prover.nodeLimit = Engine.guardFourNodes
     return prover.holdsWithDefenderToMove(attacker: other | threats, defender: after) == true
   }
@@ -155,14 +161,10 @@ extension Engine {
   /// Whether the side to move is proven unable to force a line even if the opponent only
   /// blocks (the maker-breaker game), within ``guardWinNodes`` positions and `deadline`.
   func moverCannotForceLine(_ board: Board, deadline: ContinuousClock.Instant) -> Bool {
-    let key = TableCache<ProofMemory>.Key(
-      rows: board.rows, columns: board.columns, k: board.k, kind: .proof(.makerBreaker),
-      bits: proofTableBits)
+    let key = proofKey(board, .makerBreaker)
     let memory = proofTables.borrow(key)
     defer { proofTables.giveBack(memory, for: key) }
-    let prover = Prover(
-      rows: board.rows, columns: board.columns, k: board.k, rules: .makerBreaker,
-      memory: memory, deadline: deadline)
+    let prover = makerBreakerProver(board, memory: memory, deadline: deadline)
     prover.nodeLimit = Engine.guardWinNodes
     let (mover, other) = prover.geometry.position(of: board)
     return prover.outcome(attacker: mover, defender: other, attackerToMove: true)
