@@ -87,7 +87,7 @@ final class Explorer<B: BitBoard> {
     if !own.isZero { return (own.lowestIndex, Score.win(in: 1), 1) }
     let opposing = geometry.threats(of: other, against: mover) & empty
     if opposing.isZero, !isShortSighted,
-      let win = threats.continuousFours(for: 0, depth: ThreatSearch<B>.rootFours)
+      let win = threats.longestFours(for: 0, until: limits.share(1.0 / 4))
     {
       return (win.move, Score.win(in: win.plies), win.plies)
     }
@@ -139,7 +139,7 @@ final class Explorer<B: BitBoard> {
     let own = geometry.threats(of: mover, against: other) & empty
     if !own.isZero { return (own.lowestIndex, Score.win(in: 1)) }
     guard (geometry.threats(of: other, against: mover) & empty).isZero else { return nil }
-    if let win = threats.continuousFours(for: 0, depth: ThreatSearch<B>.rootFours) {
+    if let win = threats.longestFours(for: 0, until: limits.deadline) {
       return (win.move, Score.win(in: win.plies))
     }
     guard geometry.k >= 4,

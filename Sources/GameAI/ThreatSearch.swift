@@ -75,6 +75,8 @@ final class ThreatSearch<B: BitBoard> {
   init(state: LineState<B>, limits: SearchLimits) {
     self.state = state
     self.limits = limits
+    var generator = SplitMix64(seed: 0x666f_7572_7320_696e)
+    chainKeys = (0..<(2 * state.geometry.cellCount)).map { _ in generator.next() }
   }
 
   // MARK: - Continuous fours
@@ -83,13 +85,47 @@ final class ThreatSearch<B: BitBoard> {
   static var leafFours: Int { 2 }
   static var rootFours: Int { 10 }
 
+  /// Random keys for the positions a root chain of fours reaches:
+  /// `chainKeys[colour * cellCount + cell]`.
+  private let chainKeys: [UInt64]
+  /// The positions, by key, where a root chain of fours was shown to fail, with the most
+  /// fours it was allowed there; emptied at each root search.
+  private var failedChains: [UInt64: Int] = [:]
+
   /// A win for `colour`, to move, by a chain of at most `depth` fours, each forcing the
   /// opponent's reply: the first move and the plies to the win.
   ///
   /// Expects neither side to have a four on the board. A chain fails where a forced block
-  /// gives the opponent a four of its own.
+  /// gives the opponent a four of its own. Meant for short chains at the leaves of a search:
+  /// it keeps no memory and no clock.
   func continuousFours(for colour: Int, depth: Int) -> (move: Int, plies: Int)? {
+    fours(colour, depth: depth, key: 0, remembers: false)
+  }
+
+  /// A win for `colour`, to move, by a chain of up to `rootFours` fours, found before
+  /// `limit`: the first move and the plies to the win, or `nil` when there is none or the
+  /// time ran out (then `threatStopped` is true).
+  ///
+  /// Long chains branch at every four, and different orders of the same fours meet in the
+  /// same position, so it remembers the positions where a chain failed.
+  func longestFours(for colour: Int, until limit: ContinuousClock.Instant)
+    -> (move: Int, plies: Int)?
+  {
+    limits.counters.pointee.threatLimit = limit
+    limits.counters.pointee.threatStopped = false
+    failedChains.removeAll(keepingCapacity: true)
+    return fours(colour, depth: ThreatSearch.rootFours, key: 0, remembers: true)
+  }
+
+  private func fours(_ colour: Int, depth: Int, key: UInt64, remembers: Bool)
+    -> (move: Int, plies: Int)?
+  {
     guard depth > 0, state.tallies.pointee[colour].threes > 0 else { return nil }
+    if remembers {
+      if let failed = failedChains[key], failed >= depth { return nil }
+      if limits.threatNodeStops() { return nil }
+    }
+    let cellCount = state.geometry.cellCount
     var cells = state.fourMakingCells(for: colour)
     while !cells.isZero {
       let cell = cells.lowestIndex
@@ -104,7 +140,11 @@ final class ThreatSearch<B: BitBoard> {
         let block = threats.lowestIndex
         state.place(block, colour: 1 - colour)
         if state.tallies.pointee[1 - colour].fours == 0,
-          let rest = continuousFours(for: colour, depth: depth - 1)
+          let rest = fours(
+            colour, depth: depth - 1,
+            key: key ^ chainKeys[colour * cellCount + cell]
+              ^ chainKeys[(1 - colour) * cellCount + block],
+            remembers: remembers)
         {
           plies = 2 + rest.plies
         }
@@ -112,7 +152,9 @@ final class ThreatSearch<B: BitBoard> {
       }
       state.remove(cell, colour: colour)
       if let plies { return (cell, plies) }
+      if remembers && limits.counters.pointee.threatStopped { return nil }
     }
+    if remembers { failedChains[key] = depth }
     return nil
   }
 
