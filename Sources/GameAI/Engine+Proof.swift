@@ -17,6 +17,10 @@ extension Engine {
     package var isAborted = false
   }
 
+  /// How many positions the depth-first prover may visit on one question of a solve before
+  /// the question goes to the proof-number search.
+  static let depthFirstBudget = 1 << 22
+
   /// The size of the proof tables of searches within a move's budget.
   package static let proofTableBits = 20
 
@@ -24,7 +28,10 @@ extension Engine {
   /// draws and losses, and which moves keep the opponent from winning.
   ///
   /// A win or loss carries the length of the forced line found; with `fastest`, that of the
-  /// fastest forced line, found by proving wins within ever longer limits.
+  /// fastest forced line, found by proving wins within ever longer limits. With
+  /// `proofNumberBits`, the real game's questions go to a proof-number search with a table of
+  /// `2^proofNumberBits` slots, made when first needed (``WinSearch``), which finds a forced line where the depth-first prover gets lost among
+  /// the attacker's weaker moves; its wins are always the fastest.
   ///
   /// Each question is first asked of the maker-breaker game, where a defender's win settles
   /// it at a fraction of the cost, and of the real game only when the maker wins there. Moves
@@ -32,7 +39,8 @@ extension Engine {
   /// settled first.
   package func provenMoves(
     _ board: Board, deadline: ContinuousClock.Instant?, tableBits: Int? = nil,
-    fastest: Bool = false, progress: ((_ nodes: Int, _ done: Int, _ total: Int) -> Void)? = nil
+    fastest: Bool = false, proofNumberBits: Int? = nil,
+    progress: ((_ nodes: Int, _ done: Int, _ total: Int) -> Void)? = nil
   ) -> ProvenMoves {
     var result = ProvenMoves()
     let tableBits = tableBits ?? proofTableBits
@@ -63,15 +71,20 @@ extension Engine {
     let provers = Prover(
       rows: board.rows, columns: board.columns, k: board.k, rules: .real, memory: real,
       deadline: deadline)
+    // Made when first needed: most solves never ask the real game.
+    var winSearch: WinSearch?
     let geometry = breakers.geometry
     let (mover, other) = geometry.position(of: board)
     var done = 0
     var total = 0
+    var winSearchNodes = 0
+    func nodes() -> Int { breakers.nodes + provers.nodes + winSearchNodes }
+    var report: ((Int) -> Void)?
     if let progress {
       var reported = 0
-      // Unowned: the provers hold this closure, and must not be kept alive by it.
-      let report: (Int) -> Void = { [unowned breakers, unowned provers] _ in
-        let nodes = breakers.nodes + provers.nodes
+      // The provers hold this closure, and must not be kept alive by it.
+      report = { [unowned breakers, unowned provers] _ in
+        let nodes = breakers.nodes + provers.nodes + winSearchNodes
         guard nodes - reported >= 1 << 20 else { return }
         reported = nodes
         progress(nodes, done, total)
@@ -79,9 +92,24 @@ extension Engine {
       breakers.onCheck = report
       provers.onCheck = report
     }
+    func proofNumberSearch() -> WinSearch? {
+      guard let bits = proofNumberBits else { return nil }
+      if let winSearch { return winSearch }
+      let search = WinSearch(
+        rows: board.rows, columns: board.columns, k: board.k,
+        table: ProofNumberTable(bits: bits))
+      search.onCheck = { nodes, _, _ in
+        winSearchNodes = nodes
+        report?(nodes)
+      }
+      winSearch = search
+      return search
+    }
     func finished() -> ProvenMoves {
-      result.nodes = breakers.nodes + provers.nodes
-      result.isAborted = breakers.isAborted || provers.isAborted
+      winSearchNodes = winSearch?.nodes ?? 0
+      result.nodes = nodes()
+      result.isAborted =
+        breakers.isAborted || provers.isAborted || (winSearch?.isAborted ?? false)
       return result
     }
 
@@ -90,6 +118,32 @@ extension Engine {
       let quick = breakers.outcome(
         attacker: attacker, defender: defender, attackerToMove: attackerToMove)
       guard quick == .defenderHolds || quick == nil else {
+        if proofNumberBits != nil {
+          // The depth-first prover first, within a budget: it settles most positions at a
+          // fraction of the cost; what it cannot goes to the proof-number search.
+          provers.resume(nodeLimit: provers.nodes + Engine.depthFirstBudget)
+          defer { provers.resume(nodeLimit: nil) }
+          if let outcome = provers.outcome(
+            attacker: attacker, defender: defender, attackerToMove: attackerToMove)
+          {
+            guard case .attackerWins = outcome else { return outcome }
+            if let plies = provers.fastestWin(
+              attacker: attacker, defender: defender, attackerToMove: attackerToMove)
+            {
+              return .attackerWins(plies: plies)
+            }
+          }
+          if Task.isCancelled { return nil }
+          provers.resume(nodeLimit: nil)
+          guard let winSearch = proofNumberSearch(),
+            let wins = winSearch.attackerWins(
+              attacker: attacker, defender: defender, attackerToMove: attackerToMove)
+          else { return nil }
+          guard wins else { return .defenderHolds }
+          return winSearch.fastestWin(
+            attacker: attacker, defender: defender, attackerToMove: attackerToMove
+          ).map { .attackerWins(plies: $0) }
+        }
         let outcome = provers.outcome(
           attacker: attacker, defender: defender, attackerToMove: attackerToMove)
         guard fastest, case .attackerWins = outcome else { return outcome }
@@ -158,7 +212,8 @@ extension Engine {
       }
       done += 1
       result.movesDone = done
-      progress?(breakers.nodes + provers.nodes, done, total)
+      winSearchNodes = winSearch?.nodes ?? 0
+      progress?(nodes(), done, total)
     }
     return finished()
   }

@@ -42,7 +42,7 @@ extension Engine {
     } else {
       let proven = provenMoves(
         board, deadline: nil, tableBits: Engine.solveTableBits(cells: board.cellCount),
-        fastest: true,
+        fastest: true, proofNumberBits: Engine.solveProofNumberBits(cells: board.cellCount),
         progress: report)
       let geometry = Geometry<UInt64>(board)
       scores = board.emptyCells.map { ($0, proven.scores[geometry.index(of: $0)]) }
@@ -111,5 +111,11 @@ extension Engine {
   /// positions kept (8×8 gets 2^24 slots, about 400 MB).
   static func solveTableBits(cells: Int) -> Int {
     cells <= 25 ? 18 : cells <= 36 ? 21 : cells <= 49 ? 22 : 24
+  }
+
+  /// The size of the proof-number table of a solve without a time limit, made only when the
+  /// real game is asked: 2^24 slots of 32 bytes, 512 MB, from 30 cells on (4×9 needs them).
+  static func solveProofNumberBits(cells: Int) -> Int {
+    cells <= 20 ? 18 : cells < 30 ? 22 : 24
   }
 }
