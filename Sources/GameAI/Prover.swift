@@ -48,8 +48,9 @@ final class Prover {
     var isAborted = false
   }
 
-  /// How many positions pass between looks at the clock. A position can cost tens of
-  /// microseconds (the pairing search at each), so a look every few thousand would let a
+  /// How many positions pass between looks at the clock.
+  ///
+  /// A position can cost tens of microseconds (the pairing search at each), so a look every few thousand would let a
   /// deadline slip by a large part of a second.
   private static let checkInterval = 1 << 6
   /// How many of the defender's best replies are checked for a quick certificate.
