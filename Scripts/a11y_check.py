@@ -87,8 +87,10 @@ class App:
     def _application(self):
         if self.process.poll() is not None:
             fail(f"tictactoe-gtk exited with status {self.process.returncode}")
+        # Another tictactoe-gtk may be running (a spectator's): find this one by its process.
         for application in tree.root.children:
-            if application.name == "tictactoe-gtk":
+            if (application.name == "tictactoe-gtk"
+                    and application.get_process_id() == self.process.pid):
                 return application
         return None
 
@@ -551,8 +553,9 @@ class Lines:
 def online(gtk, cli, folder):
     """An online game against a real server: Sign in with the Server field, trust the
     fingerprint, create a game, an opponent on the command line joins with the invite code,
-    a complete game through AT-SPI clicks with the opponent's client killed and back midway,
-    and the server's record of the moves."""
+    a guest on a second desktop watches with the code, a complete game through AT-SPI clicks
+    with the opponent's client killed and back midway, and the server's record of the
+    moves."""
     environment = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8")
     environment.pop("TICTACTOE_DATABASE", None)
     started = []
@@ -599,6 +602,20 @@ def online(gtk, cli, folder):
     ok("the header bar names the players and says bob is connected")
     toast(app, "bob joined; bob plays O.")
 
+    # A guest on another desktop watches with the invite code, without an account.
+    watcher = App(gtk, os.path.join(folder, "watcher.sqlite"))
+    started.append(watcher.process)
+    watcher.type_into("Server", address)
+    watcher.press("Play as guest")
+    watcher.one("label", "Trust this server?")
+    watcher.press("Trust it")
+    watcher.type_into("Invite code", code)
+    watcher.press("Watch")
+    watcher.one("label", "Watching ann (X) against bob (O).")
+    check(all(not is_enabled(button) for button in watcher.cell_buttons()),
+          "the spectator's board takes no move")
+    ok("a guest on another desktop watches the game with its invite code")
+
     played = []
 
     def move(cell, row, column):
@@ -611,6 +628,8 @@ def online(gtk, cli, folder):
         wait_for(lambda: app.cells().get((row, column)) == mark,
                  f"{cell} becomes {mark} on the desktop")
         bob.lines.expect(rf"{mark} plays {cell}\.", f"bob's client hears {mark} plays {cell}")
+        wait_for(lambda: watcher.cells().get((row, column)) == mark,
+                 f"the spectator sees {mark} on {cell}")
         played.append(cell)
 
     move("a1", 1, 1)
@@ -635,6 +654,9 @@ def online(gtk, cli, folder):
     check(all(not is_enabled(button) for button in app.cell_buttons()),
           "no cell takes a move after the game")
     bob.lines.expect(r"X wins with a1, a2, a3\.", "bob's client hears the result")
+    wait_for(lambda: watcher.title() == "Winner! Congrats ann!", "the spectator sees ann win")
+    ok(f"the spectator saw each of the {len(played)} moves as it was played, and the result")
+    watcher.stop()
     subtitle = wait_for(lambda: first([node.name for node in app.all("label")
                                        if node.name.startswith(f"Game {code} on {address} · Ratings:")]),
                         "the header bar gives the new ratings")

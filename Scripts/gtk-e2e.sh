@@ -8,7 +8,8 @@
 # keyboard (as assistive technologies synthesise it), signs in with an account and two-factor
 # made by the command line, measures responsiveness on 15×15, and goes round the window: the
 # primary menu, About, the keyboard shortcuts, Preferences, a whole game with its toast, Stats;
-# then an online game against a real server, with the opponent's client killed and back.
+# then an online game against a real server, watched by a guest on a second desktop, with
+# the opponent's client killed and back.
 # Uses a temporary database. Exits non-zero with a sentence on the first failed check.
 set -euo pipefail
 cd "$(dirname "$0")/.."

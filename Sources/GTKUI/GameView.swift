@@ -20,14 +20,14 @@ public final class GameView {
   /// Why the game stopped, when a move could not be saved; other notices are toasts.
   package let statusLabel = Label().centeredText().classes("error")
   /// The question asked before abandoning a game in progress, while it is asked.
-  package private(set) var confirmation: MessageDialog?
+  package var confirmation: MessageDialog? { asked.dialog }
   /// The board.
   package let board: BoardView
   /// The board's cells, row by row.
   package var cells: [[Button]] { board.cells }
 
   private let send: (GameFeature.Action.View) -> Void
-  private let parent: Window?
+  private let asked: AskedQuestion
   private let frame = AspectFrame().expanding()
   private var presented: GameFeature.State?
   /// Sizes the title line with the window.
@@ -37,7 +37,7 @@ public final class GameView {
   /// player's actions.
   public init(over parent: Window? = nil, send: @escaping (GameFeature.Action.View) -> Void) {
     self.send = send
-    self.parent = parent
+    asked = AskedQuestion(over: parent)
     board = BoardView { send(.cellTapped($0)) }
     Button.send(
       [
@@ -101,26 +101,15 @@ public final class GameView {
 
   /// Asks the core's question in a dialog while the core asks it.
   private func renderQuestion(_ state: GameFeature.State) {
-    guard state.isConfirmingQuit else {
-      confirmation?.onResponse = { _ in }
-      confirmation?.close()
-      confirmation = nil
-      return
-    }
-    guard confirmation == nil else { return }
-    let dialog = MessageDialog(
-      over: parent, heading: state.quitConfirmationHeading, body: state.quitConfirmationDetail,
+    let question = Question(
+      heading: state.quitConfirmationHeading, body: state.quitConfirmationDetail,
       answers: [
         ("keep", GameControl.keepPlaying.title, .plain),
         ("quit", state.quitConfirmationAnswer, .destructive),
       ], cancel: "keep", preferred: "keep")
-    dialog.onResponse = { [weak self, send] response in
-      // The dialog closes itself after an answer.
-      self?.confirmation = nil
+    asked.render(state.isConfirmingQuit ? question : nil) { [send] response in
       send(response == "quit" ? .quitConfirmed : .quitCancelled)
     }
-    confirmation = dialog
-    dialog.present()
   }
 
   /// Moves the keyboard focus to the board: the last move, else the first cell.

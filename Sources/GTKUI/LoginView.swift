@@ -23,7 +23,7 @@ public final class LoginView {
   /// Whose accounts the form uses: this computer's, or the server's.
   package let serverNoteLabel = Label().classes("dim-label", "caption").centeredText()
   /// The question about a server seen for the first time, while it is asked.
-  package private(set) var trustDialog: MessageDialog?
+  package var trustDialog: MessageDialog? { asked.dialog }
 
   private let promptLabel = Label().centeredText().classes("dim-label")
   /// A won game drawn small above the form, skipped by assistive technologies.
@@ -31,13 +31,13 @@ public final class LoginView {
   private let repeatedPasswordRow: FieldRow
   private let spinner = Spinner()
   private let progressLabel = Label().classes("dim-label").centeredText()
-  private let parent: Window?
+  private let asked: AskedQuestion
   private let send: (Login.Action.View) -> Void
 
   /// Creates the screen over `parent`, which its questions are asked over; `send` receives the
   /// player's actions.
   public init(over parent: Window? = nil, send: @escaping (Login.Action.View) -> Void) {
-    self.parent = parent
+    asked = AskedQuestion(over: parent)
     self.send = send
     Entry.send(
       [
@@ -106,25 +106,16 @@ public final class LoginView {
 
   /// Asks whether to trust a server seen for the first time, while the core asks it.
   private func renderTrustQuestion(_ state: Login.State) {
-    guard let message = state.trustQuestionMessage else {
-      trustDialog?.onResponse = { _ in }
-      trustDialog?.close()
-      trustDialog = nil
-      return
-    }
-    guard trustDialog == nil else { return }
     let answers = Login.State.trustAnswers
-    let dialog = MessageDialog(
-      over: parent, heading: Login.State.trustQuestionTitle, body: message,
-      answers: [("refuse", answers.refuse, .plain), ("trust", answers.trust, .suggested)],
-      cancel: "refuse", preferred: "refuse")
-    dialog.onResponse = { [weak self, send] response in
-      // The dialog closes itself after an answer.
-      self?.trustDialog = nil
+    let question = state.trustQuestionMessage.map { message in
+      Question(
+        heading: Login.State.trustQuestionTitle, body: message,
+        answers: [("refuse", answers.refuse, .plain), ("trust", answers.trust, .suggested)],
+        cancel: "refuse", preferred: "refuse")
+    }
+    asked.render(question) { [send] response in
       send(response == "trust" ? .trustConfirmed : .trustCancelled)
     }
-    trustDialog = dialog
-    dialog.present()
   }
 
   /// The logo's game: X wins along a diagonal.

@@ -26,7 +26,7 @@ public final class OnlineGameView {
   package let controlButton = Button(label: OnlineControl.leave.title).classes("pill")
   package let spinner = Spinner()
   /// The question asked before giving the game up, while it is asked.
-  package private(set) var confirmation: MessageDialog?
+  package var confirmation: MessageDialog? { asked.dialog }
   /// The board.
   package let board: BoardView
   /// The board's cells, row by row.
@@ -35,7 +35,7 @@ public final class OnlineGameView {
   var onNote: (String) -> Void = { _ in }
 
   private let send: (OnlineGame.Action.View) -> Void
-  private let parent: Window?
+  private let asked: AskedQuestion
   private let frame = AspectFrame().expanding()
   private let inviteRow: Box
   /// Sizes the title line with the window.
@@ -46,7 +46,7 @@ public final class OnlineGameView {
   /// player's actions.
   public init(over parent: Window? = nil, send: @escaping (OnlineGame.Action.View) -> Void) {
     self.send = send
-    self.parent = parent
+    asked = AskedQuestion(over: parent)
     board = BoardView { send(.cellTapped($0)) }
     inviteCodeLabel.selectable()
     let caption = Label(NewGame.State.inviteCodeTitle, wraps: false).classes("dim-label")
@@ -110,26 +110,15 @@ public final class OnlineGameView {
 
   /// Asks the core's question in a dialog while the core asks it.
   private func renderQuestion(_ state: OnlineGame.State) {
-    guard state.isConfirmingResign else {
-      confirmation?.onResponse = { _ in }
-      confirmation?.close()
-      confirmation = nil
-      return
-    }
-    guard confirmation == nil else { return }
-    let dialog = MessageDialog(
-      over: parent, heading: state.resignQuestion, body: "",
+    let question = Question(
+      heading: state.resignQuestion, body: "",
       answers: [
         ("keep", OnlineControl.keepPlaying.title, .plain),
         ("resign", OnlineControl.confirmResign.title, .destructive),
       ], cancel: "keep", preferred: "keep")
-    dialog.onResponse = { [weak self, send] response in
-      // The dialog closes itself after an answer.
-      self?.confirmation = nil
+    asked.render(state.isConfirmingResign ? question : nil) { [send] response in
       send(response == "resign" ? .resignConfirmed : .resignCancelled)
     }
-    confirmation = dialog
-    dialog.present()
   }
 
   /// Moves the keyboard focus to the board: the last move, else the first cell.

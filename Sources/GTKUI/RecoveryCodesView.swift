@@ -10,9 +10,9 @@ public final class RecoveryCodesView {
   package let newCodesButton = Button(mnemonic: "_Make new codes").classes("pill")
   package let codesLabel = Label().classes("codes", "card").centeredText()
   /// The question asked before the old codes are replaced, while it is asked.
-  package private(set) var confirmation: MessageDialog?
+  package var confirmation: MessageDialog? { asked.dialog }
 
-  private let parent: Window?
+  private let asked: AskedQuestion
   private let send: (RecoveryCodes.Action.View) -> Void
   private let spinner = Spinner()
   private let noteLabel = Label().centeredText()
@@ -20,7 +20,7 @@ public final class RecoveryCodesView {
 
   /// Creates the screen over `parent`; `send` receives the player's actions.
   public init(over parent: Window? = nil, send: @escaping (RecoveryCodes.Action.View) -> Void) {
-    self.parent = parent
+    asked = AskedQuestion(over: parent)
     self.send = send
     Button.send([newCodesButton: .newCodesTapped], to: send)
     for hidden in [noteLabel, codesLabel, errorLabel] as [Element] { hidden.isVisible = false }
@@ -46,24 +46,14 @@ public final class RecoveryCodesView {
   }
 
   private func renderQuestion(_ state: RecoveryCodes.State) {
-    guard state.isConfirming else {
-      confirmation?.onResponse = { _ in }
-      confirmation?.close()
-      confirmation = nil
-      return
-    }
-    guard confirmation == nil else { return }
     let answers = state.confirmationAnswers
-    let dialog = MessageDialog(
-      over: parent, heading: state.confirmationHeading, body: state.confirmationDetail,
+    let question = Question(
+      heading: state.confirmationHeading, body: state.confirmationDetail,
       answers: [("keep", answers.keep, .plain), ("make", answers.confirm, .destructive)],
       cancel: "keep", preferred: "keep")
-    dialog.onResponse = { [weak self, send] response in
-      self?.confirmation = nil
+    asked.render(state.isConfirming ? question : nil) { [send] response in
       send(response == "make" ? .newCodesConfirmed : .newCodesCancelled)
     }
-    confirmation = dialog
-    dialog.present()
   }
 
   /// Puts the keyboard focus on Make new codes.

@@ -25,10 +25,10 @@ public final class StatsView {
   /// The lines of ``serverList``, as shown.
   package private(set) var serverLines: [String] = []
   /// The question asked before the stats are reset, while it is asked.
-  package private(set) var confirmation: MessageDialog?
+  package var confirmation: MessageDialog? { asked.dialog }
 
   private let send: (StatsFeature.Action.View) -> Void
-  private let parent: Window?
+  private let asked: AskedQuestion
   private let toasts: ToastOverlay?
   private let spinner = Spinner()
   private let figures = Box.row(spacing: 12).centered()
@@ -56,7 +56,7 @@ public final class StatsView {
     send: @escaping (StatsFeature.Action.View) -> Void
   ) {
     self.send = send
-    self.parent = parent
+    asked = AskedQuestion(over: parent)
     self.toasts = toasts
     Button.send(
       [
@@ -241,23 +241,13 @@ public final class StatsView {
   }
 
   private func renderQuestion(_ state: StatsFeature.State) {
-    guard state.isConfirmingReset else {
-      confirmation?.onResponse = { _ in }
-      confirmation?.close()
-      confirmation = nil
-      return
-    }
-    guard confirmation == nil else { return }
     let answers = state.resetConfirmationAnswers
-    let dialog = MessageDialog(
-      over: parent, heading: state.resetConfirmationHeading, body: state.resetConfirmationDetail,
+    let question = Question(
+      heading: state.resetConfirmationHeading, body: state.resetConfirmationDetail,
       answers: [("keep", answers.keep, .plain), ("reset", answers.reset, .destructive)],
       cancel: "keep", preferred: "keep")
-    dialog.onResponse = { [weak self, send] response in
-      self?.confirmation = nil
+    asked.render(state.isConfirmingReset ? question : nil) { [send] response in
       send(response == "reset" ? .resetConfirmed : .resetCancelled)
     }
-    confirmation = dialog
-    dialog.present()
   }
 }

@@ -450,6 +450,49 @@ package final class MessageDialog: Element {
   }
 }
 
+/// A question the core asks, as a message dialog would ask it.
+struct Question {
+  var heading: String
+  var body: String
+  var answers: [(id: String, label: String, style: MessageDialog.Style)]
+  /// The answer Escape or closing the dialog gives, and the one Enter gives.
+  var cancel: String
+  var preferred: String
+}
+
+/// The dialog that asks the core's question while the core asks it: opened when the question
+/// appears, closed unanswered when the core stops asking (another window answered, or the
+/// screen changed), and forgotten once answered.
+package final class AskedQuestion {
+  /// The dialog, while it is open.
+  package private(set) var dialog: MessageDialog?
+  private let parent: Window?
+
+  /// Asks over `parent`.
+  init(over parent: Window?) { self.parent = parent }
+
+  /// Shows `question` while it is not `nil`; `answer` receives the id of the answer chosen.
+  func render(_ question: Question?, answer: @escaping (String) -> Void) {
+    guard let question else {
+      dialog?.onResponse = { _ in }
+      dialog?.close()
+      dialog = nil
+      return
+    }
+    guard dialog == nil else { return }
+    let dialog = MessageDialog(
+      over: parent, heading: question.heading, body: question.body, answers: question.answers,
+      cancel: question.cancel, preferred: question.preferred)
+    dialog.onResponse = { [weak self] response in
+      // The dialog closes itself after an answer.
+      self?.dialog = nil
+      answer(response)
+    }
+    self.dialog = dialog
+    dialog.present()
+  }
+}
+
 /// The About window: the program's name, version, what it is and who makes it.
 package enum AboutWindow {
   /// Opens the window over `parent`.

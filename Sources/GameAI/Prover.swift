@@ -48,7 +48,11 @@ final class Prover {
     var isAborted = false
   }
 
-  private static let checkInterval = 1 << 12
+  /// How many positions pass between looks at the clock.
+  ///
+  /// A position can cost tens of microseconds (the pairing search at each), so a look every few thousand would let a
+  /// deadline slip by a large part of a second.
+  private static let checkInterval = 1 << 6
   /// How many of the defender's best replies are checked for a quick certificate.
   private static let quickReplies = 16
 
