@@ -19,7 +19,7 @@ extension Engine {
 
   /// How many positions the depth-first prover may visit on one question of a solve before
   /// the question goes to the proof-number search.
-  static let depthFirstBudget = 1 << 22
+  package static let depthFirstBudget = 1 << 22
 
   /// The size of the proof tables of searches within a move's budget.
   package static let proofTableBits = 20
@@ -31,7 +31,8 @@ extension Engine {
   /// fastest forced line, found by proving wins within ever longer limits. With
   /// `proofNumberBits`, the real game's questions go to a proof-number search with a table of
   /// `2^proofNumberBits` slots, made when first needed (``WinSearch``), which finds a forced line where the depth-first prover gets lost among
-  /// the attacker's weaker moves; its wins are always the fastest.
+  /// the attacker's weaker moves: each such question goes to it once the depth-first prover
+  /// has visited `depthFirstBudget` positions without settling it.
   ///
   /// Each question is first asked of the maker-breaker game, where a defender's win settles
   /// it at a fraction of the cost, and of the real game only when the maker wins there. Moves
@@ -40,6 +41,7 @@ extension Engine {
   package func provenMoves(
     _ board: Board, deadline: ContinuousClock.Instant?, tableBits: Int? = nil,
     fastest: Bool = false, proofNumberBits: Int? = nil,
+    depthFirstBudget: Int = Engine.depthFirstBudget,
     progress: ((_ nodes: Int, _ done: Int, _ total: Int) -> Void)? = nil
   ) -> ProvenMoves {
     var result = ProvenMoves()
@@ -110,18 +112,24 @@ extension Engine {
       result.nodes = nodes()
       result.isAborted =
         breakers.isAborted || provers.isAborted || (winSearch?.isAborted ?? false)
+        || isCancelled
       return result
     }
 
-    /// Whether `attacker` forces a line: maker-breaker first, then the real game.
-    func wins(attacker: UInt64, defender: UInt64, attackerToMove: Bool) -> Prover.Outcome? {
+    var isCancelled = false
+    /// Whether `attacker` forces a line: maker-breaker first, then the real game. Without
+    /// `length`, a win found by the proof-number search carries the length of its proof, not
+    /// the fastest.
+    func wins(attacker: UInt64, defender: UInt64, attackerToMove: Bool, length: Bool = true)
+      -> Prover.Outcome?
+    {
       let quick = breakers.outcome(
         attacker: attacker, defender: defender, attackerToMove: attackerToMove)
       guard quick == .defenderHolds || quick == nil else {
         if proofNumberBits != nil {
           // The depth-first prover first, within a budget: it settles most positions at a
           // fraction of the cost; what it cannot goes to the proof-number search.
-          provers.resume(nodeLimit: provers.nodes + Engine.depthFirstBudget)
+          provers.resume(nodeLimit: provers.nodes + depthFirstBudget)
           defer { provers.resume(nodeLimit: nil) }
           if let outcome = provers.outcome(
             attacker: attacker, defender: defender, attackerToMove: attackerToMove)
@@ -133,13 +141,21 @@ extension Engine {
               return .attackerWins(plies: plies)
             }
           }
-          if Task.isCancelled { return nil }
+          if Task.isCancelled {
+            isCancelled = true
+            return nil
+          }
           provers.resume(nodeLimit: nil)
           guard let winSearch = proofNumberSearch(),
             let wins = winSearch.attackerWins(
               attacker: attacker, defender: defender, attackerToMove: attackerToMove)
           else { return nil }
           guard wins else { return .defenderHolds }
+          guard length else {
+            return winSearch.proofLength(
+              attacker: attacker, defender: defender, attackerToMove: attackerToMove
+            ).map { .attackerWins(plies: $0) }
+          }
           return winSearch.fastestWin(
             attacker: attacker, defender: defender, attackerToMove: attackerToMove
           ).map { .attackerWins(plies: $0) }
@@ -166,7 +182,10 @@ extension Engine {
     }
     total = order.count
     result.movesTotal = total
-    guard let rootWin = wins(attacker: mover, defender: other, attackerToMove: true) else {
+    // Only whether the mover can win at all: each move's length is found below.
+    guard
+      let rootWin = wins(attacker: mover, defender: other, attackerToMove: true, length: false)
+    else {
       return finished()
     }
     result.moverCannotWin = rootWin == .defenderHolds

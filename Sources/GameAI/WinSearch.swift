@@ -113,6 +113,17 @@ final class WinSearch {
     return nil
   }
 
+  /// The length of the longest line of the proof found that the attacker forces a line (not
+  /// always the fastest win), or `nil` when it has none or the search was stopped.
+  func proofLength(attacker: UInt64, defender: UInt64, attackerToMove: Bool) -> Int? {
+    guard
+      attackerWins(attacker: attacker, defender: defender, attackerToMove: attackerToMove)
+        == true
+    else { return nil }
+    return proofLength(
+      attacker, defender, attackerToMove: attackerToMove, plies: WinSearch.unlimited)
+  }
+
   /// The length of the fastest forced line of the attacker, or `nil` when it has none or the
   /// search was stopped: the longest line of the proof found, then proofs within ever fewer
   /// plies until one fails.
