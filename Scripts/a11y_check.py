@@ -40,6 +40,8 @@ import pyatspi  # noqa: E402
 from dogtail import tree  # noqa: E402
 
 CELL = re.compile(r"^Row (\d+), column (\d+), (X|O|empty)$")
+# A container with more children than this holds a board's cells (9 on 3×3, 225 on 15×15).
+BOARD_CHILDREN = 8
 checks = 0
 
 
@@ -125,8 +127,27 @@ class App:
         field = self.one(role, name)
         field.queryEditableText().setTextContents(text)
 
+    def first_outside_board(self, role):
+        """The first node with `role` in tree order, not looking among a board's cells.
+
+        A walk of the whole tree is hundreds of D-Bus calls, each slower while the engine
+        keeps the machine busy (seconds on 15×15); the title line is never among the cells."""
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if node.roleName == role:
+                return node
+            children = list(node.children)
+            if len(children) > BOARD_CHILDREN:
+                continue
+            stack.extend(reversed(children))
+        return None
+
+    def status(self):
+        return wait_for(lambda: self.first_outside_board("status bar"), "the title line shows")
+
     def title(self):
-        return wait_for(lambda: first(self.all("status bar")), "the title line shows").name
+        return self.status().name
 
     def cells(self):
         """The board's cells as {(row, column): mark}, from their accessible names."""
@@ -371,7 +392,7 @@ def responsive(gtk, database, seconds):
     """Computer against computer on 15×15: the window keeps answering while the engine thinks."""
     app = App(gtk, database, "play", "--size", "15", "--computer", "both", "--difficulty",
               "unbeatable", environment={"TICTACTOE_GTK_REPORT_STALLS": "1"})
-    status = wait_for(lambda: first(app.all("status bar")), "the title line shows")
+    status = app.status()
     deadline = time.monotonic() + float(seconds)
     slowest = 0.0
     thinking = 0
