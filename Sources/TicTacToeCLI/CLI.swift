@@ -2,6 +2,7 @@ import DatabaseClient
 import Foundation
 import GameAI
 import GameRules
+import Synchronization
 
 /// The `tictactoe` command line: parses arguments, runs a subcommand, returns the exit code.
 public enum CLI {
@@ -52,8 +53,8 @@ public enum CLI {
     case .bestMove(let position, let k, let difficulty, let seed, let seconds, let json):
       return bestMove(
         position, k: k, difficulty: difficulty, seed: seed, seconds: seconds, json: json)
-    case .solve(let shape, let json):
-      return await solve(shape, json: json)
+    case .solve(let shape, let json, let valueOnly):
+      return valueOnly ? solveValue(shape, json: json) : await solve(shape, json: json)
     case .count(let shape, let json):
       return count(shape, json: json)
     case .gtp(let k, let difficulty, let seconds):
@@ -161,16 +162,45 @@ public enum CLI {
 
   private static func solve(_ shape: BoardShape, json: Bool) async -> Int32 {
     let board = shape.board()
-    let interactive = isatty(STDERR_FILENO) == 1
+    let line = ProgressLine()
     let result = engine.solve(board) { progress in
-      guard interactive else { return }
-      let text =
+      line.show(
         "Solving: \(progress.movesDone) of \(progress.movesTotal) first moves, "
-        + "\(progress.nodes) nodes, \(Formatting.formatted(Formatting.seconds(progress.elapsed))) s"
-      FileHandle.standardError.write(Data("\r\(text)\u{1B}[K".utf8))
+          + "\(progress.nodes) nodes, "
+          + "\(Formatting.formatted(Formatting.seconds(progress.elapsed))) s")
     }
-    if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    line.finish()
     print(json ? Formatting.solveJSON(board, result) : Formatting.solveText(board, result))
+    return ExitCode.success
+  }
+
+  /// `solve --value`: whether the first player forces a line, by the proof-number search.
+  private static func solveValue(_ shape: BoardShape, json: Bool) -> Int32 {
+    let board = shape.board()
+    guard board.cellCount <= 64 else {
+      printError(
+        "solve --value proves boards of up to 64 cells; \(board.rows)×\(board.columns) has "
+          + "\(board.cellCount).")
+      return ExitCode.usage
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let line = ProgressLine()
+    // A table of 2^24 slots (512 MB) where a long proof needs it, small ones elsewhere.
+    let bits = board.cellCount <= 16 ? 16 : board.cellCount <= 30 ? 20 : 24
+    let proof = Engine.proveWin(board, tableBits: bits) { nodes, proof, disproof in
+      line.show(
+        "Proving: \(nodes) nodes, proof number \(proof), disproof number \(disproof), "
+          + "\(Formatting.formatted(Formatting.seconds(clock.now - start))) s")
+    }
+    line.finish()
+    guard let moverWins = proof.moverWins else {
+      printError("The proof search stopped before it settled the value.")
+      return ExitCode.failure
+    }
+    let value = ProvedValue(
+      board: board, firstPlayerWins: moverWins, nodes: proof.nodes, duration: clock.now - start)
+    print(json ? Formatting.valueJSON(value) : Formatting.valueText(value))
     return ExitCode.success
   }
 
@@ -255,5 +285,31 @@ public enum CLI {
       printError(error.description)
       return ExitCode.usage
     }
+  }
+}
+
+/// A long search's progress on stderr: rewritten in place on a terminal; elsewhere (a log, a
+/// pipe) a line every 10 seconds, so that the file shows how far the search got.
+private final class ProgressLine: Sendable {
+  private let isTerminal = isatty(STDERR_FILENO) == 1
+  private let lastLine = Mutex<ContinuousClock.Instant?>(nil)
+
+  func show(_ text: String) {
+    if isTerminal {
+      FileHandle.standardError.write(Data("\r\(text)\u{1B}[K".utf8))
+      return
+    }
+    let now = ContinuousClock.now
+    let isDue = lastLine.withLock { last in
+      if let last, now - last < .seconds(10) { return false }
+      last = now
+      return true
+    }
+    if isDue { FileHandle.standardError.write(Data("\(text)\n".utf8)) }
+  }
+
+  /// Clears the line on a terminal.
+  func finish() {
+    if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
   }
 }

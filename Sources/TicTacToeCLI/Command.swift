@@ -55,7 +55,8 @@ public enum Command: Equatable, Sendable {
   case analyze(position: String, k: Int?, json: Bool)
   case bestMove(
     position: String, k: Int?, difficulty: Difficulty, seed: UInt64?, seconds: Double?, json: Bool)
-  case solve(BoardShape, json: Bool)
+  /// With `valueOnly`, only whether the first player forces a line, not each first move.
+  case solve(BoardShape, json: Bool, valueOnly: Bool)
   case count(BoardShape, json: Bool)
   case gtp(k: Int?, difficulty: Difficulty, seconds: Double?)
   case pbrain(k: Int, difficulty: Difficulty, seconds: Double?)
@@ -134,7 +135,8 @@ extension Command {
       let shape = try shape(parsed)
       command =
         name == "solve"
-        ? .solve(shape, json: parsed.has("json")) : .count(shape, json: parsed.has("json"))
+        ? .solve(shape, json: parsed.has("json"), valueOnly: parsed.has("value"))
+        : .count(shape, json: parsed.has("json"))
     case "gtp":
       parsed = try Arguments(rest, syntax: Syntax.command(name))
       try parsed.requirePositionals(atMost: 0, command: name)

@@ -83,6 +83,22 @@ enum Formatting {
     JSON.line(SolveOutput(board: board, result: result))
   }
 
+  static func valueText(_ value: ProvedValue) -> String {
+    let board = value.board
+    let text =
+      value.firstPlayerWins
+      ? "a first-player win with perfect play (the first moves and the length not settled)"
+      : "a draw with perfect play (the first player cannot force a line, so neither can the second)"
+    return """
+      \(board.rows)×\(board.columns), k = \(board.k): \(text).
+      Nodes: \(value.nodes), time: \(formatted(seconds(value.duration))) s.
+      """
+  }
+
+  static func valueJSON(_ value: ProvedValue) -> String {
+    JSON.line(ValueOutput(value: value))
+  }
+
   static func countText(_ board: Board, _ counts: PositionCounts) -> String {
     """
     \(board.rows)×\(board.columns), k = \(board.k):
@@ -173,6 +189,28 @@ private struct SolveOutput: JSONObject {
         ("exact", result.evaluation.isExact), ("best", result.best.map(\.name)),
         ("nodes", result.nodes),
         ("seconds", (Formatting.seconds(result.duration) * 1_000).rounded() / 1_000),
+      ]
+  }
+}
+
+/// The value of an empty board settled by `solve --value`.
+struct ProvedValue {
+  var board: Board
+  var firstPlayerWins: Bool
+  var nodes: Int
+  var duration: Duration
+}
+
+/// `solve --value --json`: the board, the value, and that the first moves were not settled.
+private struct ValueOutput: JSONObject {
+  let value: ProvedValue
+
+  var fields: [(key: String, value: (any Encodable)?)] {
+    shapeFields(value.board)
+      + [
+        ("value", value.firstPlayerWins ? "win" : "draw"), ("exact", true),
+        ("valueOnly", true), ("nodes", value.nodes),
+        ("seconds", (Formatting.seconds(value.duration) * 1_000).rounded() / 1_000),
       ]
   }
 }

@@ -139,8 +139,15 @@ enum Help {
       tictactoe solve
       tictactoe solve --size 4
       tictactoe solve --rows 3 --columns 4 --k 3 --json
+      tictactoe solve --rows 4 --columns 9 --k 4 --value
 
-    Usage: tictactoe solve [--size N | --rows R --columns C] [--k K] [--json]
+    With --value, only the value: whether the first player can force a line, proved by a
+    proof-number search, without settling each first move and its length. Where the first
+    player cannot, the board is a draw (the second player cannot win either: an extra mark
+    never hurts, so the first player could use the second's strategy). Boards of up to 64
+    cells. When stderr is not a terminal, progress is a line every 10 seconds.
+
+    Usage: tictactoe solve [--size N | --rows R --columns C] [--k K] [--value] [--json]
     """
 
   static let gtp = """

@@ -139,7 +139,12 @@ public enum Syntax {
       ],
       positionals: [position]),
     CommandSyntax(
-      name: "solve", summary: "the value of an empty board", ownOptions: shape + [json],
+      name: "solve", summary: "the value of an empty board",
+      ownOptions: shape + [
+        OptionSyntax(
+          name: "value", summary: "only whether the first player wins, not each first move"),
+        json,
+      ],
       positionals: []),
     CommandSyntax(
       name: "count", summary: "reachable positions and games", ownOptions: shape + [json],

@@ -109,6 +109,31 @@ struct AnalysisCommandTests {
     #expect(json["exact"] as? Bool == true)
   }
 
+  @Test(arguments: [
+    (["--size", "3"], "draw"), (["--rows", "3", "--columns", "4", "--k", "3"], "win"),
+    (["--size", "4", "--k", "3"], "win"), (["--size", "4", "--k", "4"], "draw"),
+  ])
+  func solveValueAgreesWithTheFullSolve(shape: [String], value: String) throws {
+    let full = try run(arguments: ["solve"] + shape + ["--json"]).json()
+    let proved = try run(arguments: ["solve"] + shape + ["--value", "--json"]).json()
+    #expect(full["value"] as? String == value)
+    #expect(proved["value"] as? String == value)
+    #expect(proved["valueOnly"] as? Bool == true)
+    #expect(proved["best"] == nil, "the first moves are not settled")
+    let text = try run(arguments: ["solve"] + shape + ["--value"])
+    #expect(text.status == 0)
+    let word = value == "win" ? "a first-player win" : "a draw"
+    #expect(text.output.contains(word), "\(text.output)")
+  }
+
+  @Test func solveValueRefusesBoardsPast64Cells() throws {
+    let result = try run("solve", "--size", "9", "--value")
+    #expect(result.status == 2)
+    #expect(
+      result.error == "tictactoe: solve --value proves boards of up to 64 cells; 9×9 has 81.\n")
+    #expect(result.output.isEmpty)
+  }
+
   @Test func countKnowsTheClassicFigures() throws {
     let json = try run("count", "--json").json()
     #expect(json["positions"] as? Int == 5_478)
