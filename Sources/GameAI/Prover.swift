@@ -24,13 +24,8 @@ final class Prover {
   let symmetries: SymmetryTables
   let rules: Rules
   private let k: Int
-  private let windows: UnsafeMutablePointer<UInt64>
-  private let windowCount: Int
-  private let starts: UnsafeMutablePointer<Int>
-  private let slots: UnsafeMutablePointer<Int>
-  /// `weights[e]`: an open window's share of the Erdős–Selfridge potential with `e` empty
-  /// cells left, scaled so that a full window weighs `1 << k`.
-  private let weights: UnsafeMutablePointer<Int>
+  /// The windows, in buffers.
+  private let lines: WindowTables
   private let table: ProofTable
   private let finder: PairingFinder
   private let counters: UnsafeMutablePointer<Counters>
@@ -72,24 +67,12 @@ final class Prover {
     table = memory.table
     finder = memory.pairings
     self.deadline = deadline
-    windowCount = geometry.windows.count
-    windows = .allocate(capacity: max(1, windowCount))
-    windows.initialize(from: geometry.windows, count: windowCount)
-    starts = .allocate(capacity: geometry.windowStart.count)
-    starts.initialize(from: geometry.windowStart, count: geometry.windowStart.count)
-    slots = .allocate(capacity: max(1, geometry.windowIndices.count))
-    slots.initialize(from: geometry.windowIndices, count: geometry.windowIndices.count)
-    weights = .allocate(capacity: k + 1)
-    for empty in 0...k { weights[empty] = 1 << (k - empty) }
+    lines = WindowTables(geometry)
     counters = .allocate(capacity: 1)
     counters.initialize(to: Counters())
   }
 
   deinit {
-    windows.deallocate()
-    starts.deallocate()
-    slots.deallocate()
-    weights.deallocate()
     counters.deallocate()
   }
 
@@ -165,7 +148,7 @@ final class Prover {
   /// tries them: first the block of a line the attacker would complete; the cells on the
   /// attacker's open windows, heaviest first; then the rest.
   func replies(attacker: UInt64, defender: UInt64) -> [Int] {
-    let position = scan(attacker, defender)
+    let position = lines.scan(attacker, defender, defenderLines: rules == .real)
     let empty = geometry.full & ~(attacker | defender)
     if position.attackerFours != 0 { return position.attackerFours.indices }
     var moves = ordered(position.attackerCells, attacker, defender)
@@ -193,45 +176,6 @@ final class Prover {
   }
 
   // MARK: - The position
-
-  /// One pass over the windows.
-  private struct Scan {
-    /// Cells where the attacker would complete a line.
-    var attackerFours: UInt64 = 0
-    /// Cells where the defender would complete a line (real rules only).
-    var defenderFours: UInt64 = 0
-    /// Empty cells of the attacker's open windows.
-    var attackerCells: UInt64 = 0
-    /// Empty cells of the defender's open windows (real rules only).
-    var defenderCells: UInt64 = 0
-    /// The Erdős–Selfridge potential of the attacker's open windows.
-    var potential = 0
-  }
-
-  @inline(__always)
-  private func scan(_ attacker: UInt64, _ defender: UInt64) -> Scan {
-    var result = Scan()
-    let need = k - 1
-    let real = rules == .real
-    for index in 0..<windowCount {
-      let window = windows[index]
-      let theirs = window & defender
-      let own = window & attacker
-      if theirs == 0 {
-        let count = own.nonzeroBitCount
-        if count == need { result.attackerFours |= window ^ own }
-        result.attackerCells |= window
-        result.potential += weights[k - count]
-      } else if real && own == 0 {
-        if theirs.nonzeroBitCount == need { result.defenderFours |= window ^ theirs }
-        result.defenderCells |= window
-      }
-    }
-    let empty = ~(attacker | defender)
-    result.attackerCells &= empty
-    result.defenderCells &= empty
-    return result
-  }
 
   // MARK: - Search
 
@@ -265,7 +209,7 @@ final class Prover {
   ) -> Int {
     if countNode() { return 0 }
     if limit < 1 { return 0 }
-    let position = scan(attacker, defender)
+    let position = lines.scan(attacker, defender, defenderLines: rules == .real)
     if position.attackerFours != 0 { return 1 }
     if position.defenderFours != 0 {
       if position.defenderFours.nonzeroBitCount >= 2 { return Prover.holdsForever }
@@ -275,7 +219,7 @@ final class Prover {
     }
     if position.attackerCells == 0 { return Prover.holdsForever }
     // Erdős–Selfridge: with the attacker to move, a potential below one half is a defender win.
-    if 2 * position.potential < weights[0] { return Prover.holdsForever }
+    if 2 * position.potential < lines.weights[0] { return Prover.holdsForever }
     if limit < 3 { return holds(limit) }
     let key = symmetries.canonical(attacker, defender)
     if let entry = table.probe(key.mover, key.other, attackerToMove: true),
@@ -305,7 +249,7 @@ final class Prover {
 
   private func defenderNode(_ attacker: UInt64, _ defender: UInt64, limit: Int) -> Int {
     if countNode() { return 0 }
-    let position = scan(attacker, defender)
+    let position = lines.scan(attacker, defender, defenderLines: rules == .real)
     if position.defenderFours != 0 { return Prover.holdsForever }
     if position.attackerFours.nonzeroBitCount >= 2 { return limit >= 2 ? 2 : holds(limit) }
     if position.attackerFours != 0 {
@@ -314,7 +258,7 @@ final class Prover {
     }
     if position.attackerCells == 0 { return Prover.holdsForever }
     // With the defender to move, a potential below one is a defender win.
-    if position.potential < weights[0] { return Prover.holdsForever }
+    if position.potential < lines.weights[0] { return Prover.holdsForever }
     if limit < 4 { return holds(limit) }
     let key = symmetries.canonical(attacker, defender)
     if let entry = table.probe(key.mover, key.other, attackerToMove: false),
@@ -359,14 +303,14 @@ final class Prover {
   private func isSettledForDefender(_ attacker: UInt64, _ defender: UInt64) -> Bool {
     let need = k - 1
     var potential = 0
-    for index in 0..<windowCount {
-      let window = windows[index]
+    for index in 0..<lines.windowCount {
+      let window = lines.windows[index]
       guard window & defender == 0 else { continue }
       let own = (window & attacker).nonzeroBitCount
       if own == need { return false }
-      potential += weights[k - own]
+      potential += lines.weights[k - own]
     }
-    if 2 * potential < weights[0] { return true }
+    if 2 * potential < lines.weights[0] { return true }
     return finder.hasPairing(maker: attacker, breaker: defender)
   }
 
@@ -380,12 +324,12 @@ final class Prover {
       let cell = rest.trailingZeroBitCount
       rest &= rest &- 1
       var value = 0
-      for slot in starts[cell]..<starts[cell + 1] {
-        let window = windows[slots[slot]]
+      for slot in lines.starts[cell]..<lines.starts[cell + 1] {
+        let window = lines.windows[lines.slots[slot]]
         if window & defender == 0 {
-          value += weights[k - (window & attacker).nonzeroBitCount]
+          value += lines.weights[k - (window & attacker).nonzeroBitCount]
         } else if real && window & attacker == 0 {
-          value += weights[k - (window & defender).nonzeroBitCount]
+          value += lines.weights[k - (window & defender).nonzeroBitCount]
         }
       }
       list.insert(cell, value: value)

@@ -23,11 +23,8 @@ final class WinSearch {
   let geometry: Geometry<UInt64>
   let symmetries: SymmetryTables
   private let k: Int
-  private let windows: UnsafeMutablePointer<UInt64>
-  private let windowCount: Int
-  private let starts: UnsafeMutablePointer<Int>
-  private let slots: UnsafeMutablePointer<Int>
-  private let weights: UnsafeMutablePointer<Int>
+  /// The windows, in buffers.
+  private let lines: WindowTables
   private let table: ProofNumberTable
   /// The last expansion of positions by their slot: the position, its plies left and side to
   /// move (bit 15 set when used), the status (0 moves, 1 proven, 2 disproven) and the moves
@@ -68,15 +65,7 @@ final class WinSearch {
     symmetries = SymmetryTables(rows: rows, columns: columns)
     self.k = k
     self.table = table
-    windowCount = geometry.windows.count
-    windows = .allocate(capacity: max(1, windowCount))
-    windows.initialize(from: geometry.windows, count: windowCount)
-    starts = .allocate(capacity: geometry.windowStart.count)
-    starts.initialize(from: geometry.windowStart, count: geometry.windowStart.count)
-    slots = .allocate(capacity: max(1, geometry.windowIndices.count))
-    slots.initialize(from: geometry.windowIndices, count: geometry.windowIndices.count)
-    weights = .allocate(capacity: k + 1)
-    for empty in 0...k { weights[empty] = 1 << (k - empty) }
+    lines = WindowTables(geometry)
     counters = .allocate(capacity: 1)
     counters.initialize(to: Counters())
     // A twentieth of the table's memory is enough: the expansions a search repeats are
@@ -87,10 +76,6 @@ final class WinSearch {
   }
 
   deinit {
-    windows.deallocate()
-    starts.deallocate()
-    slots.deallocate()
-    weights.deallocate()
     counters.deallocate()
     expansions.deallocate()
   }
@@ -171,41 +156,6 @@ final class WinSearch {
 
   // MARK: - The position
 
-  private struct Scan {
-    /// Cells where each side would complete a line.
-    var attackerFours: UInt64 = 0
-    var defenderFours: UInt64 = 0
-    /// Empty cells of each side's open windows.
-    var attackerCells: UInt64 = 0
-    var defenderCells: UInt64 = 0
-    /// The Erdős–Selfridge potential of the attacker's open windows.
-    var potential = 0
-  }
-
-  @inline(__always)
-  private func scan(_ attacker: UInt64, _ defender: UInt64) -> Scan {
-    var result = Scan()
-    let need = k - 1
-    for index in 0..<windowCount {
-      let window = windows[index]
-      let theirs = window & defender
-      let own = window & attacker
-      if theirs == 0 {
-        let count = own.nonzeroBitCount
-        if count == need { result.attackerFours |= window ^ own }
-        result.attackerCells |= window
-        result.potential += weights[k - count]
-      } else if own == 0 {
-        if theirs.nonzeroBitCount == need { result.defenderFours |= window ^ theirs }
-        result.defenderCells |= window
-      }
-    }
-    let empty = ~(attacker | defender)
-    result.attackerCells &= empty
-    result.defenderCells &= empty
-    return result
-  }
-
   /// The number of moves of a chain of at most `depth` fours by which `own`, to move, with no
   /// line to complete and none to block, wins, or 0 when it finds none; the chain's cells (its
   /// moves, the blocks and the final two cells) are added to `zone`.
@@ -213,8 +163,8 @@ final class WinSearch {
     guard depth > 0 else { return 0 }
     let need = k - 2
     var threes: UInt64 = 0
-    for index in 0..<windowCount {
-      let window = windows[index]
+    for index in 0..<lines.windowCount {
+      let window = lines.windows[index]
       if window & other == 0 && (window & own).nonzeroBitCount == need {
         threes |= window
       }
@@ -226,8 +176,8 @@ final class WinSearch {
       let bit = UInt64(1) << UInt64(move)
       let after = own | bit
       var fours: UInt64 = 0
-      for slot in starts[move]..<starts[move + 1] {
-        let window = windows[slots[slot]]
+      for slot in lines.starts[move]..<lines.starts[move + 1] {
+        let window = lines.windows[lines.slots[slot]]
         if window & other == 0 && (window & after).nonzeroBitCount == k - 1 {
           fours |= window & ~after
         }
@@ -241,8 +191,8 @@ final class WinSearch {
       let blocked = other | fours
       let block = fours.trailingZeroBitCount
       var counter = false
-      for slot in starts[block]..<starts[block + 1] {
-        let window = windows[slots[slot]]
+      for slot in lines.starts[block]..<lines.starts[block + 1] {
+        let window = lines.windows[lines.slots[slot]]
         if window & after == 0 && (window & blocked).nonzeroBitCount == k - 1 {
           counter = true
           break
@@ -265,8 +215,8 @@ final class WinSearch {
   private func replies(to zone: UInt64, mover: UInt64, other: UInt64) -> UInt64 {
     var result = zone
     let counted = mover | zone
-    for index in 0..<windowCount {
-      let window = windows[index]
+    for index in 0..<lines.windowCount {
+      let window = lines.windows[index]
       if window & other == 0 && (window & counted).nonzeroBitCount >= k - 2 {
         result |= window
       }
@@ -312,7 +262,7 @@ final class WinSearch {
   private func expand(_ attacker: UInt64, _ defender: UInt64, attackerToMove: Bool, plies: Int)
     -> Expansion
   {
-    let position = scan(attacker, defender)
+    let position = lines.scan(attacker, defender, defenderLines: true)
     let live = position.attackerCells | position.defenderCells
     var zone: UInt64 = 0
     if attackerToMove {
@@ -321,7 +271,7 @@ final class WinSearch {
       if position.defenderFours.nonzeroBitCount >= 2 { return .disproven }
       if position.attackerCells == 0 || plies < 3 { return .disproven }
       if position.defenderFours != 0 { return .moves(position.defenderFours) }
-      if 2 * position.potential < weights[0] { return .disproven }
+      if 2 * position.potential < lines.weights[0] { return .disproven }
       let length = chain(attacker, defender, depth: min(chainDepth, (plies - 1) / 2), zone: &zone)
       if length > 0 { return .proven(plies: 2 * length + 1) }
       zone = 0
@@ -335,7 +285,7 @@ final class WinSearch {
       if position.attackerFours.nonzeroBitCount >= 2 { return .proven(plies: 2) }
       if position.attackerCells == 0 { return .disproven }
       if position.attackerFours != 0 { return .moves(position.attackerFours) }
-      if plies < 4 || position.potential < weights[0] { return .disproven }
+      if plies < 4 || position.potential < lines.weights[0] { return .disproven }
       if chain(defender, attacker, depth: chainDepth, zone: &zone) > 0 { return .disproven }
       zone = 0
       let length = chain(attacker, defender, depth: min(chainDepth, (plies - 2) / 2), zone: &zone)
@@ -534,12 +484,12 @@ final class WinSearch {
       let cell = rest.trailingZeroBitCount
       rest &= rest &- 1
       var value = 0
-      for slot in starts[cell]..<starts[cell + 1] {
-        let window = windows[slots[slot]]
+      for slot in lines.starts[cell]..<lines.starts[cell + 1] {
+        let window = lines.windows[lines.slots[slot]]
         if window & defender == 0 {
-          value += weights[k - (window & attacker).nonzeroBitCount]
+          value += lines.weights[k - (window & attacker).nonzeroBitCount]
         } else if window & attacker == 0 {
-          value += weights[k - (window & defender).nonzeroBitCount]
+          value += lines.weights[k - (window & defender).nonzeroBitCount]
         }
       }
       list.insert(cell, value: value)
