@@ -151,7 +151,8 @@ final class Prover {
     let position = lines.scan(attacker, defender, defenderLines: rules == .real)
     let empty = geometry.full & ~(attacker | defender)
     if position.attackerFours != 0 { return position.attackerFours.indices }
-    var moves = ordered(position.attackerCells, attacker, defender)
+    var moves = lines.ordered(
+      position.attackerCells, attacker, defender, defenderLines: rules == .real)
     var result: [Int] = []
     while let move = moves.next() { result.append(move) }
     return result + (empty & ~position.attackerCells).indices
@@ -232,7 +233,7 @@ final class Prover {
       return Prover.holdsForever
     }
     let candidates = position.attackerCells | position.defenderCells
-    var moves = ordered(candidates, attacker, defender)
+    var moves = lines.ordered(candidates, attacker, defender, defenderLines: rules == .real)
     var result = Prover.holdsForever
     while let move = moves.next() {
       let child = defenderNode(attacker | 1 << UInt64(move), defender, limit: limit - 1)
@@ -267,7 +268,7 @@ final class Prover {
       return result
     }
     let candidates = position.attackerCells | position.defenderCells
-    var moves = ordered(candidates, attacker, defender)
+    var moves = lines.ordered(candidates, attacker, defender, defenderLines: rules == .real)
     // A reply after which a cheap certificate proves the defender's win, before any deep
     // search.
     // The reply that settles it is nearly always among the first few.
@@ -312,29 +313,6 @@ final class Prover {
     }
     if 2 * potential < lines.weights[0] { return true }
     return finder.hasPairing(maker: attacker, breaker: defender)
-  }
-
-  /// The cells of `cells` by how much they weigh in the open windows of both sides, heaviest
-  /// first.
-  private func ordered(_ cells: UInt64, _ attacker: UInt64, _ defender: UInt64) -> MoveList {
-    var list = MoveList()
-    var rest = cells
-    let real = rules == .real
-    while rest != 0 {
-      let cell = rest.trailingZeroBitCount
-      rest &= rest &- 1
-      var value = 0
-      for slot in lines.starts[cell]..<lines.starts[cell + 1] {
-        let window = lines.windows[lines.slots[slot]]
-        if window & defender == 0 {
-          value += lines.weights[k - (window & attacker).nonzeroBitCount]
-        } else if real && window & attacker == 0 {
-          value += lines.weights[k - (window & defender).nonzeroBitCount]
-        }
-      }
-      list.insert(cell, value: value)
-    }
-    return list
   }
 }
 

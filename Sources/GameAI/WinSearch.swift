@@ -318,7 +318,8 @@ final class WinSearch {
     _ attacker: UInt64, _ defender: UInt64, attackerToMove: Bool, cells: UInt64
   ) -> [Child] {
     var result: [Child] = []
-    for move in ordered(cells, attacker, defender) {
+    var moves = lines.ordered(cells, attacker, defender, defenderLines: true)
+    while let move = moves.next() {
       let bit = UInt64(1) << UInt64(move)
       let child = attackerToMove ? (attacker | bit, defender) : (attacker, defender | bit)
       let key = symmetries.canonical(child.0, child.1)
@@ -473,30 +474,6 @@ final class WinSearch {
       longest = max(longest, plies + 1)
     }
     return attackerToMove ? nil : longest
-  }
-
-  /// The cells of `cells` by how much they weigh in the open windows of both sides, heaviest
-  /// first.
-  private func ordered(_ cells: UInt64, _ attacker: UInt64, _ defender: UInt64) -> [Int] {
-    var list = MoveList()
-    var rest = cells
-    while rest != 0 {
-      let cell = rest.trailingZeroBitCount
-      rest &= rest &- 1
-      var value = 0
-      for slot in lines.starts[cell]..<lines.starts[cell + 1] {
-        let window = lines.windows[lines.slots[slot]]
-        if window & defender == 0 {
-          value += lines.weights[k - (window & attacker).nonzeroBitCount]
-        } else if window & attacker == 0 {
-          value += lines.weights[k - (window & defender).nonzeroBitCount]
-        }
-      }
-      list.insert(cell, value: value)
-    }
-    var result: [Int] = []
-    while let cell = list.next() { result.append(cell) }
-    return result
   }
 }
 

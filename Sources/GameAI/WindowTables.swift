@@ -70,4 +70,29 @@ final class WindowTables {
     result.defenderCells &= empty
     return result
   }
+
+  /// The cells of `cells` by how much they weigh in the attacker's open windows and, with
+  /// `defenderLines`, the defender's, heaviest first.
+  @inline(__always)
+  func ordered(_ cells: UInt64, _ attacker: UInt64, _ defender: UInt64, defenderLines: Bool)
+    -> MoveList
+  {
+    var list = MoveList()
+    var rest = cells
+    while rest != 0 {
+      let cell = rest.trailingZeroBitCount
+      rest &= rest &- 1
+      var value = 0
+      for slot in starts[cell]..<starts[cell + 1] {
+        let window = windows[slots[slot]]
+        if window & defender == 0 {
+          value += weights[k - (window & attacker).nonzeroBitCount]
+        } else if defenderLines && window & attacker == 0 {
+          value += weights[k - (window & defender).nonzeroBitCount]
+        }
+      }
+      list.insert(cell, value: value)
+    }
+    return list
+  }
 }
