@@ -17,34 +17,32 @@ import Synchronization
 let arguments = Set(CommandLine.arguments.dropFirst())
 let clock = ContinuousClock()
 
-if let index = CommandLine.arguments.firstIndex(of: "--solve"),
-  CommandLine.arguments.indices.contains(index + 1)
-{
+/// The board named by the argument after `flag`, `ROWSxCOLUMNS:K`, when `flag` is given.
+func boardArgument(after flag: String, example: String) throws -> Board? {
+  guard let index = CommandLine.arguments.firstIndex(of: flag),
+    CommandLine.arguments.indices.contains(index + 1)
+  else { return nil }
   let numbers = CommandLine.arguments[index + 1].split { "x:".contains($0) }.compactMap {
     Int($0)
   }
-  guard numbers.count == 3 else { fatalError("--solve ROWSxCOLUMNS:K, e.g. 5x5:4") }
-  let board = try Board(rows: numbers[0], columns: numbers[1], k: numbers[2])
+  guard numbers.count == 3 else { fatalError("\(flag) ROWSxCOLUMNS:K, e.g. \(example)") }
+  return try Board(rows: numbers[0], columns: numbers[1], k: numbers[2])
+}
+
+if let board = try boardArgument(after: "--solve", example: "5x5:4") {
   let result = Engine().solve(board) { progress in
     let line =
       "\(progress.nodes) nodes, \(progress.movesDone)/\(progress.movesTotal) moves, "
       + "\(progress.elapsed)\n"
     FileHandle.standardError.write(Data(line.utf8))
   }
-  print("\(numbers[0])×\(numbers[1]), k = \(numbers[2]): \(result.evaluation)")
+  print("\(board.rows)×\(board.columns), k = \(board.k): \(result.evaluation)")
   print("best: \(result.best.map(\.name).joined(separator: " "))")
   print("nodes: \(result.nodes), time: \(result.duration)")
   exit(0)
 }
 
-if let index = CommandLine.arguments.firstIndex(of: "--win"),
-  CommandLine.arguments.indices.contains(index + 1)
-{
-  let numbers = CommandLine.arguments[index + 1].split { "x:".contains($0) }.compactMap {
-    Int($0)
-  }
-  guard numbers.count == 3 else { fatalError("--win ROWSxCOLUMNS:K, e.g. 4x9:4") }
-  let board = try Board(rows: numbers[0], columns: numbers[1], k: numbers[2])
+if let board = try boardArgument(after: "--win", example: "4x9:4") {
   let start = clock.now
   let proof = Engine.proveWin(board, tableBits: 24, fastest: arguments.contains("--fastest")) {
     nodes, proof, disproof in
@@ -52,7 +50,7 @@ if let index = CommandLine.arguments.firstIndex(of: "--win"),
     FileHandle.standardError.write(Data(line.utf8))
   }
   print(
-    "\(numbers[0])×\(numbers[1]), k = \(numbers[2]): first player wins: \(proof.moverWins.map(String.init) ?? "unknown")"
+    "\(board.rows)×\(board.columns), k = \(board.k): first player wins: \(proof.moverWins.map(String.init) ?? "unknown")"
   )
   print("fastest win: \(proof.plies.map(String.init) ?? "not asked") plies")
   print("nodes: \(proof.nodes), time: \(clock.now - start)")
