@@ -26,8 +26,18 @@ struct ProofTests {
   func proofsGiveWhatTheExactSearchGives(shape: Int) throws {
     // The exact search agrees with a plain minimax (SolverAgreementTests); the proofs must
     // agree with it move by move: value and length.
+    try ProofTests.expectExactProofs(shape: shape, seed: UInt64(100 + shape)) { engine, board in
+      engine.provenMoves(board, deadline: nil, fastest: true)
+    }
+  }
+
+  /// Checks `prove`'s move proofs of four random positions of `shapes[shape]` against the
+  /// exact search, move by move: the score (value and length), and which moves cannot lose.
+  static func expectExactProofs(
+    shape: Int, seed: UInt64, _ prove: (Engine, Board) -> Engine.ProvenMoves
+  ) throws {
     let (rows, columns, k, marks) = ProofTests.shapes[shape]
-    var generator = SplitMix64(seed: UInt64(100 + shape))
+    var generator = SplitMix64(seed: seed)
     var compared = 0
     for _ in 0..<4 {
       guard
@@ -36,7 +46,7 @@ struct ProofTests {
       else { continue }
       let engine = Engine()
       let exact = engine.exactScores(board, deadline: nil, progress: nil)
-      let proven = engine.provenMoves(board, deadline: nil, fastest: true)
+      let proven = prove(engine, board)
       #expect(!proven.isAborted)
       for (cell, score) in exact.scores {
         let index = cell.row * columns + cell.column

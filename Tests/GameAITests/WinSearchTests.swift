@@ -60,25 +60,10 @@ struct WinSearchTests {
   func provenMovesThroughTheProofNumberSearchGiveTheExactScores(shape: Int) throws {
     // With no budget for the depth-first prover, every real-game question of the move proofs
     // goes to the proof-number search; value and length must still be the exact ones.
-    let (rows, columns, k, marks) = ProofTests.shapes[shape]
-    var generator = SplitMix64(seed: UInt64(900 + shape))
-    var compared = 0
-    for _ in 0..<4 {
-      guard
-        let board = try randomPosition(
-          rows: rows, columns: columns, k: k, marks: marks, using: &generator)
-      else { continue }
-      let engine = Engine()
-      let exact = engine.exactScores(board, deadline: nil, progress: nil)
-      let proven = engine.provenMoves(
+    try ProofTests.expectExactProofs(shape: shape, seed: UInt64(900 + shape)) { engine, board in
+      engine.provenMoves(
         board, deadline: nil, fastest: true, proofNumberBits: 14, depthFirstBudget: 0)
-      #expect(!proven.isAborted)
-      for (cell, score) in exact.scores {
-        #expect(proven.scores[cell.row * columns + cell.column] == score, "\(board.notation)")
-      }
-      compared += 1
     }
-    #expect(compared > 0)
   }
 
   @Test func sixByFiveIsAFirstPlayerWin() throws {
