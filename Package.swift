@@ -118,9 +118,8 @@ let package = Package(
       dependencies: [
         "AppCore", "AppLive", "Architecture", "AuthenticationClient", "AuthenticationClientLive",
         "Crypto", "DatabaseClient", "DatabaseClientLive", "GameAI", "GameCore", "GameProtocol",
-        "GameRules", "NetworkIO", "OnlineClient", "OnlineClientLive", "OnlineCore", "ServerLive",
-        "TerminalUI",
-        "TLS",
+        "GameRules", "NetworkIO", "NewGameCore", "OnlineClient", "OnlineClientLive", "OnlineCore",
+        "ServerLive", "TerminalUI", "TLS",
       ]
     ),
     .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),

@@ -534,7 +534,7 @@ extension NewGame.State {
 
 extension Stats {
   /// A server's record of an account as the Stats screen shows it: every game against a person.
-  init(_ stats: PlayerStats, recentGames: [FinishedGame]) {
+  public init(_ stats: PlayerStats, recentGames: [FinishedGame]) {
     self.init(
       tallies: [
         Tally(opponent: .person, wins: stats.wins, losses: stats.losses, draws: stats.draws)

@@ -7,6 +7,7 @@ import GameCore
 import GameProtocol
 import GameRules
 import NetworkIO
+import NewGameCore
 import OnlineClient
 import OnlineClientLive
 import OnlineCore
@@ -283,15 +284,12 @@ enum OnlineFormatting {
     guard stats.games > 0 else {
       return "No finished online games yet for \(name) on \(server); rating \(stats.rating)."
     }
-    let rate = Int((Double(stats.wins) / Double(stats.games) * 100).rounded())
+    // Worded as this computer's records are, from the Stats screen's reading of a server's.
+    let record = Stats(stats, recentGames: [])
     return [
-      "Stats for \(name) on \(server): \(RecordFormatting.count(stats.games, "game")): "
-        + "\(RecordFormatting.count(stats.wins, "win")), \(stats.losses) "
-        + "loss\(stats.losses == 1 ? "" : "es"), \(RecordFormatting.count(stats.draws, "draw")) "
-        + "(win rate \(rate)%).",
+      RecordFormatting.recordLine(record, owner: "\(name) on \(server)"),
       "Rating: \(stats.rating).",
-      "Current streak: \(RecordFormatting.count(stats.currentStreak, "win")); best streak: "
-        + "\(RecordFormatting.count(stats.bestStreak, "win")).",
+      RecordFormatting.streakLine(record),
     ].joined(separator: "\n")
   }
 

@@ -16,6 +16,20 @@ enum RecordFormatting {
     "\(count(wins, "win")), \(losses) loss\(losses == 1 ? "" : "es"), \(count(draws, "draw"))"
   }
 
+  /// The record in one line, such as `Stats for ann: 4 games: 3 wins, 1 loss, 0 draws (win
+  /// rate 75%).`; `owner` comes escaped.
+  static func recordLine(_ stats: Stats, owner: String) -> String {
+    "Stats for \(owner): \(count(stats.games, "game")): "
+      + tallyText(wins: stats.wins, losses: stats.losses, draws: stats.draws)
+      + (stats.winPercentage.map { " (win rate \($0)%)" } ?? "") + "."
+  }
+
+  /// The streaks in one line, such as `Current streak: 2 wins; best streak: 3 wins.`.
+  static func streakLine(_ stats: Stats) -> String {
+    "Current streak: \(count(stats.currentStreak, "win")); best streak: "
+      + "\(count(stats.bestStreak, "win"))."
+  }
+
   /// The line for an owner without finished games; the same whether or not an account of
   /// that name exists.
   static func noGames(for user: String?) -> String {
@@ -25,13 +39,7 @@ enum RecordFormatting {
   static func statsText(_ stats: Stats, user: String?) -> String {
     let owner = user?.escapingControlCharacters ?? "the guest"
     guard stats.games > 0 else { return noGames(for: user) }
-    var lines = [
-      "Stats for \(owner): \(count(stats.games, "game")): "
-        + tallyText(wins: stats.wins, losses: stats.losses, draws: stats.draws)
-        + (stats.winPercentage.map { " (win rate \($0)%)" } ?? "") + ".",
-      "Current streak: \(count(stats.currentStreak, "win")); best streak: "
-        + "\(count(stats.bestStreak, "win")).",
-    ]
+    var lines = [recordLine(stats, owner: owner), streakLine(stats)]
     for tally in stats.tallies {
       let opponent =
         switch tally.opponent {

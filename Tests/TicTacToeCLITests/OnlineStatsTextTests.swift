@@ -1,0 +1,36 @@
+import GameProtocol
+import Testing
+
+@testable import TicTacToeCLI
+
+/// `stats --server` words a server's record as `stats` words this computer's.
+struct OnlineStatsTextTests {
+  let server = ServerAddress(host: "example.org", port: 7_000)
+
+  func stats(_ name: String, wins: Int, losses: Int, draws: Int) -> PlayerStats {
+    PlayerStats(
+      userName: name, rating: 1_216, wins: wins, losses: losses, draws: draws, currentStreak: 2,
+      bestStreak: 3)
+  }
+
+  @Test func aRecordReadsLikeThisComputersRecords() {
+    #expect(
+      OnlineFormatting.statsText(stats("ann", wins: 3, losses: 1, draws: 0), server: server) == """
+        Stats for ann on example.org:7000: 4 games: 3 wins, 1 loss, 0 draws (win rate 75%).
+        Rating: 1216.
+        Current streak: 2 wins; best streak: 3 wins.
+        """)
+    // 1 of 8 is 12.5 %: rounded half up, as the local records round.
+    #expect(
+      OnlineFormatting.statsText(stats("ann", wins: 1, losses: 7, draws: 0), server: server)
+        .hasPrefix("Stats for ann on example.org:7000: 8 games: 1 win, 7 losses, 0 draws (win rate 13%)."))
+  }
+
+  @Test func noGamesYetAndAHostileName() {
+    #expect(
+      OnlineFormatting.statsText(stats("ann", wins: 0, losses: 0, draws: 0), server: server)
+        == "No finished online games yet for ann on example.org:7000; rating 1216.")
+    let text = OnlineFormatting.statsText(stats("a\u{1B}[2Jb", wins: 1, losses: 0, draws: 0), server: server)
+    #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+  }
+}
