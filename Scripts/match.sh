@@ -3,8 +3,12 @@
 # opening twice, colours swapped. Any pbrain engine works: ours, an earlier build of ours, or
 # another program built elsewhere.
 #
-#   Scripts/match.sh ENGINE_A ENGINE_B [--openings N] [--time-ms T] [--size S] [--seed S]
-#                    [--memory BYTES] [--log FILE] [--name-a NAME] [--name-b NAME]
+#   Scripts/match.sh ENGINE_A ENGINE_B [--openings N] [--time-ms T] [--time-ms-b T]
+#                    [--size S] [--seed S] [--memory BYTES] [--log FILE]
+#                    [--name-a NAME] [--name-b NAME]
+#
+# --time-ms-b gives ENGINE_B its own time a move: a handicap, to measure how far apart two
+# brains of unequal strength are.
 #
 # For example, ours against ours, two openings at 100 ms a move:
 #   swift build -c release --product pbrain-tictactoe

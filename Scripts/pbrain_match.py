@@ -5,8 +5,11 @@ Each opening is played twice with the colours swapped, so that neither brain gai
 opening it happens to get. The manager enforces the time per move: a brain that answers late
 loses that game, as does one that crashes, answers nonsense or plays an illegal move.
 
-Usage: pbrain_match.py ENGINE_A ENGINE_B [--openings N] [--time-ms T] [--size S] [--seed S]
-                       [--memory BYTES] [--log FILE]
+Usage: pbrain_match.py ENGINE_A ENGINE_B [--openings N] [--time-ms T] [--time-ms-b T]
+                       [--size S] [--seed S] [--memory BYTES] [--log FILE]
+
+With --time-ms-b, ENGINE_B has that many milliseconds a move instead of --time-ms: a time
+handicap, to measure how far apart two brains of unequal strength are.
 
 Prints one line per game and a summary; exits 0 when every game finished without a fault of
 either brain (timeouts, crashes and illegal moves are faults), else 1. Only the standard
@@ -31,8 +34,9 @@ class BrainError(Exception):
 class Brain:
     """One brain process and the lines it writes."""
 
-    def __init__(self, command, name, log):
+    def __init__(self, command, name, log, time_ms):
         self.command = command
+        self.time_ms = time_ms
         self.name = name
         self.log = log
         self.process = None
@@ -136,7 +140,7 @@ def openings(count, size, seed):
     return result
 
 
-def play(black, white, opening, size, time_ms, memory):
+def play(black, white, opening, size, memory):
     """Plays one game; returns (winner: 'black', 'white' or None, reason, moves, times)."""
     board = [[None] * size for _ in range(size)]
     moves = []
@@ -146,7 +150,7 @@ def play(black, white, opening, size, time_ms, memory):
         brain.launch()
         brain.send(f"START {size}")
         brain.answer(time.monotonic() + 10, expect_ok=True)
-        brain.send(f"INFO timeout_turn {time_ms}")
+        brain.send(f"INFO timeout_turn {brain.time_ms}")
         brain.send("INFO timeout_match 0")
         brain.send(f"INFO max_memory {memory}")
         brain.send("INFO rule 0")
@@ -156,12 +160,13 @@ def play(black, white, opening, size, time_ms, memory):
         moves.append((x, y))
     started = {"black": False, "white": False}
     colour = "black" if len(opening) % 2 == 0 else "white"
-    # A brain that is late loses, with a little slack for the process switch, and two more
-    # seconds for its first move, when some brains load weights and allocate their tables.
-    slack = 0.05 + time_ms / 1000 * 0.05
     while True:
         brain = brains[colour]
         other = "white" if colour == "black" else "black"
+        time_ms = brain.time_ms
+        # A brain that is late loses, with a little slack for the process switch, and two more
+        # seconds for its first move, when some brains load weights and allocate their tables.
+        slack = 0.05 + time_ms / 1000 * 0.05
         try:
             begin = time.monotonic()
             allowed = time_ms / 1000 + slack
@@ -198,6 +203,8 @@ def main():
     parser.add_argument("engine_b")
     parser.add_argument("--openings", type=int, default=2, help="openings, each played twice")
     parser.add_argument("--time-ms", type=int, default=1000, help="milliseconds a move")
+    parser.add_argument("--time-ms-b", type=int, default=None,
+                        help="ENGINE_B's milliseconds a move, if not --time-ms")
     parser.add_argument("--size", type=int, default=15)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--memory", type=int, default=350_000_000, help="max_memory in bytes")
@@ -206,8 +213,9 @@ def main():
     parser.add_argument("--name-b", default=None)
     arguments = parser.parse_args()
     log = open(arguments.log, "w") if arguments.log else None
-    a = Brain(arguments.engine_a.split(), arguments.name_a or "A", log)
-    b = Brain(arguments.engine_b.split(), arguments.name_b or "B", log)
+    a = Brain(arguments.engine_a.split(), arguments.name_a or "A", log, arguments.time_ms)
+    b = Brain(arguments.engine_b.split(), arguments.name_b or "B", log,
+              arguments.time_ms_b or arguments.time_ms)
     score = {a.name: 0.0, b.name: 0.0}
     results = {a.name: [0, 0, 0], b.name: [0, 0, 0]}  # wins, draws, losses
     faults = 0
@@ -218,7 +226,7 @@ def main():
         for black, white in ((a, b), (b, a)):
             game += 1
             winner, reason, moves, times = play(
-                black, white, opening, arguments.size, arguments.time_ms, arguments.memory)
+                black, white, opening, arguments.size, arguments.memory)
             for name in times:
                 all_times[name] += times[name]
             if reason.startswith("fault"):
@@ -247,11 +255,11 @@ def main():
         moves = [elapsed for elapsed, first in all_times[brain.name] if not first]
         longest = max(moves) * 1000 if moves else 0
         mean = sum(moves) / len(moves) * 1000 if moves else 0
-        over = sum(1 for elapsed in moves if elapsed > arguments.time_ms / 1000)
+        over = sum(1 for elapsed in moves if elapsed > brain.time_ms / 1000)
         print(f"{brain.name}: {score[brain.name]:g} of {games} "
               f"({100 * score[brain.name] / max(games, 1):.1f} %), {wins} wins, {draws} draws, "
               f"{losses} losses; after its first move of a game: mean {mean:.0f} ms, "
-              f"longest {longest:.0f} ms, {over} of {len(moves)} over {arguments.time_ms} ms")
+              f"longest {longest:.0f} ms, {over} of {len(moves)} over {brain.time_ms} ms")
     print(f"faults: {faults}")
     if log:
         log.close()
