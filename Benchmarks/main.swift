@@ -159,26 +159,6 @@ func arrayBoard(_ board: Board) -> [Int] {
   }
 }
 
-func reachablePositions() throws -> [Board] {
-  var seen: Set<Board> = [.classic]
-  var result: [Board] = [.classic]
-  var frontier: [Board] = [.classic]
-  while !frontier.isEmpty {
-    var next: [Board] = []
-    for board in frontier where board.outcome == .inProgress {
-      for cell in board.emptyCells {
-        let child = try board.playing(at: cell)
-        if seen.insert(child).inserted {
-          next.append(child)
-          result.append(child)
-        }
-      }
-    }
-    frontier = next
-  }
-  return result
-}
-
 // MARK: - 3×3
 
 let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -204,7 +184,7 @@ row(
 row("nodes searched", grouped(solved.nodes), grouped(baseline.nodes), "")
 row("build the table of all positions (first analysis)", format(tableTime), "", "")
 
-let positions = try reachablePositions()
+let positions = Board.classic.reachablePositions().map(\.board)
 precondition(positions.count == 5_478)
 let (_, analyseTime) = measure {
   var checksum = 0

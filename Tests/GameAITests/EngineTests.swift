@@ -16,7 +16,7 @@ struct EngineTests {
 
   @Test func analysisAgreesWithPlainMinimaxOnEveryReachablePosition() throws {
     let oracle = Oracle()
-    for position in try reachablePositions(from: .classic) {
+    for position in Board.classic.reachablePositions().map(\.board) {
       let analysis = engine.analyze(position)
       #expect(analysis.evaluation == (try oracle.evaluation(of: position)), "\(position)")
       #expect(
@@ -112,7 +112,7 @@ struct EngineTests {
       return result
     }
     var tested = 0
-    for position in try reachablePositions(from: .classic) where !position.outcome.isOver {
+    for position in Board.classic.reachablePositions().map(\.board) where !position.outcome.isOver {
       let value = try oracle.evaluation(of: position).value
       guard value != .loss else { continue }
       checked.removeAll(keepingCapacity: true)
@@ -139,7 +139,7 @@ struct EngineTests {
     // Solving 3×3 uses its own search, apart from the analysis table.
     let oracle = Oracle()
     let engine = Engine()
-    for position in try reachablePositions(from: .classic) where !position.outcome.isOver {
+    for position in Board.classic.reachablePositions().map(\.board) where !position.outcome.isOver {
       let result = engine.solve(position, progress: nil)
       #expect(result.evaluation == (try oracle.evaluation(of: position)), "\(position)")
       #expect(result.moves.count == position.emptyCells.count)

@@ -40,27 +40,6 @@ final class Oracle {
   enum OracleError: Error { case noMoves }
 }
 
-/// Every position reachable by play from `start`, found by a breadth-first walk.
-func reachablePositions(from start: Board) throws -> [Board] {
-  var seen: Set<Board> = [start]
-  var result = [start]
-  var frontier = [start]
-  while !frontier.isEmpty {
-    var next: [Board] = []
-    for board in frontier where board.outcome == .inProgress {
-      for cell in board.emptyCells {
-        let child = try board.playing(at: cell)
-        if seen.insert(child).inserted {
-          next.append(child)
-          result.append(child)
-        }
-      }
-    }
-    frontier = next
-  }
-  return result
-}
-
 /// Board from notation, for fixtures.
 func board(_ notation: String, k: Int? = nil) throws -> Board {
   try Board(notation: notation, k: k)

@@ -18,7 +18,8 @@ struct WinSearchTests {
     let oracle = Oracle()
     var wins = 0
     var compared = 0
-    for board in try reachablePositions(from: .classic) where board.outcome == .inProgress {
+    for board in Board.classic.reachablePositions().map(\.board) where board.outcome == .inProgress
+    {
       let proof = Engine.proveWin(board, tableBits: 8, fastest: true)
       let expected = try oracle.evaluation(of: board)
       #expect(proof.moverWins == (expected.value == .win), "\(board.notation)")

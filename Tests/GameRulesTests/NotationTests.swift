@@ -3,7 +3,7 @@ import Testing
 
 struct NotationTests {
   @Test func everyReachablePositionRoundTrips() throws {
-    let positions = reachablePositions()
+    let positions = Board.classic.reachablePositions().map(\.board)
     #expect(positions.count == 5_478)
     for board in positions {
       let parsed = try Board(notation: board.notation)
@@ -14,7 +14,7 @@ struct NotationTests {
 
   @Test func notationAcceptsOnlyReachablePositions() {
     // Of all 3^9 fillings, exactly the reachable ones parse.
-    let reachable = Set(reachablePositions().map(\.notation))
+    let reachable = Set(Board.classic.reachablePositions().map(\.board).map(\.notation))
     var accepted = 0
     for code in 0..<19_683 {
       var digits = code

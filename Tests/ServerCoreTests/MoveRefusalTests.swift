@@ -4,25 +4,7 @@ import ServerCore
 import Testing
 
 /// Every reachable 3×3 position, each with one sequence of moves that reaches it.
-let reachablePositions: [(board: Board, moves: [Cell])] = {
-  var seen: Set<Board> = [Board.classic]
-  var frontier: [(Board, [Cell])] = [(Board.classic, [])]
-  var all = frontier
-  while !frontier.isEmpty {
-    var next: [(Board, [Cell])] = []
-    for (board, moves) in frontier where !board.outcome.isOver {
-      for cell in board.emptyCells {
-        guard let after = try? board.playing(at: cell), seen.insert(after).inserted else {
-          continue
-        }
-        next.append((after, moves + [cell]))
-      }
-    }
-    all += next
-    frontier = next
-  }
-  return all
-}()
+let reachablePositions = Board.classic.reachablePositions()
 
 /// Cells on the board and the nearest ones off it (the wire allows up to 14).
 let candidateCells =

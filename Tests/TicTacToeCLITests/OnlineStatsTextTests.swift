@@ -23,14 +23,16 @@ struct OnlineStatsTextTests {
     // 1 of 8 is 12.5 %: rounded half up, as the local records round.
     #expect(
       OnlineFormatting.statsText(stats("ann", wins: 1, losses: 7, draws: 0), server: server)
-        .hasPrefix("Stats for ann on example.org:7000: 8 games: 1 win, 7 losses, 0 draws (win rate 13%)."))
+        .hasPrefix(
+          "Stats for ann on example.org:7000: 8 games: 1 win, 7 losses, 0 draws (win rate 13%)."))
   }
 
   @Test func noGamesYetAndAHostileName() {
     #expect(
       OnlineFormatting.statsText(stats("ann", wins: 0, losses: 0, draws: 0), server: server)
         == "No finished online games yet for ann on example.org:7000; rating 1216.")
-    let text = OnlineFormatting.statsText(stats("a\u{1B}[2Jb", wins: 1, losses: 0, draws: 0), server: server)
+    let text = OnlineFormatting.statsText(
+      stats("a\u{1B}[2Jb", wins: 1, losses: 0, draws: 0), server: server)
     #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
   }
 }
