@@ -197,13 +197,24 @@ def play(black, white, opening, size, memory):
         colour = other
 
 
+def positive(text):
+    """A whole number above 0, for argparse."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number above 0")
+    return value
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("engine_a")
     parser.add_argument("engine_b")
-    parser.add_argument("--openings", type=int, default=2, help="openings, each played twice")
-    parser.add_argument("--time-ms", type=int, default=1000, help="milliseconds a move")
-    parser.add_argument("--time-ms-b", type=int, default=None,
+    parser.add_argument("--openings", type=positive, default=2, help="openings, each played twice")
+    parser.add_argument("--time-ms", type=positive, default=1000, help="milliseconds a move")
+    parser.add_argument("--time-ms-b", type=positive, default=None,
                         help="ENGINE_B's milliseconds a move, if not --time-ms")
     parser.add_argument("--size", type=int, default=15)
     parser.add_argument("--seed", type=int, default=1)
