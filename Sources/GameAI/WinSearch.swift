@@ -363,16 +363,13 @@ final class WinSearch {
     var proof = 0
     var disproof = 0
     while true {
-      // The children's numbers, from the table.
+      // The children's numbers, from the table. The side to move takes its best child: the
+      // least of the numbers it needs (proof for the attacker, disproof for the defender),
+      // while the other number is the sum over all children.
       var best = 0
+      var least = WinSearch.infinity
       var second = WinSearch.infinity
-      if attackerToMove {
-        proof = WinSearch.infinity
-        disproof = 0
-      } else {
-        proof = 0
-        disproof = WinSearch.infinity
-      }
+      var total = 0
       for index in children.indices {
         let child = children[index]
         if let known = table.probe(child.key.mover, child.key.other, (childPlies, !attackerToMove))
@@ -381,26 +378,17 @@ final class WinSearch {
           children[index].disproof = known.disproof
         }
         let (p, d) = (children[index].proof, children[index].disproof)
-        if attackerToMove {
-          disproof = saturatingSum(disproof, d)
-          if p < proof {
-            second = proof
-            proof = p
-            best = index
-          } else if p < second {
-            second = p
-          }
-        } else {
-          proof = saturatingSum(proof, p)
-          if d < disproof {
-            second = disproof
-            disproof = d
-            best = index
-          } else if d < second {
-            second = d
-          }
+        let (own, summed) = attackerToMove ? (p, d) : (d, p)
+        total = saturatingSum(total, summed)
+        if own < least {
+          second = least
+          least = own
+          best = index
+        } else if own < second {
+          second = own
         }
       }
+      (proof, disproof) = attackerToMove ? (least, total) : (total, least)
       if isRoot {
         counters.pointee.rootProof = proof
         counters.pointee.rootDisproof = disproof
