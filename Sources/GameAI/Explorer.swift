@@ -2,7 +2,9 @@
 ///
 /// It deepens one ply at a time until its deadline, takes a win in one at once, answers a
 /// single threat by blocking it (without spending depth, so forced sequences are read to the
-/// end), scores a double threat as lost, looks only at cells near the marks, best first, and
+/// end), scores a double threat as lost, scores an open four the opponent cannot answer with
+/// a four of its own as won, answers the opponent's open three only by stopping it or with a
+/// four, looks only at cells near the marks, best first, and
 /// keeps a transposition table keyed by Zobrist hashes. Line counts, threats and the pattern
 /// evaluation are updated move by move (``LineState``); forced wins through threats come from
 /// ``ThreatSearch``.
@@ -23,6 +25,9 @@ final class Explorer<B: BitBoard> {
   private let table: TranspositionTable
   /// How many moves an inner node tries, best first.
   private let breadth: Int
+  /// Whether the search reads the open threes and open fours at every node; a short-sighted
+  /// player does not, and overlooks what lies beyond its depth.
+  private var readsOpenFours = true
 
   var nodes: Int { limits.nodes }
   var isAborted: Bool { limits.isAborted }
@@ -81,6 +86,7 @@ final class Explorer<B: BitBoard> {
     -> (move: Int, score: Int, depth: Int)
   {
     let isShortSighted = maximumDepth != nil
+    readsOpenFours = !isShortSighted
     state.setUp(mover: mover, other: other)
     let empty = geometry.full & ~(mover | other)
     let own = geometry.threats(of: mover, against: other) & empty
@@ -151,6 +157,7 @@ final class Explorer<B: BitBoard> {
   /// An estimated score for `mover` of every move in `moves`, deepening until the deadline
   /// or, with `maximumDepth`, until that many plies below each move.
   func scores(of moves: [Int], mover: B, other: B, maximumDepth: Int? = nil) -> [Int: Int] {
+    readsOpenFours = maximumDepth == nil
     state.setUp(mover: mover, other: other)
     var result: [Int: Int] = [:]
     let hash = self.hash(mover: mover, other: other)
@@ -227,6 +234,17 @@ final class Explorer<B: BitBoard> {
       forced = state.threatCells(of: them)
       if forced.nonzeroBitCount >= 2 { return Score.loss(in: ply + 2) }
     }
+    // Two threats at once win unless the opponent has fours to play first; while the
+    // opponent can make them, only the cells that stop it and the side's own fours matter.
+    var stops = B.zero
+    if forced.isZero && readsOpenFours {
+      if tallies[me].threes >= 2, tallies[them].threes == 0,
+        !state.openFours(of: me).makers.isZero
+      {
+        return Score.win(in: ply + 3)
+      }
+      if tallies[them].threes >= 2 { stops = state.openFours(of: them).stops }
+    }
     if depth <= 0 && forced.isZero {
       if tallies[me].threes > 0,
         let win = threats.continuousFours(for: me, depth: ThreatSearch<B>.leafFours)
@@ -248,8 +266,9 @@ final class Explorer<B: BitBoard> {
     }
 
     let isForced = !forced.isZero
+    if !stops.isZero { forced = stops | state.fourMakingCells(for: me) }
     var moves = orderedMoves(
-      isForced ? forced : area & empty, colour: me, hint: hint, limit: breadth)
+      forced.isZero ? area & empty : forced, colour: me, hint: hint, limit: breadth)
     if moves.isEmpty { moves = orderedMoves(empty, colour: me, hint: hint, limit: breadth) }
     let nextDepth = isForced ? depth : depth - 1
     var alpha = alpha

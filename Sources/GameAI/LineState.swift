@@ -50,6 +50,10 @@ final class LineState<B: BitBoard> {
   let starts: UnsafeMutablePointer<Int>
   let slots: UnsafeMutablePointer<Int>
   let fastWeights: UnsafeMutablePointer<Int>
+  /// Scratch for ``openFours(of:)``: a cell's partner in a three window, or -1.
+  private let partners: UnsafeMutablePointer<Int>
+  /// Scratch for ``openFours(of:)``: the two empty cells of each three window seen.
+  private let pairs: UnsafeMutablePointer<Int>
 
   init(geometry: Geometry<B>) {
     self.geometry = geometry
@@ -72,6 +76,10 @@ final class LineState<B: BitBoard> {
     starts = LineState.copy(geometry.windowStart)
     slots = LineState.copy(geometry.windowIndices)
     fastWeights = LineState.copy(weights)
+    partners = .allocate(capacity: geometry.cellCount)
+    partners.initialize(repeating: -1, count: geometry.cellCount)
+    pairs = .allocate(capacity: max(2, 2 * windowCount))
+    pairs.initialize(repeating: 0, count: max(2, 2 * windowCount))
   }
 
   private static func copy(_ values: [Int]) -> UnsafeMutablePointer<Int> {
@@ -89,6 +97,8 @@ final class LineState<B: BitBoard> {
     starts.deallocate()
     slots.deallocate()
     fastWeights.deallocate()
+    partners.deallocate()
+    pairs.deallocate()
   }
 
   /// Sets up the position with `mover` as colour 0 and `other` as colour 1.
@@ -219,6 +229,44 @@ final class LineState<B: BitBoard> {
       }
     }
     return result
+  }
+
+  /// The cells where `colour` would make two threats at once, and the cells that stop them.
+  ///
+  /// Two threats at once are an open four or two fours. The stopping cells are those cells
+  /// and the cells their threats would complete; both sets are empty when there is none.
+  /// Such a move wins unless the opponent answers with fours of its own, so an opponent
+  /// without a four must take one of the stopping cells or make a four.
+  func openFours(of colour: Int) -> (makers: B, stops: B) {
+    let own = colour * windowCount
+    let other = (1 - colour) * windowCount
+    let empty = self.empty
+    var count = 0
+    for window in 0..<windowCount
+    where counts[own + window] == k - 2 && counts[other + window] == 0 {
+      let cells = geometry.windows[window] & empty
+      pairs[count] = cells.lowestIndex
+      pairs[count + 1] = cells.withoutLowest.lowestIndex
+      count += 2
+    }
+    var makers = B.zero
+    for index in 0..<count {
+      let cell = pairs[index]
+      let partner = pairs[index ^ 1]
+      if partners[cell] < 0 {
+        partners[cell] = partner
+      } else if partners[cell] != partner {
+        makers = makers.inserting(cell)
+      }
+    }
+    var stops = makers
+    if !makers.isZero {
+      for index in 0..<count where makers.contains(pairs[index]) {
+        stops = stops.inserting(pairs[index ^ 1])
+      }
+    }
+    for index in 0..<count { partners[pairs[index]] = -1 }
+    return (makers, stops)
   }
 
   // MARK: - Ordering
