@@ -363,26 +363,19 @@ final class ProofTable: @unchecked Sendable {
     var plies: UInt8
   }
 
-  private let slots: UnsafeMutablePointer<Slot>
-  private let mask: Int
+  private let slots: SlotBuffer<Slot>
   /// The table holds `2^bits` slots.
-  let bits: Int
+  var bits: Int { slots.bits }
 
   init(bits: Int) {
-    self.bits = bits
-    let size = 1 << bits
-    mask = size - 1
-    slots = .allocate(capacity: size)
-    slots.initialize(repeating: Slot(attacker: 0, defender: 0, flags: 0, plies: 0), count: size)
+    slots = SlotBuffer(bits: bits, empty: Slot(attacker: 0, defender: 0, flags: 0, plies: 0))
   }
-
-  deinit { slots.deallocate() }
 
   @inline(__always)
   private func index(_ attacker: UInt64, _ defender: UInt64, _ attackerToMove: Bool) -> Int {
     var hash = (attacker &* 0x9E37_79B9_7F4A_7C15) ^ (defender &* 0xC2B2_AE3D_27D4_EB4F)
     if attackerToMove { hash = ~hash }
-    return Int(truncatingIfNeeded: hash ^ (hash >> 31)) & mask
+    return Int(truncatingIfNeeded: hash ^ (hash >> 31)) & slots.mask
   }
 
   func probe(_ attacker: UInt64, _ defender: UInt64, attackerToMove: Bool) -> Entry? {

@@ -2,8 +2,7 @@
 ///
 /// Each slot keeps the full key, so a hit is never a different position; a new result simply
 /// replaces the old one in its slot. A slot fits in 24 bytes, so a probe touches one cache
-/// line; the slots live in a manually managed buffer because the table is read and written at
-/// every node, where array accesses would pay for exclusivity and uniqueness checks.
+/// line; the slots live in a ``SlotBuffer``.
 ///
 /// A table is not synchronised: one search uses it at a time. It is `Sendable` so that a
 /// ``TableCache`` can hand it from one search to the next, lending it to one at a time.
@@ -55,29 +54,18 @@ final class TranspositionTable: @unchecked Sendable {
     var depth: UInt8
   }
 
-  private let slots: UnsafeMutablePointer<Slot>
-  private let size: Int
+  private let slots: SlotBuffer<Slot>
   /// The table holds `2^bits` slots.
-  let bits: Int
-  private let mask: UInt64
+  var bits: Int { slots.bits }
 
   init(bits: Int) {
-    self.bits = bits
-    size = 1 << bits
-    mask = UInt64(size - 1)
-    slots = .allocate(capacity: size)
-    slots.initialize(
-      repeating: Slot(mover: 0, other: 0, score: 0, bound: 0, move: 0, depth: 0), count: size)
-  }
-
-  deinit {
-    slots.deinitialize(count: size)
-    slots.deallocate()
+    slots = SlotBuffer(
+      bits: bits, empty: Slot(mover: 0, other: 0, score: 0, bound: 0, move: 0, depth: 0))
   }
 
   private func slot(_ mover: UInt64, _ other: UInt64) -> Int {
     let hash = (mover &* 0x9E37_79B9_7F4A_7C15) ^ (other &* 0xC2B2_AE3D_27D4_EB4F)
-    return Int(truncatingIfNeeded: (hash ^ (hash >> 29)) & mask)
+    return Int(truncatingIfNeeded: hash ^ (hash >> 29)) & slots.mask
   }
 
   func probe(_ mover: UInt64, _ other: UInt64) -> Entry? {

@@ -480,22 +480,15 @@ final class ProofNumberTable: @unchecked Sendable {
     var work: UInt8
   }
 
-  private let slots: UnsafeMutablePointer<Slot>
-  private let mask: Int
+  private let slots: SlotBuffer<Slot>
   /// The table holds `2^bits` slots.
-  let bits: Int
+  var bits: Int { slots.bits }
 
   init(bits: Int) {
-    self.bits = bits
-    let size = 1 << bits
-    mask = size - 1
-    slots = .allocate(capacity: size)
-    slots.initialize(
-      repeating: Slot(attacker: 0, defender: 0, proof: 0, disproof: 0, tag: 0, work: 0),
-      count: size)
+    slots = SlotBuffer(
+      bits: bits,
+      empty: Slot(attacker: 0, defender: 0, proof: 0, disproof: 0, tag: 0, work: 0))
   }
-
-  deinit { slots.deallocate() }
 
   @inline(__always)
   private static func tag(_ turn: (plies: Int, attackerToMove: Bool)) -> UInt16 {
@@ -506,7 +499,7 @@ final class ProofNumberTable: @unchecked Sendable {
   private func index(_ attacker: UInt64, _ defender: UInt64, _ tag: UInt16) -> Int {
     var hash = (attacker &* 0x9E37_79B9_7F4A_7C15) ^ (defender &* 0xC2B2_AE3D_27D4_EB4F)
     hash ^= UInt64(tag) &* 0xD6E8_FEB8_6659_FD93
-    return Int(truncatingIfNeeded: hash ^ (hash >> 31)) & mask & ~1
+    return Int(truncatingIfNeeded: hash ^ (hash >> 31)) & slots.mask & ~1
   }
 
   @inline(__always)

@@ -8,8 +8,7 @@ import Testing
 struct OpenFourTests {
   /// What playing each empty cell shows: the cells that make two or more threats for
   /// `colour`, and those cells with the threats they make.
-  static func bruteForce<B: BitBoard>(_ state: LineState<B>, colour: Int) -> (makers: B, stops: B)
-  {
+  static func bruteForce<B: BitBoard>(_ state: LineState<B>, colour: Int) -> (makers: B, stops: B) {
     var makers = B.zero
     var stops = B.zero
     for cell in state.empty.indices {
