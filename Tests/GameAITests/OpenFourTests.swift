@@ -79,30 +79,33 @@ struct OpenFourTests {
     #expect(withMakers > 100, "\(withMakers) of 800")
   }
 
-  @Test func findsTheOpenFourOfAnOpenThreeAndTheCellsThatStopIt() throws {
-    // X on f8 g8 h8, open at both ends: e8 and i8 make open fours; d8 and j8 complete them.
-    let board = try gomoku(x: ["f8", "g8", "h8"], o: ["a1", "o15"])
+  /// The names of the cells `openFours` finds for X and for O on a 15×15 board where X and O
+  /// have played `x` and `o`, O to move.
+  static func openFours(x: [String], o: [String]) throws
+    -> (x: (makers: Set<String>, stops: Set<String>), o: (makers: Set<String>, stops: Set<String>))
+  {
+    let board = try gomoku(x: x, o: o)
+    #expect(board.toMove == .o)
     let geometry = Geometry<Bits256>(board)
     let (mover, other) = geometry.position(of: board)
     let state = LineState(geometry: geometry)
     // O is to move: colour 0 is O, colour 1 is X.
     state.setUp(mover: mover, other: other)
-    let found = state.openFours(of: 1)
-    let names = { (cells: Bits256) in
-      Set(cells.indices.map { geometry.cell(at: $0).name })
-    }
-    #expect(names(found.makers) == ["e8", "i8"])
-    #expect(names(found.stops) == ["d8", "e8", "i8", "j8"])
-    #expect(state.openFours(of: 0).makers.isZero)
+    let names = { (cells: Bits256) in Set(cells.indices.map { geometry.cell(at: $0).name }) }
+    let (forX, forO) = (state.openFours(of: 1), state.openFours(of: 0))
+    return ((names(forX.makers), names(forX.stops)), (names(forO.makers), names(forO.stops)))
+  }
+
+  @Test func findsTheOpenFourOfAnOpenThreeAndTheCellsThatStopIt() throws {
+    // X on f8 g8 h8, open at both ends: e8 and i8 make open fours; d8 and j8 complete them.
+    let found = try Self.openFours(x: ["f8", "g8", "h8"], o: ["a1", "o15"])
+    #expect(found.x.makers == ["e8", "i8"])
+    #expect(found.x.stops == ["d8", "e8", "i8", "j8"])
+    #expect(found.o.makers.isEmpty && found.o.stops.isEmpty)
   }
 
   @Test func findsNoneWhenAnEndIsBlocked() throws {
-    let board = try gomoku(x: ["f8", "g8", "h8"], o: ["e8", "o15"])
-    let geometry = Geometry<Bits256>(board)
-    let (mover, other) = geometry.position(of: board)
-    let state = LineState(geometry: geometry)
-    state.setUp(mover: mover, other: other)
-    #expect(state.openFours(of: 1).makers.isZero)
-    #expect(state.openFours(of: 1).stops.isZero)
+    let found = try Self.openFours(x: ["f8", "g8", "h8"], o: ["e8", "o15"])
+    #expect(found.x.makers.isEmpty && found.x.stops.isEmpty)
   }
 }
