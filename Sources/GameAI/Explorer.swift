@@ -266,9 +266,10 @@ final class Explorer<B: BitBoard> {
     }
 
     let isForced = !forced.isZero
-    if !stops.isZero { forced = stops | state.fourMakingCells(for: me) }
+    // The moves that matter, when not every move near the marks does.
+    let narrowed = stops.isZero ? forced : stops | state.fourMakingCells(for: me)
     var moves = orderedMoves(
-      forced.isZero ? area & empty : forced, colour: me, hint: hint, limit: breadth)
+      narrowed.isZero ? area & empty : narrowed, colour: me, hint: hint, limit: breadth)
     if moves.isEmpty { moves = orderedMoves(empty, colour: me, hint: hint, limit: breadth) }
     let nextDepth = isForced ? depth : depth - 1
     var alpha = alpha
