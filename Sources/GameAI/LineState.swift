@@ -45,11 +45,16 @@ final class LineState<B: BitBoard> {
   let tallies: UnsafeMutablePointer<Tallies>
   /// Each colour's marks.
   let marks: UnsafeMutablePointer<B>
-  /// Copies of `geometry.windowStart`, `geometry.windowIndices` and `weights` for the hot
-  /// loops.
+  /// Copies of `geometry.windowStart` and `geometry.windowIndices` for the hot loops.
   let starts: UnsafeMutablePointer<Int>
   let slots: UnsafeMutablePointer<Int>
-  let fastWeights: UnsafeMutablePointer<Int>
+  /// `shares[first * (k + 1) + second]`: what a window holding `first` marks of colour 0
+  /// and `second` of colour 1 adds to the tallies.
+  private let shares: UnsafeMutablePointer<Tallies>
+  /// `orderShares[colour * (k + 1)² + first * (k + 1) + second]`: what a window holding
+  /// `first` marks of colour 0 and `second` of colour 1 adds to ``value(of:for:)`` of a
+  /// cell in it, for `colour`.
+  private let orderShares: UnsafeMutablePointer<Int>
   /// Scratch for ``openFours(of:)``: a cell's partner in a three window, or -1.
   private let partners: UnsafeMutablePointer<Int>
   /// Scratch for ``openFours(of:)``: the two empty cells of each three window seen.
@@ -75,7 +80,24 @@ final class LineState<B: BitBoard> {
     marks.initialize(repeating: .zero, count: 2)
     starts = LineState.copy(geometry.windowStart)
     slots = LineState.copy(geometry.windowIndices)
-    fastWeights = LineState.copy(weights)
+    let stride = geometry.k + 1
+    shares = .allocate(capacity: stride * stride)
+    orderShares = .allocate(capacity: 2 * stride * stride)
+    for first in 0...geometry.k {
+      for second in 0...geometry.k {
+        shares[first * stride + second] = LineState.share(
+          first, second, k: geometry.k, weights: weights)
+        // A window is complete only once a game is over; its cells are never ordered.
+        let extend = { (marks: Int) in weights[min(marks + 1, geometry.k)] }
+        for colour in 0..<2 {
+          let (mine, theirs) = colour == 0 ? (first, second) : (second, first)
+          var value = 0
+          if theirs == 0 { value += 2 * extend(mine) }
+          if mine == 0 { value += extend(theirs) }
+          orderShares[colour * stride * stride + first * stride + second] = value
+        }
+      }
+    }
     partners = .allocate(capacity: geometry.cellCount)
     partners.initialize(repeating: -1, count: geometry.cellCount)
     pairs = .allocate(capacity: max(2, 2 * windowCount))
@@ -96,7 +118,8 @@ final class LineState<B: BitBoard> {
     marks.deallocate()
     starts.deallocate()
     slots.deallocate()
-    fastWeights.deallocate()
+    shares.deallocate()
+    orderShares.deallocate()
     partners.deallocate()
     pairs.deallocate()
   }
@@ -124,31 +147,51 @@ final class LineState<B: BitBoard> {
 
   func remove(_ cell: Int, colour: Int) { change(cell, colour: colour, by: -1) }
 
+  /// Moves the counts and tallies of every window through `cell` by `step`.
+  ///
+  /// This is the hottest loop of the large-board search. Its sums are bounded by the
+  /// windows' weights, so it adds without overflow checks, which lets the compiler keep the
+  /// seven tallies in vector registers.
   private func change(_ cell: Int, colour: Int, by step: Int) {
+    let stride = k + 1
+    // A step in colour 0's count moves a window a whole row of the shares table.
+    let move = colour == 0 ? step * stride : step
+    let own = colour * windowCount
+    var tallies = self.tallies.pointee
     for slot in starts[cell]..<starts[cell + 1] {
       let window = slots[slot]
-      account(counts[window], counts[windowCount + window], sign: -1)
-      counts[colour * windowCount + window] += step
-      account(counts[window], counts[windowCount + window], sign: 1)
+      let before = counts[window] &* stride &+ counts[windowCount &+ window]
+      counts[own &+ window] &+= step
+      let old = shares[before]
+      let new = shares[before &+ move]
+      tallies.openWindows &+= new.openWindows &- old.openWindows
+      tallies.first.weight &+= new.first.weight &- old.first.weight
+      tallies.first.fours &+= new.first.fours &- old.first.fours
+      tallies.first.threes &+= new.first.threes &- old.first.threes
+      tallies.second.weight &+= new.second.weight &- old.second.weight
+      tallies.second.fours &+= new.second.fours &- old.second.fours
+      tallies.second.threes &+= new.second.threes &- old.second.threes
     }
+    self.tallies.pointee = tallies
     marks[colour] = marks[colour] ^ B(bit: cell)
   }
 
-  /// Adds (`sign` 1) or removes (`sign` -1) a window's share of the tallies, given each
-  /// colour's marks in it.
-  @inline(__always)
-  private func account(_ first: Int, _ second: Int, sign: Int) {
-    if first == 0 || second == 0 { tallies.pointee.openWindows += sign }
+  /// What a window holding `first` marks of colour 0 and `second` of colour 1 adds to the
+  /// tallies.
+  private static func share(_ first: Int, _ second: Int, k: Int, weights: [Int]) -> Tallies {
+    var share = Tallies()
+    if first == 0 || second == 0 { share.openWindows = 1 }
     if second == 0 {
-      tallies.pointee.first.weight += sign * fastWeights[first]
-      if first == k - 1 { tallies.pointee.first.fours += sign }
-      if first == k - 2 { tallies.pointee.first.threes += sign }
+      share.first.weight = weights[first]
+      share.first.fours = first == k - 1 ? 1 : 0
+      share.first.threes = first == k - 2 ? 1 : 0
     }
     if first == 0 {
-      tallies.pointee.second.weight += sign * fastWeights[second]
-      if second == k - 1 { tallies.pointee.second.fours += sign }
-      if second == k - 2 { tallies.pointee.second.threes += sign }
+      share.second.weight = weights[second]
+      share.second.fours = second == k - 1 ? 1 : 0
+      share.second.threes = second == k - 2 ? 1 : 0
     }
+    return share
   }
 
   // MARK: - Threats
@@ -165,13 +208,13 @@ final class LineState<B: BitBoard> {
     if let cell {
       for slot in starts[cell]..<starts[cell + 1] {
         let window = slots[slot]
-        if counts[own + window] == marks && counts[other + window] == 0 {
+        if counts[own &+ window] == marks && counts[other &+ window] == 0 {
           result = result | geometry.windows[window]
         }
       }
     } else {
       for window in 0..<windowCount
-      where counts[own + window] == marks && counts[other + window] == 0 {
+      where counts[own &+ window] == marks && counts[other &+ window] == 0 {
         result = result | geometry.windows[window]
       }
     }
@@ -197,7 +240,7 @@ final class LineState<B: BitBoard> {
     let other = (1 - colour) * windowCount
     let least = max(1, k - 3)
     for window in 0..<windowCount
-    where counts[own + window] >= least && counts[other + window] == 0 {
+    where counts[own &+ window] >= least && counts[other &+ window] == 0 {
       result = result | geometry.windows[window]
     }
     return result & empty
@@ -214,7 +257,7 @@ final class LineState<B: BitBoard> {
     var seen = B.zero
     for slot in starts[cell]..<starts[cell + 1] {
       let window = slots[slot]
-      guard counts[own + window] == k - 2 && counts[other + window] == 0 else { continue }
+      guard counts[own &+ window] == k &- 2 && counts[other &+ window] == 0 else { continue }
       var rest = geometry.windows[window] & empty & ~seen
       seen = seen | rest
       while !rest.isZero {
@@ -243,7 +286,7 @@ final class LineState<B: BitBoard> {
     let empty = self.empty
     var count = 0
     for window in 0..<windowCount
-    where counts[own + window] == k - 2 && counts[other + window] == 0 {
+    where counts[own &+ window] == k &- 2 && counts[other &+ window] == 0 {
       let cells = geometry.windows[window] & empty
       pairs[count] = cells.lowestIndex
       pairs[count + 1] = cells.withoutLowest.lowestIndex
@@ -276,15 +319,15 @@ final class LineState<B: BitBoard> {
   /// block, judged on the current position.
   @inline(__always)
   func value(of move: Int, for colour: Int) -> Int {
+    let stride = k &+ 1
+    let table = orderShares + colour &* stride &* stride
+    let counts = self.counts
+    let windowCount = self.windowCount
+    let slots = self.slots
     var value = 0
-    let own = colour * windowCount
-    let other = (1 - colour) * windowCount
-    for slot in starts[move]..<starts[move + 1] {
+    for slot in starts[move]..<starts[move &+ 1] {
       let window = slots[slot]
-      let mine = counts[own + window]
-      let theirs = counts[other + window]
-      if theirs == 0 { value += 2 * fastWeights[mine + 1] }
-      if mine == 0 { value += fastWeights[theirs + 1] }
+      value &+= table[counts[window] &* stride &+ counts[windowCount &+ window]]
     }
     return value
   }
