@@ -160,24 +160,33 @@ final class ThreatSearch<B: BitBoard> {
 
   // MARK: - Threat-space search
 
-  /// The deepest chain of threats, counted in the attacker's moves, that the search tries.
+  /// The deepest chain of threats that the search tries, counted in the attacker's open
+  /// threes and in its fours past the first `freeFours` of a line of play.
   static var threatDepth: Int { 6 }
+
+  /// How many fours a line of play of the threat-space search may make without spending
+  /// depth: a four leaves one reply, so it costs little to read.
+  static var freeFours: Int { 4 }
 
   /// A forced win for `colour`, to move, through a sequence of threats (fours and open
   /// threes) that each leave the opponent only defensive replies: the first move and the
   /// plies to the win.
   ///
-  /// It deepens one threat at a time until `limit`. A found win is sound: after a four the
-  /// opponent's one reply is searched, and after a three every reply that could matter, that
-  /// is every cell that stops the three from becoming an open four and every four of the
-  /// opponent's own. Any other reply lets the attacker make an open four, which wins.
+  /// It deepens one threat at a time until `limit`, remembering the positions where the
+  /// attacker was shown to have no win. A found win is sound: after a four the opponent's one
+  /// reply is searched, and after a three every reply that could matter, that is every cell
+  /// that stops the three from becoming an open four and every four of the opponent's own.
+  /// Any other reply lets the attacker make an open four, which wins.
   func threatSpaceWin(for colour: Int, until limit: ContinuousClock.Instant)
     -> (move: Int, plies: Int)?
   {
     limits.counters.pointee.threatLimit = limit
     limits.counters.pointee.threatStopped = false
+    failedThreats.removeAll(keepingCapacity: true)
     for depth in 1...ThreatSearch.threatDepth {
-      if let win = attack(colour, depth: depth) { return win }
+      if let win = attack(colour, depth: depth, fours: ThreatSearch.freeFours, key: 0) {
+        return win
+      }
       if limits.counters.pointee.threatStopped { return nil }
     }
     return nil
@@ -221,15 +230,29 @@ final class ThreatSearch<B: BitBoard> {
     return safe.isEmpty ? moves : safe
   }
 
-  /// The attacker's turn in the threat-space search: a threat of at most `depth` moves
-  /// that wins against every defence.
-  private func attack(_ colour: Int, depth: Int) -> (move: Int, plies: Int)? {
+  /// The positions, by key and free fours left, where the attacker of the current
+  /// threat-space search was shown to have no win, with the most depth it was allowed there.
+  private var failedThreats: [UInt64: Int] = [:]
+  /// Whether the threat-space search remembers its failed positions; off only to test that
+  /// the memory changes no answer.
+  var remembersThreats = true
+
+  /// The attacker's turn in the threat-space search: a win through threats.
+  ///
+  /// It spends at most `depth`, with `fours` fours left that spend none. `key` names the
+  /// position reached from the search's root by the marks added.
+  private func attack(_ colour: Int, depth: Int, fours: Int, key: UInt64)
+    -> (move: Int, plies: Int)?
+  {
     if limits.threatNodeStops() { return nil }
     let defender = 1 - colour
     if state.tallies.pointee[colour].fours > 0 {
       return (state.threatCells(of: colour).lowestIndex, 1)
     }
-    guard depth > 0 else { return nil }
+    guard depth > 0 || fours > 0 else { return nil }
+    let entry = key &+ UInt64(fours) &* 0x9E37_79B9_7F4A_7C15
+    if remembersThreats, let failed = failedThreats[entry], failed >= depth { return nil }
+    let cellCount = state.geometry.cellCount
     var cells: B
     if state.tallies.pointee[defender].fours > 0 {
       // The attacker must block, and the block must itself be a threat.
@@ -251,7 +274,15 @@ final class ThreatSearch<B: BitBoard> {
       } else if !completions.isZero {
         let block = completions.lowestIndex
         state.place(block, colour: defender)
-        if let rest = attack(colour, depth: depth - 1) { result = (cell, 2 + rest.plies) }
+        let next =
+          key ^ chainKeys[colour * cellCount + cell] ^ chainKeys[defender * cellCount + block]
+        let free = fours > 0
+        if free || depth > 0,
+          let rest = attack(
+            colour, depth: free ? depth : depth - 1, fours: free ? fours - 1 : 0, key: next)
+        {
+          result = (cell, 2 + rest.plies)
+        }
         state.remove(block, colour: defender)
       } else if depth >= 2 {
         let defences = state.openFourDefences(of: colour, after: cell)
@@ -270,7 +301,9 @@ final class ThreatSearch<B: BitBoard> {
         let reply = rest.lowestIndex
         rest = rest.withoutLowest
         state.place(reply, colour: defender)
-        let outcome = attack(colour, depth: depth - 1)
+        let next =
+          key ^ chainKeys[colour * cellCount + cell] ^ chainKeys[defender * cellCount + reply]
+        let outcome = attack(colour, depth: depth - 1, fours: fours, key: next)
         state.remove(reply, colour: defender)
         guard let outcome else {
           longest = -1
@@ -282,6 +315,7 @@ final class ThreatSearch<B: BitBoard> {
       if longest > 0 { return (cell, 2 + longest) }
       if threatStopped { return nil }
     }
+    if remembersThreats { failedThreats[entry] = depth }
     return nil
   }
 }

@@ -26,14 +26,17 @@ struct ThreatSpaceTests {
     return board
   }
 
-  @Test(arguments: [
+  /// Positions, X to move, that X wins through open threes.
+  static let winsThroughOpenThrees = [
     // A three-three: h8 makes open threes on row 8 and on column h.
     (["f8", "g8", "h6", "h7"], ["a1", "o15", "a15", "o1"]),
     // A three first: an open three forces a reply, and a three-three or four-three follows.
     (["f4", "g5", "h7", "f8", "g8"], ["a1", "o15", "a15", "o1", "a8"]),
     // A four that forces a block, then a four-three built on an open three.
     (["d4", "e4", "f4", "h2", "h3", "j6"], ["c4", "a15", "o15", "o1", "a8", "o8"]),
-  ])
+  ]
+
+  @Test(arguments: winsThroughOpenThrees)
   func findsAndPlaysAWinThroughOpenThrees(x: [String], o: [String]) throws {
     let board = try gomoku(x: x, o: o)
     let analysis = engine.analyze(board)
