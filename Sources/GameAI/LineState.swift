@@ -87,15 +87,10 @@ final class LineState<B: BitBoard> {
       for second in 0...geometry.k {
         shares[first * stride + second] = LineState.share(
           first, second, k: geometry.k, weights: weights)
-        // A window is complete only once a game is over; its cells are never ordered.
-        let extend = { (marks: Int) in weights[min(marks + 1, geometry.k)] }
-        for colour in 0..<2 {
-          let (mine, theirs) = colour == 0 ? (first, second) : (second, first)
-          var value = 0
-          if theirs == 0 { value += 2 * extend(mine) }
-          if mine == 0 { value += extend(theirs) }
-          orderShares[colour * stride * stride + first * stride + second] = value
-        }
+        orderShares[first * stride + second] = LineState.orderShare(
+          mine: first, theirs: second, k: geometry.k, weights: weights)
+        orderShares[stride * stride + first * stride + second] = LineState.orderShare(
+          mine: second, theirs: first, k: geometry.k, weights: weights)
       }
     }
     partners = .allocate(capacity: geometry.cellCount)
@@ -192,6 +187,18 @@ final class LineState<B: BitBoard> {
       share.second.threes = second == k - 2 ? 1 : 0
     }
     return share
+  }
+
+  /// What a window holding `mine` marks of a colour and `theirs` of the other adds to
+  /// ``value(of:for:)`` of a cell in it, for that colour: twice the weight the colour's line
+  /// would reach, and the weight of the other colour's line it would block.
+  private static func orderShare(mine: Int, theirs: Int, k: Int, weights: [Int]) -> Int {
+    // A window is complete only once a game is over; its cells are never ordered.
+    let extend = { (marks: Int) in weights[min(marks + 1, k)] }
+    var value = 0
+    if theirs == 0 { value += 2 * extend(mine) }
+    if mine == 0 { value += extend(theirs) }
+    return value
   }
 
   // MARK: - Threats

@@ -88,6 +88,15 @@ final class ThreatSearch<B: BitBoard> {
   /// Random keys for the positions a root chain of fours reaches:
   /// `chainKeys[colour * cellCount + cell]`.
   private let chainKeys: [UInt64]
+
+  /// The key of the position `key` names once `colour` has played `cell` and the opponent
+  /// `reply`.
+  @inline(__always)
+  private func key(_ key: UInt64, after cell: Int, and reply: Int, by colour: Int) -> UInt64 {
+    let cellCount = state.geometry.cellCount
+    return key ^ chainKeys[colour * cellCount + cell]
+      ^ chainKeys[(1 - colour) * cellCount + reply]
+  }
   /// The positions, by key, where a root chain of fours was shown to fail, with the most
   /// fours it was allowed there; emptied at each root search.
   private var failedChains: [UInt64: Int] = [:]
@@ -125,7 +134,6 @@ final class ThreatSearch<B: BitBoard> {
       if let failed = failedChains[key], failed >= depth { return nil }
       if limits.threatNodeStops() { return nil }
     }
-    let cellCount = state.geometry.cellCount
     var cells = state.fourMakingCells(for: colour)
     while !cells.isZero {
       let cell = cells.lowestIndex
@@ -142,8 +150,7 @@ final class ThreatSearch<B: BitBoard> {
         if state.tallies.pointee[1 - colour].fours == 0,
           let rest = fours(
             colour, depth: depth - 1,
-            key: key ^ chainKeys[colour * cellCount + cell]
-              ^ chainKeys[(1 - colour) * cellCount + block],
+            key: self.key(key, after: cell, and: block, by: colour),
             remembers: remembers)
         {
           plies = 2 + rest.plies
@@ -252,7 +259,6 @@ final class ThreatSearch<B: BitBoard> {
     guard depth > 0 || fours > 0 else { return nil }
     let entry = key &+ UInt64(fours) &* 0x9E37_79B9_7F4A_7C15
     if remembersThreats, let failed = failedThreats[entry], failed >= depth { return nil }
-    let cellCount = state.geometry.cellCount
     var cells: B
     if state.tallies.pointee[defender].fours > 0 {
       // The attacker must block, and the block must itself be a threat.
@@ -274,12 +280,11 @@ final class ThreatSearch<B: BitBoard> {
       } else if !completions.isZero {
         let block = completions.lowestIndex
         state.place(block, colour: defender)
-        let next =
-          key ^ chainKeys[colour * cellCount + cell] ^ chainKeys[defender * cellCount + block]
+        // Past the guard above, a four is free or there is depth to spend on it.
         let free = fours > 0
-        if free || depth > 0,
-          let rest = attack(
-            colour, depth: free ? depth : depth - 1, fours: free ? fours - 1 : 0, key: next)
+        if let rest = attack(
+          colour, depth: free ? depth : depth - 1, fours: free ? fours - 1 : 0,
+          key: self.key(key, after: cell, and: block, by: colour))
         {
           result = (cell, 2 + rest.plies)
         }
@@ -301,9 +306,9 @@ final class ThreatSearch<B: BitBoard> {
         let reply = rest.lowestIndex
         rest = rest.withoutLowest
         state.place(reply, colour: defender)
-        let next =
-          key ^ chainKeys[colour * cellCount + cell] ^ chainKeys[defender * cellCount + reply]
-        let outcome = attack(colour, depth: depth - 1, fours: fours, key: next)
+        let outcome = attack(
+          colour, depth: depth - 1, fours: fours,
+          key: self.key(key, after: cell, and: reply, by: colour))
         state.remove(reply, colour: defender)
         guard let outcome else {
           longest = -1
