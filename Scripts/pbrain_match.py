@@ -25,6 +25,7 @@ import sys
 import time
 
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+SETTLE = 0.01
 
 
 class BrainError(Exception):
@@ -159,6 +160,11 @@ def play(black, white, opening, size, memory):
         board[y][x] = "black" if index % 2 == 0 else "white"
         moves.append((x, y))
     started = {"black": False, "white": False}
+    # When each brain last answered: some brains (Rapfi 0.43 among them) print their move a
+    # moment before their search has wound down, and drop a TURN that arrives in between, so
+    # a brain is sent its next turn no sooner than SETTLE seconds after its last answer. Its
+    # clock starts when the turn is sent, so the wait costs neither brain any time.
+    answered = {"black": 0.0, "white": 0.0}
     colour = "black" if len(opening) % 2 == 0 else "white"
     while True:
         brain = brains[colour]
@@ -181,8 +187,11 @@ def play(black, white, opening, size, memory):
                 brain.send("DONE")
             else:
                 last = moves[-1]
+                time.sleep(max(0.0, answered[colour] + SETTLE - time.monotonic()))
+                begin = time.monotonic()
                 brain.send(f"TURN {last[0]},{last[1]}")
             x, y = brain.answer(begin + allowed)
+            answered[colour] = time.monotonic()
             times[brain.name].append((time.monotonic() - begin, allowed > time_ms / 1000 + 1))
         except BrainError as error:
             return other, f"fault: {error}", moves, times
