@@ -251,9 +251,7 @@ final class Explorer<B: BitBoard> {
       {
         return Score.win(in: ply + win.plies)
       }
-      // The side to move is a tempo ahead: its patterns count for more.
-      let estimate = (3 * tallies[me].weight - 2 * tallies[them].weight) / 2
-      return max(-Score.estimateLimit + 1, min(Score.estimateLimit - 1, estimate))
+      return horizonEstimate(for: me, stops: stops)
     }
 
     let side = UInt64(me ^ rootMark) + 1
@@ -297,6 +295,33 @@ final class Explorer<B: BitBoard> {
         bound: .init(best: best, originalAlpha: originalAlpha, beta: beta), move: bestMove,
         depth: depth))
     return best
+  }
+
+  /// What an open three of the side to move is worth at the horizon while the opponent can
+  /// still make fours (without them it is scored as a win): with the move it becomes an open
+  /// four, which only fours in between can answer.
+  static var openThreeToPlay: Int { 150 }
+  /// What an open three of the opponent costs the side to move at the horizon: its next move
+  /// must stop it.
+  static var openThreeToAnswer: Int { 70 }
+
+  /// The estimate of a quiet position at the horizon for the side to move, `me`, given the
+  /// cells that stop the opponent's open threes (`stops`, empty when it has none): the
+  /// windows' weights, the side to move's counting for more, since it is a tempo ahead, and,
+  /// for a search that reads open threes, their worth to each side.
+  func horizonEstimate(for me: Int, stops: B) -> Int {
+    let tallies = self.tallies
+    let them = 1 - me
+    var estimate = (3 * tallies[me].weight - 2 * tallies[them].weight) / 2
+    if readsOpenFours {
+      if !stops.isZero { estimate -= Self.openThreeToAnswer }
+      if tallies[me].threes >= 2, tallies[them].threes > 0,
+        !state.openFours(of: me).makers.isZero
+      {
+        estimate += Self.openThreeToPlay
+      }
+    }
+    return max(-Score.estimateLimit + 1, min(Score.estimateLimit - 1, estimate))
   }
 
   // MARK: - Move ordering
