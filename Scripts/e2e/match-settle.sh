@@ -14,7 +14,6 @@ output=$(python3 "$here/../pbrain_match.py" "$slow" "$quick" --size 7 --openings
   echo "match-settle: the match had faults"
   exit 1
 }
-grep -q '^faults: 0$' <<<"$output" || { echo "$output"; exit 1; }
 games=$(grep -c '^game ' <<<"$output")
 [ "$games" = 4 ] || { echo "$output"; echo "match-settle: $games games, expected 4"; exit 1; }
 echo "match-settle: 4 games against a brain that drops early turns, no fault"

@@ -7,7 +7,6 @@ time, and every word that arrives in that time is dropped, so that a TURN sent t
 its coordinates to be read as a command of their own, which it answers with ERROR.
 """
 
-import select
 import sys
 import time
 

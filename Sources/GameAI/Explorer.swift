@@ -243,7 +243,7 @@ final class Explorer<B: BitBoard> {
       {
         return Score.win(in: ply + 3)
       }
-      if tallies[them].threes >= 2 { stops = state.openFours(of: them).stops }
+      stops = openThreeStops(against: me)
     }
     if depth <= 0 && forced.isZero {
       if tallies[me].threes > 0,
@@ -304,6 +304,14 @@ final class Explorer<B: BitBoard> {
   /// What an open three of the opponent costs the side to move at the horizon: its next move
   /// must stop it.
   static var openThreeToAnswer: Int { 70 }
+
+  /// The cells that stop the open threes of the side not to move, `1 - me`.
+  ///
+  /// They include its other double-threat makers, and are empty when it has none. Two
+  /// windows of three are the least that makes one, so with fewer the scan is skipped.
+  func openThreeStops(against me: Int) -> B {
+    tallies[1 - me].threes >= 2 ? state.openFours(of: 1 - me).stops : .zero
+  }
 
   /// The estimate of a quiet position at the horizon for the side to move, `me`, given the
   /// cells that stop the opponent's open threes (`stops`, empty when it has none): the

@@ -21,12 +21,6 @@ struct HorizonEstimateTests {
     return (3 * tallies[me].weight - 2 * tallies[1 - me].weight) / 2
   }
 
-  /// The stops of the opponent's open threes, as the search finds them before the horizon.
-  static func stops(_ explorer: Explorer<Bits256>, against me: Int) -> Bits256 {
-    let tallies = explorer.state.tallies.pointee
-    return tallies[1 - me].threes >= 2 ? explorer.state.openFours(of: 1 - me).stops : .zero
-  }
-
   @Test func anOpenThreeWithTheMoveCountsWhenTheOpponentCanMakeFours() {
     let explorer = Self.explorer()
     // The side to move: an open three on row 7. The other side: a three against the edge,
@@ -34,13 +28,13 @@ struct HorizonEstimateTests {
     let mover = Self.cells([(7, 5), (7, 6), (7, 7), (12, 12)])
     let other = Self.cells([(0, 0), (0, 1), (0, 2), (3, 10)])
     explorer.state.setUp(mover: mover, other: other)
-    let stops = Self.stops(explorer, against: 0)
+    let stops = explorer.openThreeStops(against: 0)
     #expect(stops.isZero)
     #expect(
       explorer.horizonEstimate(for: 0, stops: stops)
         == Self.windows(explorer, for: 0) + Explorer<Bits256>.openThreeToPlay)
     // With the move the other side's, that open three is one it must answer.
-    let theirs = Self.stops(explorer, against: 1)
+    let theirs = explorer.openThreeStops(against: 1)
     #expect(!theirs.isZero)
     #expect(
       explorer.horizonEstimate(for: 1, stops: theirs)
@@ -54,7 +48,7 @@ struct HorizonEstimateTests {
     let other = Self.cells([(7, 4), (0, 0), (0, 1), (0, 2)])
     explorer.state.setUp(mover: mover, other: other)
     for me in 0...1 {
-      let stops = Self.stops(explorer, against: me)
+      let stops = explorer.openThreeStops(against: me)
       #expect(stops.isZero)
       #expect(explorer.horizonEstimate(for: me, stops: stops) == Self.windows(explorer, for: me))
     }
@@ -87,7 +81,7 @@ struct HorizonEstimateTests {
           penalties += 1
         }
         expected = max(-Score.estimateLimit + 1, min(Score.estimateLimit - 1, expected))
-        let found = explorer.horizonEstimate(for: me, stops: Self.stops(explorer, against: me))
+        let found = explorer.horizonEstimate(for: me, stops: explorer.openThreeStops(against: me))
         #expect(found == expected)
       }
     }
