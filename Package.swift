@@ -221,7 +221,8 @@ let package = Package(
     .testTarget(
       name: "TicTacToeCLITests",
       dependencies: [
-        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameProtocol", "GameRules", "ServerLive",
+        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameAI", "GameProtocol", "GameRules",
+        "ServerLive",
         "SQLite", "TestSupport", "TicTacToeCLI", "pbrain-tictactoe", "tictactoe",
       ]
     ),

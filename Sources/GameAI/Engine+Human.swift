@@ -46,7 +46,7 @@ extension Engine {
       return SearchMove(
         engine: self, board: board, deadline: .now + budget * skill,
         maximumDepth: max(1, Int(4 * skill))
-      ).run(cells: board.cellCount)
+      ).run(cells: board.cellCount).cell
     }
     // Sharper preferences with skill: weight = (plausibility + 1) ^ (1 + ⌊3 skill⌋).
     let exponent = 1 + Int(3 * skill)

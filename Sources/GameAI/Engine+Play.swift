@@ -26,11 +26,30 @@ extension Engine {
     for board: Board, difficulty: Difficulty, budget: Duration,
     using generator: inout some RandomNumberGenerator
   ) -> Cell? {
+    chooseMove(for: board, difficulty: difficulty, budget: budget, using: &generator)?.cell
+  }
+
+  /// The move the engine plays at `difficulty` thinking for at most `budget`, with what its
+  /// deepening search saw of it where that search chose it (the top level off 3×3, where no
+  /// proof settles the move), or `nil` when the game is over; the same move as
+  /// ``bestMove(for:difficulty:budget:using:)`` from the same generator state.
+  public func chooseMove(
+    for board: Board, difficulty: Difficulty, budget: Duration,
+    using generator: inout some RandomNumberGenerator
+  ) -> ChosenMove? {
     guard board.outcome == .inProgress else { return nil }
     if difficulty.skill >= 1 {
-      return perfectChoices(board, budget: budget).randomElement(using: &generator)
+      if board.rows == 3 && board.columns == 3 {
+        return perfectChoices(board, budget: budget).randomElement(using: &generator)
+          .map { ChosenMove(cell: $0) }
+      }
+      let examination = examine(board, budget: budget, forDisplay: false)
+      return examination.choices.randomElement(using: &generator).map {
+        ChosenMove(cell: $0, search: examination.search)
+      }
     }
     return humanMove(board, skill: difficulty.skill, budget: budget, using: &generator)
+      .map { ChosenMove(cell: $0) }
   }
 
   /// The moves the engine rates best: the moves its analysis would choose from (where some

@@ -73,6 +73,8 @@ public final class Engine: Sendable {
     /// The best moves whose estimate is close to the strongest's, or all best moves where
     /// every move is proven without an estimate.
     var choices: [Cell]
+    /// What the deepening search saw of the move it chose, where it chose the move to play.
+    var search: SearchReport?
   }
 
   /// The examination of an unfinished position other than 3×3 within `budget`; with the
@@ -225,14 +227,17 @@ public final class Engine: Sendable {
       }
     }
     var choice: Cell?
+    var search: SearchReport?
     if !facts.contains(where: { $0.tier >= 2 }) {
       // Nothing is proven to hold: the deepening search, with its threat searches, chooses,
       // passing over proven losses.
       let losing = facts.filter { $0.tier == 0 }.map(\.cell)
-      choice = SearchMove(
+      let chosen = SearchMove(
         engine: self, board: board, avoiding: losing,
         deadline: start + timeBudget * (forDisplay ? 0.8 : 1)
       ).run(cells: board.cellCount)
+      choice = chosen.cell
+      search = chosen.search
     }
     // Estimates: to rank the moves that hold (a short look when every move is proven), and
     // for display those of the unproven moves.
@@ -255,11 +260,17 @@ public final class Engine: Sendable {
       // Past the opening, the deepening search with its threat searches chooses among the
       // moves proven to hold: the strongest attack that cannot lose.
       let losing = facts.filter { $0.tier < 2 }.map(\.cell)
-      choice = SearchMove(
+      let chosen = SearchMove(
         engine: self, board: board, avoiding: losing, deadline: start + timeBudget
       ).run(cells: board.cellCount)
+      choice = chosen.cell
+      search = chosen.search
     }
-    return Engine.examination(board, facts, moverCannotWin: moverCannotWin, choice: choice)
+    var examination = Engine.examination(
+      board, facts, moverCannotWin: moverCannotWin, choice: choice)
+    // The report belongs to the move to play only where the search's choice is that move.
+    if let choice, examination.choices == [choice] { examination.search = search }
+    return examination
   }
 
   /// Until this many marks are on the board, the top level picks among the moves that hold
@@ -351,12 +362,18 @@ public final class Engine: Sendable {
     /// For a short-sighted player: how many plies it reads at most.
     var maximumDepth: Int?
 
-    func run<B: BitBoard>(on _: B.Type) -> Cell {
+    func run<B: BitBoard>(on _: B.Type) -> ChosenMove {
       engine.withExplorer(B.self, board, deadline: deadline) { explorer, geometry, mover, other in
         let avoided = avoiding.reduce(B.zero) { $0.inserting(geometry.index(of: $1)) }
         let best = explorer.bestMove(
           mover: mover, other: other, avoiding: avoided, maximumDepth: maximumDepth)
-        return geometry.cell(at: best.move)
+        let isProven = Score.isProven(best.score)
+        let report = SearchReport(
+          depth: best.depth,
+          evaluation: Score.evaluation(
+            best.score, emptyCells: board.emptyCells.count, isExact: isProven),
+          estimate: isProven ? nil : best.score, nodes: explorer.nodes)
+        return ChosenMove(cell: geometry.cell(at: best.move), search: report)
       }
     }
   }

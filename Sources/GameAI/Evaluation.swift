@@ -126,3 +126,42 @@ public struct SolveResult: Hashable, Sendable {
     self.duration = duration
   }
 }
+
+/// What the deepening search of a large board saw of the move it chose, for a tournament
+/// manager's log.
+public struct SearchReport: Hashable, Sendable {
+  /// The plies it read ahead, or those of the forced win it found; 0 for a move it did not
+  /// search, the only one left.
+  public var depth: Int
+  /// The chosen move's result for the side making it: proven where the search proved it,
+  /// else an estimate.
+  public var evaluation: Evaluation
+  /// The estimate in the search's own units (within ±600; positive favours the mover), or
+  /// `nil` where the result is proven.
+  public var estimate: Int?
+  /// Positions searched, threat searches included.
+  public var nodes: Int
+
+  /// Creates a report.
+  public init(depth: Int, evaluation: Evaluation, estimate: Int?, nodes: Int) {
+    self.depth = depth
+    self.evaluation = evaluation
+    self.estimate = estimate
+    self.nodes = nodes
+  }
+}
+
+/// A move the engine chose, with what its search saw of it where a search chose it.
+public struct ChosenMove: Hashable, Sendable {
+  /// Where to play.
+  public var cell: Cell
+  /// The deepening search's report, or `nil` where the move came from elsewhere: a table, a
+  /// proof or a lower level's choice.
+  public var search: SearchReport?
+
+  /// Creates a chosen move.
+  public init(cell: Cell, search: SearchReport? = nil) {
+    self.cell = cell
+    self.search = search
+  }
+}

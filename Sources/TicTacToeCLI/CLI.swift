@@ -260,7 +260,7 @@ public enum CLI {
     var session = PbrainSession(
       k: k, defaultTurn: .milliseconds(Int64((seconds ?? 1) * 1_000))
     ) { board, budget, memoryLimit in
-      engine(memoryLimit).bestMove(
+      engine(memoryLimit).chooseMove(
         for: board, difficulty: difficulty, budget: budget, using: &generator)
     }
     session.prepare = { board, memoryLimit in engine(memoryLimit).prepare(for: board) }

@@ -1,3 +1,4 @@
+package import GameAI
 package import GameRules
 
 /// A Gomocup (Piskvork) protocol session: the brain side, one line of the manager's in, the
@@ -29,8 +30,8 @@ package struct PbrainSession {
   }
 
   /// Chooses the move for the side to move of `board` within `budget`, keeping to
-  /// `memoryLimit` bytes when given.
-  var chooseMove: (_ board: Board, _ budget: Duration, _ memoryLimit: Int?) -> Cell?
+  /// `memoryLimit` bytes when given; a search report with it becomes a `MESSAGE` line.
+  var chooseMove: (_ board: Board, _ budget: Duration, _ memoryLimit: Int?) -> ChosenMove?
   /// Gets ready to play on boards shaped like `board` within `memoryLimit` bytes, at START,
   /// which has no turn limit.
   package var prepare: (_ board: Board, _ memoryLimit: Int?) -> Void = { _, _ in }
@@ -52,7 +53,7 @@ package struct PbrainSession {
 
   package init(
     k: Int = 5, defaultTurn: Duration = .seconds(1),
-    chooseMove: @escaping (_ board: Board, _ budget: Duration, _ memoryLimit: Int?) -> Cell?
+    chooseMove: @escaping (_ board: Board, _ budget: Duration, _ memoryLimit: Int?) -> ChosenMove?
   ) {
     self.k = k
     self.defaultTurn = defaultTurn
@@ -180,11 +181,26 @@ package struct PbrainSession {
     let budget = PbrainSession.budget(
       limits, default: defaultTurn, emptyCells: board.emptyCells.count)
     let memory = memoryLimit
-    guard let cell = chooseMove(board, budget, memory), (try? game?.play(at: cell)) != nil
+    let clock = ContinuousClock()
+    let start = clock.now
+    guard let chosen = chooseMove(board, budget, memory),
+      (try? game?.play(at: chosen.cell)) != nil
     else { return ["ERROR no move found"] }
-    return [
-      "DEBUG budget \(PbrainSession.milliseconds(budget)) ms", "\(cell.column),\(cell.row)",
-    ]
+    let elapsed = clock.now - start
+    var lines = ["DEBUG budget \(PbrainSession.milliseconds(budget)) ms"]
+    if let search = chosen.search {
+      lines.append("MESSAGE " + PbrainSession.message(search, elapsed: elapsed))
+    }
+    return lines + ["\(chosen.cell.column),\(chosen.cell.row)"]
+  }
+
+  /// What a manager's log shows of a search: `depth 12 | eval +35 | nodes 812345 | 431 ms`,
+  /// with `eval win in 7` or `eval loss in 8` where the result is proven.
+  package static func message(_ search: SearchReport, elapsed: Duration) -> String {
+    let value =
+      search.estimate.map { $0 > 0 ? "+\($0)" : "\($0)" } ?? search.evaluation.description
+    return
+      "depth \(search.depth) | eval \(value) | nodes \(search.nodes) | \(milliseconds(elapsed)) ms"
   }
 
   private mutating func boardLine(_ text: String) -> [String] {

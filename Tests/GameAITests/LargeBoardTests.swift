@@ -25,6 +25,36 @@ struct LargeBoardTests {
       .name
   }
 
+  @Test func theSearchReportsWhatItSawOfTheMoveItChose() throws {
+    // A quiet position: the move comes from the deepening search, with an estimate.
+    let quiet = try gomoku(x: ["h8", "j9"], o: ["i9", "g7"])
+    var generator = SplitMix64(seed: 5)
+    let chosen = try #require(
+      engine.chooseMove(
+        for: quiet, difficulty: .unbeatable, budget: .milliseconds(300), using: &generator))
+    let search = try #require(chosen.search)
+    #expect(search.depth >= 2 && search.nodes > 1_000, "\(search)")
+    #expect(!search.evaluation.isExact && search.estimate != nil, "\(search)")
+    #expect(abs(search.estimate ?? .max) < 600)
+    #expect(quiet[chosen.cell] == nil)
+    // A forced win: the report says it is proven, and in how many plies.
+    let win = try gomoku(x: ["g8", "h8", "i8"], o: ["a1", "o15", "a15"])
+    let winning = try #require(
+      engine.chooseMove(
+        for: win, difficulty: .unbeatable, budget: .milliseconds(300), using: &generator))
+    let proof = try #require(winning.search)
+    #expect(proof.estimate == nil && proof.evaluation.isExact, "\(proof)")
+    #expect(proof.evaluation.value == .win && proof.evaluation.plies == 3, "\(proof)")
+    // The lower levels and 3×3 have no search to report.
+    let human = engine.chooseMove(
+      for: quiet, difficulty: .medium, budget: .milliseconds(100), using: &generator)
+    #expect(human != nil && human?.search == nil)
+    let classic = engine.chooseMove(
+      for: try Board(rows: 3, columns: 3, k: 3), difficulty: .unbeatable,
+      budget: .milliseconds(100), using: &generator)
+    #expect(classic != nil && classic?.search == nil)
+  }
+
   @Test func fixturesHaveXToMove() throws {
     #expect(try gomoku(x: ["a1"], o: ["b1"]).toMove == .x)
   }

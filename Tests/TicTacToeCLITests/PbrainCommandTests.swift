@@ -64,6 +64,17 @@ struct PbrainCommandTests {
     #expect(
       lines.filter { $0.hasPrefix("DEBUG budget ") }
         == Array(repeating: "DEBUG budget 175 ms", count: 3))
+    // The opening moves come from the deepening search, which says what it saw.
+    let messages = lines.filter { $0.hasPrefix("MESSAGE depth ") }
+    #expect(messages.count >= 2, "\(lines)")
+    for message in messages {
+      let fields = message.dropFirst("MESSAGE ".count).split(separator: " | ")
+      #expect(fields.count == 4 && fields[0].hasPrefix("depth ") && fields[1].hasPrefix("eval "))
+      #expect(fields.count == 4 && fields[3].hasSuffix(" ms"), "\(message)")
+      let milliseconds = fields.count == 4 ? Int(fields[3].dropLast(3)) : nil
+      // Within the manager's 200 ms a turn.
+      #expect(milliseconds.map { $0 <= 200 } == true, "\(message)")
+    }
   }
 
   @Test func takesAWinAndBlocksALoss() throws {
@@ -94,7 +105,9 @@ struct PbrainCommandTests {
     // Each of BEGIN and the three TURNs gets one answer: a move, or an error.
     var text = ""
     func answers() -> Int {
-      text.split(separator: "\n").count { !$0.hasPrefix("DEBUG") && $0 != "OK" }
+      text.split(separator: "\n").count {
+        !$0.hasPrefix("DEBUG") && !$0.hasPrefix("MESSAGE") && $0 != "OK"
+      }
     }
     while answers() < 4 {
       let chunk = output.fileHandleForReading.availableData

@@ -1,3 +1,4 @@
+import GameAI
 import GameRules
 import Synchronization
 import Testing
@@ -16,7 +17,7 @@ struct PbrainSessionTests {
     PbrainSession(k: 5, defaultTurn: .seconds(1)) { board, budget, memory in
       asked.budget = budget
       asked.memory = memory
-      return board.emptyCells.first
+      return board.emptyCells.first.map { ChosenMove(cell: $0) }
     }
   }
 
@@ -103,6 +104,30 @@ struct PbrainSessionTests {
     #expect(feed(&brain, "BEGIN").last == "0,0")
     #expect(feed(&brain, "TURN 9,6").last == "1,0")
     #expect(brain.game?.board[Cell(row: 6, column: 9)] == .o)
+  }
+
+  @Test func aSearchReportBecomesAMessageBeforeTheMove() {
+    var brain = PbrainSession(k: 5, defaultTurn: .seconds(1)) { board, _, _ in
+      let cell = board.emptyCells[0]
+      let proven = board.markCount > 0
+      return ChosenMove(
+        cell: cell,
+        search: SearchReport(
+          depth: proven ? 3 : 11,
+          evaluation: Evaluation(value: proven ? .win : .draw, plies: 3, isExact: proven),
+          estimate: proven ? nil : 35, nodes: 812_345))
+    }
+    feed(&brain, "START 15")
+    let first = feed(&brain, "BEGIN")
+    #expect(first.count == 3 && first[0].hasPrefix("DEBUG budget "), "\(first)")
+    #expect(first[1].hasPrefix("MESSAGE depth 11 | eval +35 | nodes 812345 | "), "\(first)")
+    #expect(first[1].hasSuffix(" ms") && first[2] == "0,0", "\(first)")
+    let second = feed(&brain, "TURN 9,9")
+    #expect(second[1].hasPrefix("MESSAGE depth 3 | eval win in 3 | nodes 812345 | "))
+    // Without a report, no message.
+    var plain = session()
+    feed(&plain, "START 15")
+    #expect(feed(&plain, "BEGIN").count == 2)
   }
 
   @Test func startGetsTheEngineReadyForTheBoardAndTheMemoryLimit() {
