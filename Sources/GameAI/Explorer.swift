@@ -7,7 +7,9 @@
 /// four, looks only at cells near the marks, best first, and
 /// keeps a transposition table keyed by Zobrist hashes. Line counts, threats and the pattern
 /// evaluation are updated move by move (``LineState``); forced wins through threats come from
-/// ``ThreatSearch``.
+/// ``ThreatSearch``. A loss counts as proven only where every move that matters was read (a
+/// four to block, an open three to stop with no more answers than a node tries); elsewhere
+/// it is a likely loss, an estimate.
 final class Explorer<B: BitBoard> {
   let geometry: Geometry<B>
   let state: LineState<B>
@@ -80,12 +82,14 @@ final class Explorer<B: BitBoard> {
   /// The best move found for `mover` before the deadline, its score and the depth reached,
   /// passing over the cells of `avoiding` (moves known to lose) unless nothing else is left.
   ///
-  /// With `maximumDepth` the search looks that many plies ahead at most and skips the long
-  /// threat searches at the root: a short-sighted player.
-  func bestMove(mover: B, other: B, avoiding: B = .zero, maximumDepth: Int? = nil)
-    -> (move: Int, score: Int, depth: Int)
-  {
-    let isShortSighted = maximumDepth != nil
+  /// With `maximumDepth` the search looks that many plies ahead at most and, unless
+  /// `isShortSighted` is false, skips the long threat searches at the root and the open
+  /// threes and fours at its nodes: a short-sighted player.
+  func bestMove(
+    mover: B, other: B, avoiding: B = .zero, maximumDepth: Int? = nil,
+    isShortSighted: Bool? = nil
+  ) -> (move: Int, score: Int, depth: Int) {
+    let isShortSighted = isShortSighted ?? (maximumDepth != nil)
     readsOpenFours = !isShortSighted
     state.setUp(mover: mover, other: other)
     let empty = geometry.full & ~(mover | other)
@@ -287,6 +291,13 @@ final class Explorer<B: BitBoard> {
           if alpha >= beta { break }
         }
       }
+    }
+    if best <= -Score.provenThreshold, !isForced,
+      narrowed.isZero || narrowed.nonzeroBitCount > breadth
+    {
+      // Only the most promising moves near the marks were read, so a loss is likely, not
+      // proven; the longer it takes, the better the estimate.
+      best = -(Score.estimateLimit - 1) + min(Score.mate + best - ply, 99)
     }
     table.store(
       hash, side,
