@@ -7,9 +7,10 @@ import Testing
 /// most promising moves near the marks, so a loss found there is an estimate unless every
 /// move that matters was read.
 struct ProvenScoreTests {
-  /// A game of 15×15 freestyle against another engine, in the Gomocup protocol's `x,y`
-  /// coordinates. After 17 stones the search once called O's 4,8 a win in 11; X answered
-  /// 6,8 and O's own search then read the position as level.
+  /// A game of 15×15 freestyle against another engine, in Gomocup `x,y` coordinates.
+  ///
+  /// After 17 stones the search once called O's 4,8 a win in 11; X answered 6,8 and O's own
+  /// search then read the position as level.
   static let game = """
     6,6 5,5 9,5 5,6 5,4 6,7 8,4 4,5 3,4 7,5 6,5 7,6 7,7 5,8 4,9 5,9 5,7 4,8 6,8
     """
