@@ -27,6 +27,11 @@ fail() {
 
 t() { tmux -L "$socket" "$@"; }
 
+# A session that lives as long as the server, so that killing a game's session never empties
+# the server: when the last session goes, tmux 3.3a's client can fail the kill with "server
+# exited unexpectedly".
+t new-session -d -s keep -x 80 -y 24 "sleep 3600"
+
 # Starts the app in a fresh 80×24 pane. The pane's shell records the terminal mode before and
 # after, and the app's exit status.
 start() {
