@@ -10,21 +10,15 @@ struct ChainOfFoursTests {
   ///
   /// After its 47th stone, O has so many fours to chain that the search without memory and clock took four
   /// seconds, and so overran a tournament's 100 ms turn.
-  static let game = """
+  static let game = GomocupGame(
+    """
     5,7 6,9 5,8 7,8 5,10 5,9 4,9 6,7 6,11 3,8 5,6 7,9 6,6 7,7 7,6 8,6 6,8 8,9 9,9 8,7 8,8 3,6 \
     7,5 8,4 8,5 5,5 9,5 10,5 9,6 10,7 9,7 9,8 11,6 3,7 3,9 4,8 6,10 4,6 2,8 2,6 1,5 3,5 3,4 \
     4,4 9,4 9,3 5,3
-    """
+    """)
 
   /// The board after the game's first `count` stones.
-  static func board(after count: Int) throws -> Board {
-    var board = try Board(rows: 15, columns: 15, k: 5)
-    for stone in game.split(separator: " ").prefix(count) {
-      let xy = stone.split(separator: ",").compactMap { Int($0) }
-      try board.play(at: Cell(row: xy[1], column: xy[0]))
-    }
-    return board
-  }
+  static func board(after count: Int) throws -> Board { try game.board(after: count) }
 
   /// Runs `body` with a search set up at `board`, the side to move being colour 0; `nil`
   /// when either side already has a four, where the chain of fours does not apply.

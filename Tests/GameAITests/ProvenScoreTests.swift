@@ -11,19 +11,13 @@ struct ProvenScoreTests {
   ///
   /// After 17 stones the search once called O's 4,8 a win in 11; X answered 6,8 and O's own
   /// search then read the position as level.
-  static let game = """
-    6,6 5,5 9,5 5,6 5,4 6,7 8,4 4,5 3,4 7,5 6,5 7,6 7,7 5,8 4,9 5,9 5,7 4,8 6,8
+  static let game = GomocupGame(
     """
+    6,6 5,5 9,5 5,6 5,4 6,7 8,4 4,5 3,4 7,5 6,5 7,6 7,7 5,8 4,9 5,9 5,7 4,8 6,8
+    """)
 
   /// The board after the game's first `count` stones.
-  static func board(after count: Int) throws -> Board {
-    var board = try Board(rows: 15, columns: 15, k: 5)
-    for stone in game.split(separator: " ").prefix(count) {
-      let xy = stone.split(separator: ",").compactMap { Int($0) }
-      try board.play(at: Cell(row: xy[1], column: xy[0]))
-    }
-    return board
-  }
+  static func board(after count: Int) throws -> Board { try game.board(after: count) }
 
   /// The search's move, score and depth at `board`, read to `depth` plies as Hard and above
   /// read (open threes and fours at every node).
