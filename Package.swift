@@ -125,7 +125,8 @@ let package = Package(
     .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),
     .executableTarget(name: "pbrain-tictactoe", dependencies: ["TicTacToeCLI"]),
     .executableTarget(
-      name: "tictactoe-benchmarks", dependencies: ["GameAI", "GameRules"], path: "Benchmarks"),
+      name: "tictactoe-benchmarks", dependencies: ["GameAI", "GameRules"], path: "Benchmarks",
+      exclude: ["rapfi-wins.txt"]),
     .executableTarget(
       name: "tictactoe-load",
       dependencies: [

@@ -4,7 +4,9 @@
 // Run with `swift run -c release tictactoe-benchmarks [--skip-4x4] [--skip-large]
 // [--skip-difficulty] [--skip-ladder] [--skip-holding] [--games N] [--ladder-games N]
 // [--ladder-side 7|15] [--holding-games N] [--holding-budget-ms N] [--seed N] [--deep]`, or `...
-// tictactoe-benchmarks --solve ROWSxCOLUMNS:K` to time one solve with progress on stderr.
+// tictactoe-benchmarks --solve ROWSxCOLUMNS:K` to time one solve with progress on stderr, or
+// `... --threats Benchmarks/rapfi-wins.txt [--threat-ms N]` to count the positions of a file
+// that the threat searches win within N ms each.
 // `--deep` adds the long solves and more games; `--seed` starts the games' seeds elsewhere,
 // so that runs add up to more games.
 
@@ -54,6 +56,38 @@ if let board = try boardArgument(after: "--win", example: "4x9:4") {
   )
   print("fastest win: \(proof.plies.map(String.init) ?? "not asked") plies")
   print("nodes: \(proof.nodes), time: \(clock.now - start)")
+  exit(0)
+}
+
+if let index = CommandLine.arguments.firstIndex(of: "--threats"),
+  CommandLine.arguments.indices.contains(index + 1)
+{
+  // One 15×15 position a line, as Gomocup `x,y` moves from the empty board (other words
+  // ignored): how many of them the threat searches win within the budget.
+  let path = CommandLine.arguments[index + 1]
+  let budget = Duration.milliseconds(option("--threat-ms") ?? 1_000)
+  guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+    fatalError("--threats FILE: cannot read \(path)")
+  }
+  var found = 0
+  var total = 0
+  var elapsed = Duration.zero
+  for line in text.split(separator: "\n") {
+    var board = try Board(rows: 15, columns: 15, k: 5)
+    for word in line.split(separator: " ") where word.contains(",") {
+      let xy = word.split(separator: ",").compactMap { Int($0) }
+      try board.play(at: Cell(row: xy[1], column: xy[0]))
+    }
+    let start = clock.now
+    let result = Engine.threatWin(board, budget: budget)
+    let time = clock.now - start
+    elapsed += time
+    total += 1
+    if result.win != nil { found += 1 }
+    let answer = result.win.map { "\($0.cell.name) in \($0.plies)" } ?? "none"
+    print("\(total): \(board.markCount) stones: \(answer), \(result.nodes) nodes, \(time)")
+  }
+  print("found \(found) of \(total) within \(budget) each; \(elapsed) in all")
   exit(0)
 }
 

@@ -40,3 +40,35 @@ extension Engine {
       proof: numbers.proof, disproof: numbers.disproof)
   }
 }
+
+extension Engine {
+  /// A forced win found by the threat searches alone (a line in one, a chain of fours,
+  /// threats through open threes) for the side to move on `board`, the searches the
+  /// large-board engine runs at its root.
+  package struct ThreatWin: Sendable {
+    /// The first move and the plies to the win, `nil` when none was found.
+    package var win: (cell: Cell, plies: Int)?
+    package var nodes: Int
+  }
+
+  /// The threat searches' forced win for the side to move on `board` within `budget`.
+  package static func threatWin(_ board: Board, budget: Duration) -> ThreatWin {
+    ThreatWinWork(board: board, deadline: .now + budget).run(cells: board.cellCount)
+  }
+
+  private struct ThreatWinWork: BitBoardWork {
+    let board: Board
+    let deadline: ContinuousClock.Instant
+
+    func run<B: BitBoard>(on _: B.Type) -> ThreatWin {
+      let geometry = Geometry<B>(board)
+      let (mover, other) = geometry.position(of: board)
+      let explorer = Explorer(
+        geometry: geometry, deadline: deadline, tableBits: 4, rootIsO: board.toMove == .o)
+      let found = explorer.forcedWin(mover: mover, other: other)
+      return ThreatWin(
+        win: found.map { (geometry.cell(at: $0.move), Score.mate - $0.score) },
+        nodes: explorer.nodes)
+    }
+  }
+}
