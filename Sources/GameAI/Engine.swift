@@ -45,7 +45,8 @@ public final class Engine: Sendable {
   ) {
     self.timeBudget = timeBudget
     self.keepsToBudget = keepsToBudget
-    // The kept tables: up to four of each kind, 24 bytes a slot; about 40 MB for the rest.
+    // The kept tables: up to four of each kind, 24 bytes a slot; about 40 MB for the rest,
+    // the threat proof's tree of at most 10 MB among it.
     let bits = memoryLimit.map { limit in
       let perTable = max(0, limit - 40_000_000) / 8 / 24
       return perTable < 1 << 10 ? 10 : Int.bitWidth - 1 - perTable.leadingZeroBitCount

@@ -11,8 +11,8 @@ final class ThreatProof<B: BitBoard> {
   private let state: LineState<B>
   private let limits: SearchLimits
 
-  /// The most nodes the tree may hold, about 40 bytes each.
-  static var nodeLimit: Int { 1 << 20 }
+  /// The most nodes the tree may hold, 37 bytes each: about 10 MB, reserved once.
+  static var nodeLimit: Int { 1 << 18 }
   private static var infinity: Int { 1 << 40 }
 
   // The tree, one entry a node; the root is node 0.
@@ -32,6 +32,15 @@ final class ThreatProof<B: BitBoard> {
   init(state: LineState<B>, limits: SearchLimits) {
     self.state = state
     self.limits = limits
+    let capacity = Self.nodeLimit
+    move.reserveCapacity(capacity)
+    block.reserveCapacity(capacity)
+    parent.reserveCapacity(capacity)
+    firstChild.reserveCapacity(capacity)
+    childCount.reserveCapacity(capacity)
+    proof.reserveCapacity(capacity)
+    disproof.reserveCapacity(capacity)
+    defends.reserveCapacity(capacity)
   }
 
   /// A forced win through threats for `colour`, to move, found before `limit`: the first move
@@ -45,6 +54,7 @@ final class ThreatProof<B: BitBoard> {
     clear()
     addNode(move: -1, block: -1, parent: -1, defends: false, proof: 1, disproof: 1)
     while proof[0] != 0 && disproof[0] != 0 {
+      // An expansion adds at most a child a cell, fewer than 256 on the largest board.
       if limits.threatNodeStops() || move.count + 256 > Self.nodeLimit { return nil }
       var path: [Int] = []
       var node = 0
