@@ -25,17 +25,7 @@ struct ChainOfFoursTests {
   static func withThreats<Result>(
     _ board: Board, _ body: (ThreatSearch<Bits256>) -> Result
   ) -> Result? {
-    let geometry = Geometry<Bits256>(board)
-    let (mover, other) = geometry.position(of: board)
-    let empty = geometry.full & ~(mover | other)
-    guard (geometry.threats(of: mover, against: other) & empty).isZero,
-      (geometry.threats(of: other, against: mover) & empty).isZero
-    else { return nil }
-    let explorer = Explorer(
-      geometry: geometry, deadline: .now + .seconds(60), tableBits: 4,
-      rootIsO: board.toMove == .o)
-    explorer.state.setUp(mover: mover, other: other)
-    return body(explorer.threats)
+    ThreatProofTests.withThreats(Bits256.self, board, body)
   }
 
   @Test func stopsAtItsLimit() throws {
