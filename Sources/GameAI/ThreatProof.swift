@@ -51,7 +51,7 @@ final class ThreatProof<B: BitBoard> {
   func win(for colour: Int, until limit: ContinuousClock.Instant) -> (move: Int, plies: Int)? {
     limits.counters.pointee.threatLimit = limit
     limits.counters.pointee.threatStopped = false
-    clear()
+    truncate(to: 0)
     addNode(move: -1, block: -1, parent: -1, defends: false, proof: 1, disproof: 1)
     while proof[0] != 0 && disproof[0] != 0 {
       // An expansion adds at most a child a cell, fewer than 256 on the largest board.
@@ -75,17 +75,6 @@ final class ThreatProof<B: BitBoard> {
       let first = (start..<start + Int(childCount[0])).first(where: { proof[$0] == 0 })
     else { return nil }
     return (Int(move[first]), 1 + plies(first))
-  }
-
-  private func clear() {
-    move.removeAll(keepingCapacity: true)
-    block.removeAll(keepingCapacity: true)
-    parent.removeAll(keepingCapacity: true)
-    firstChild.removeAll(keepingCapacity: true)
-    childCount.removeAll(keepingCapacity: true)
-    proof.removeAll(keepingCapacity: true)
-    disproof.removeAll(keepingCapacity: true)
-    defends.removeAll(keepingCapacity: true)
   }
 
   private func addNode(
@@ -188,8 +177,7 @@ final class ThreatProof<B: BitBoard> {
       if completions.nonzeroBitCount >= 2 {
         // Two threats at once: the win. Its one child proves the node.
         state.remove(cell, colour: colour)
-        move.removeLast(move.count - Int(firstChild[node]))
-        trimChildren(of: node)
+        truncate(to: Int(firstChild[node]))
         addNode(
           move: cell, block: -1, parent: node, defends: true, proof: 0, disproof: Self.infinity)
         return
@@ -208,10 +196,10 @@ final class ThreatProof<B: BitBoard> {
     }
   }
 
-  /// Cuts the arrays back to `move`'s length after `move` was shortened to drop the
-  /// children of `node` made so far.
-  private func trimChildren(of node: Int) {
-    let count = move.count
+  /// Drops the nodes from `count` on, keeping the arrays' capacity: the whole tree, or the
+  /// children made so far of the node being expanded.
+  private func truncate(to count: Int) {
+    move.removeLast(move.count - count)
     block.removeLast(block.count - count)
     parent.removeLast(parent.count - count)
     firstChild.removeLast(firstChild.count - count)
@@ -286,8 +274,7 @@ final class ThreatProof<B: BitBoard> {
 
   /// Drops the children made so far of the defender's `node`, which a reply refutes.
   private func refute(_ node: Int) {
-    move.removeLast(move.count - Int(firstChild[node]))
-    trimChildren(of: node)
+    truncate(to: Int(firstChild[node]))
     addNode(move: -1, block: -1, parent: node, defends: false, proof: Self.infinity, disproof: 0)
   }
 
