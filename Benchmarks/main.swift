@@ -19,19 +19,64 @@ import Synchronization
 let arguments = Set(CommandLine.arguments.dropFirst())
 let clock = ContinuousClock()
 
-/// The board named by the argument after `flag`, `ROWSxCOLUMNS:K`, when `flag` is given.
-func boardArgument(after flag: String, example: String) throws -> Board? {
-  guard let index = CommandLine.arguments.firstIndex(of: flag),
-    CommandLine.arguments.indices.contains(index + 1)
-  else { return nil }
-  let numbers = CommandLine.arguments[index + 1].split { "x:".contains($0) }.compactMap {
-    Int($0)
-  }
-  guard numbers.count == 3 else { fatalError("\(flag) ROWSxCOLUMNS:K, e.g. \(example)") }
-  return try Board(rows: numbers[0], columns: numbers[1], k: numbers[2])
+/// Stops with a one-sentence error on standard error and the exit code of a usage error.
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("tictactoe-benchmarks: \(message)\n".utf8))
+  exit(2)
 }
 
-if let board = try boardArgument(after: "--solve", example: "5x5:4") {
+let boardUsage = "takes ROWSxCOLUMNS:K, for example 5x5:4."
+let threatsUsage = "--threats takes a file of positions, for example Benchmarks/rapfi-wins.txt."
+/// The options that take a value, with the least value each accepts (nil: a text value).
+let valueOptions: [String: Int?] = [
+  "--solve": nil, "--win": nil, "--threats": nil, "--threat-ms": 1, "--games": 1,
+  "--ladder-games": 1, "--ladder-side": 1, "--holding-games": 1, "--holding-budget-ms": 1,
+  "--seed": 0,
+]
+let switches: Set = [
+  "--deep", "--fastest", "--skip-4x4", "--skip-difficulty", "--skip-holding", "--skip-ladder",
+  "--skip-large",
+]
+// Every argument is checked before any work, so that a misspelt option stops the run at once.
+var pending = CommandLine.arguments.dropFirst()[...]
+while let word = pending.popFirst() {
+  if switches.contains(word) { continue }
+  guard let minimum = valueOptions[word] else {
+    // Only a short word of visible ASCII is repeated back, never a control character.
+    let shown =
+      word.count <= 40 && word.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
+    fail(
+      "unknown option \(shown ? word : "(not shown)"); the options are listed at the top of Benchmarks/main.swift."
+    )
+  }
+  if let minimum {
+    _ = option(word, minimum: minimum)
+  } else if pending.first == nil {
+    fail(word == "--threats" ? threatsUsage : "\(word) \(boardUsage)")
+  }
+  pending = pending.dropFirst()
+}
+if let side = option("--ladder-side"), ![7, 15].contains(side) {
+  fail("--ladder-side takes 7 or 15.")
+}
+
+/// The board named by the argument after `flag`, `ROWSxCOLUMNS:K`, when `flag` is given.
+func boardArgument(after flag: String) -> Board? {
+  guard let index = CommandLine.arguments.firstIndex(of: flag) else { return nil }
+  let usage = "\(flag) \(boardUsage)"
+  guard let text = CommandLine.arguments.dropFirst(index + 1).first else { fail(usage) }
+  let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+  let sides = parts.first?.split(separator: "x", omittingEmptySubsequences: false) ?? []
+  let numbers = (sides + parts.dropFirst()).compactMap { Int($0) }
+  guard parts.count == 2, sides.count == 2, numbers.count == 3 else { fail(usage) }
+  do {
+    return try Board(rows: numbers[0], columns: numbers[1], k: numbers[2])
+  } catch {
+    fail("\(flag) \(text): \(error)")
+  }
+}
+
+if let board = boardArgument(after: "--solve") {
   let result = Engine().solve(board) { progress in
     let line =
       "\(progress.nodes) nodes, \(progress.movesDone)/\(progress.movesTotal) moves, "
@@ -44,7 +89,7 @@ if let board = try boardArgument(after: "--solve", example: "5x5:4") {
   exit(0)
 }
 
-if let board = try boardArgument(after: "--win", example: "4x9:4") {
+if let board = boardArgument(after: "--win") {
   let start = clock.now
   let proof = Engine.proveWin(board, tableBits: 24, fastest: arguments.contains("--fastest")) {
     nodes, proof, disproof in
@@ -59,24 +104,35 @@ if let board = try boardArgument(after: "--win", example: "4x9:4") {
   exit(0)
 }
 
-if let index = CommandLine.arguments.firstIndex(of: "--threats"),
-  CommandLine.arguments.indices.contains(index + 1)
-{
+if let index = CommandLine.arguments.firstIndex(of: "--threats") {
   // One 15×15 position a line, as Gomocup `x,y` moves from the empty board (other words
   // ignored): how many of them the threat searches win within the budget.
-  let path = CommandLine.arguments[index + 1]
+  guard let path = CommandLine.arguments.dropFirst(index + 1).first else {
+    fail(threatsUsage)
+  }
   let budget = Duration.milliseconds(option("--threat-ms") ?? 1_000)
   guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-    fatalError("--threats FILE: cannot read \(path)")
+    fail("cannot read \(path) as UTF-8 text.")
   }
   var found = 0
   var total = 0
   var elapsed = Duration.zero
-  for line in text.split(separator: "\n") {
+  for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+    .enumerated() where line.contains(",")
+  {
     var board = try Board(rows: 15, columns: 15, k: 5)
-    for word in line.split(separator: " ") where word.contains(",") {
-      let xy = word.split(separator: ",").compactMap { Int($0) }
-      try board.play(at: Cell(row: xy[1], column: xy[0]))
+    for (place, word) in line.split(separator: " ").enumerated() where word.contains(",") {
+      let xy = word.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+      guard xy.count == 2, let x = xy[0], let y = xy[1],
+        (0..<board.columns).contains(x), (0..<board.rows).contains(y)
+      else {
+        fail("\(path), line \(number + 1), word \(place + 1): not a move x,y on 15×15.")
+      }
+      do {
+        try board.play(at: Cell(row: y, column: x))
+      } catch {
+        fail("\(path), line \(number + 1): \(x),\(y): \(error)")
+      }
     }
     let start = clock.now
     let result = Engine.threatWin(board, budget: budget)
@@ -418,16 +474,19 @@ func tally(
   return totals.withLock { $0 }
 }
 
-/// The value of a numeric option such as `--games 100`.
-func option(_ name: String) -> Int? {
-  CommandLine.arguments.firstIndex(of: name).flatMap { index in
-    CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) }
-  }
+/// The number after `name` (as in `--games 100`), when `name` is given; anything else after
+/// it stops the run.
+func option(_ name: String, minimum: Int = 1) -> Int? {
+  guard let index = CommandLine.arguments.firstIndex(of: name) else { return nil }
+  guard let value = CommandLine.arguments.dropFirst(index + 1).first.flatMap({ Int($0) }),
+    value >= minimum
+  else { fail("\(name) takes a whole number of at least \(minimum).") }
+  return value
 }
 
 let levels: [Difficulty] = [.easy, .medium, .hard, .unbeatable]
 /// The seed of the first game of each series, so that runs can add games to earlier ones.
-let firstSeed = option("--seed") ?? 0
+let firstSeed = option("--seed", minimum: 0) ?? 0
 
 if !arguments.contains("--skip-difficulty") {
   let games = option("--games") ?? 1_000
