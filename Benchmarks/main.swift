@@ -39,7 +39,10 @@ let switches: Set = [
 ]
 // Every argument is checked before any work, so that a misspelt option stops the run at once.
 var pending = CommandLine.arguments.dropFirst()[...]
+var given: Set<String> = []
 while let word = pending.popFirst() {
+  if given.contains(word) { fail("\(word) is given twice; give it once.") }
+  if switches.contains(word) || valueOptions[word] != nil { given.insert(word) }
   if switches.contains(word) { continue }
   guard let minimum = valueOptions[word] else {
     // Only a short word of visible ASCII is repeated back, never a control character.

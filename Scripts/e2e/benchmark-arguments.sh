@@ -62,6 +62,8 @@ bad "--seed takes a whole number of at least 0" --seed -1
 bad "--games takes a whole number of at least 1" --skip-4x4 --games abc
 bad "--games takes a whole number of at least 1" --games 99999999999999999999999
 bad "--ladder-side takes 7 or 15" --ladder-side 9
+bad "--seed is given twice" --seed 1 --seed 2
+bad "--deep is given twice" --deep --skip-4x4 --deep
 bad "unknown option --gmaes" --gmaes 5
 bad "unknown option (not shown)" $'--x\033[2J'
 bad "unknown option (not shown)" "--$(head -c 100000 /dev/zero | tr '\0' 'a')"
