@@ -25,53 +25,75 @@ func fail(_ message: String) -> Never {
   exit(2)
 }
 
-let boardUsage = "takes ROWSxCOLUMNS:K, for example 5x5:4."
-let threatsUsage = "--threats takes a file of positions, for example Benchmarks/rapfi-wins.txt."
-/// The options that take a value, with the least value each accepts (nil: a text value).
-let valueOptions: [String: Int?] = [
-  "--solve": nil, "--win": nil, "--threats": nil, "--threat-ms": 1, "--games": 1,
-  "--ladder-games": 1, "--ladder-side": 1, "--holding-games": 1, "--holding-budget-ms": 1,
-  "--seed": 0,
+/// What an option that takes a value takes.
+enum Value {
+  case board, file
+  case number(atLeast: Int)
+}
+
+let valueOptions: [String: Value] = [
+  "--solve": .board, "--win": .board, "--threats": .file, "--threat-ms": .number(atLeast: 1),
+  "--games": .number(atLeast: 1), "--ladder-games": .number(atLeast: 1),
+  "--ladder-side": .number(atLeast: 1), "--holding-games": .number(atLeast: 1),
+  "--holding-budget-ms": .number(atLeast: 1), "--seed": .number(atLeast: 0),
 ]
 let switches: Set = [
   "--deep", "--fastest", "--skip-4x4", "--skip-difficulty", "--skip-holding", "--skip-ladder",
   "--skip-large",
 ]
-// Every argument is checked before any work, so that a misspelt option stops the run at once.
-var pending = CommandLine.arguments.dropFirst()[...]
-var given: Set<String> = []
-while let word = pending.popFirst() {
-  if given.contains(word) { fail("\(word) is given twice; give it once.") }
-  if switches.contains(word) || valueOptions[word] != nil { given.insert(word) }
-  if switches.contains(word) { continue }
-  guard let minimum = valueOptions[word] else {
-    // Only a short word of visible ASCII is repeated back, never a control character.
-    let shown =
-      word.count <= 40 && word.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
-    fail(
-      "unknown option \(shown ? word : "(not shown)"); the options are listed at the top of Benchmarks/main.swift."
-    )
+
+/// The sentence that says what `name`, an option of `valueOptions`, takes.
+func usage(of name: String) -> String {
+  switch valueOptions[name] {
+  case .board: "\(name) takes ROWSxCOLUMNS:K, for example 5x5:4."
+  case .file: "\(name) takes a file of positions, for example Benchmarks/rapfi-wins.txt."
+  case .number(let minimum): "\(name) takes a whole number of at least \(minimum)."
+  case nil: "\(name) takes no value."
   }
-  if let minimum {
-    _ = option(word, minimum: minimum)
-  } else if pending.first == nil {
-    fail(word == "--threats" ? threatsUsage : "\(word) \(boardUsage)")
-  }
-  pending = pending.dropFirst()
 }
+
+/// The value given after each option that takes one, read once; every argument is checked
+/// here, before any work, so that a misspelt option or a bad number stops the run at once.
+let values: [String: String] = {
+  var values: [String: String] = [:]
+  var seen: Set<String> = []
+  var pending = CommandLine.arguments.dropFirst()[...]
+  while let word = pending.popFirst() {
+    guard seen.insert(word).inserted else { fail("\(word) is given twice; give it once.") }
+    if switches.contains(word) { continue }
+    guard let kind = valueOptions[word] else {
+      // Only a short word of visible ASCII is repeated back, never a control character.
+      let shown =
+        word.count <= 40 && word.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
+      fail(
+        "unknown option \(shown ? word : "(not shown)"); the options are listed at the top of Benchmarks/main.swift."
+      )
+    }
+    guard let value = pending.popFirst() else { fail(usage(of: word)) }
+    if case .number(let minimum) = kind, !(Int(value).map { $0 >= minimum } ?? false) {
+      fail(usage(of: word))
+    }
+    values[word] = value
+  }
+  return values
+}()
+
+/// The number given after `name` (as in `--games 100`), already checked, when `name` is given.
+func option(_ name: String) -> Int? {
+  values[name].flatMap { Int($0) }
+}
+
 if let side = option("--ladder-side"), ![7, 15].contains(side) {
   fail("--ladder-side takes 7 or 15.")
 }
 
 /// The board named by the argument after `flag`, `ROWSxCOLUMNS:K`, when `flag` is given.
 func boardArgument(after flag: String) -> Board? {
-  guard let index = CommandLine.arguments.firstIndex(of: flag) else { return nil }
-  let usage = "\(flag) \(boardUsage)"
-  guard let text = CommandLine.arguments.dropFirst(index + 1).first else { fail(usage) }
+  guard let text = values[flag] else { return nil }
   let parts = text.split(separator: ":", omittingEmptySubsequences: false)
   let sides = parts.first?.split(separator: "x", omittingEmptySubsequences: false) ?? []
   let numbers = (sides + parts.dropFirst()).compactMap { Int($0) }
-  guard parts.count == 2, sides.count == 2, numbers.count == 3 else { fail(usage) }
+  guard parts.count == 2, sides.count == 2, numbers.count == 3 else { fail(usage(of: flag)) }
   do {
     return try Board(rows: numbers[0], columns: numbers[1], k: numbers[2])
   } catch {
@@ -107,12 +129,9 @@ if let board = boardArgument(after: "--win") {
   exit(0)
 }
 
-if let index = CommandLine.arguments.firstIndex(of: "--threats") {
+if let path = values["--threats"] {
   // One 15×15 position a line, as Gomocup `x,y` moves from the empty board (other words
   // ignored): how many of them the threat searches win within the budget.
-  guard let path = CommandLine.arguments.dropFirst(index + 1).first else {
-    fail(threatsUsage)
-  }
   let budget = Duration.milliseconds(option("--threat-ms") ?? 1_000)
   guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
     fail("cannot read \(path) as UTF-8 text.")
@@ -477,19 +496,9 @@ func tally(
   return totals.withLock { $0 }
 }
 
-/// The number after `name` (as in `--games 100`), when `name` is given; anything else after
-/// it stops the run.
-func option(_ name: String, minimum: Int = 1) -> Int? {
-  guard let index = CommandLine.arguments.firstIndex(of: name) else { return nil }
-  guard let value = CommandLine.arguments.dropFirst(index + 1).first.flatMap({ Int($0) }),
-    value >= minimum
-  else { fail("\(name) takes a whole number of at least \(minimum).") }
-  return value
-}
-
 let levels: [Difficulty] = [.easy, .medium, .hard, .unbeatable]
 /// The seed of the first game of each series, so that runs can add games to earlier ones.
-let firstSeed = option("--seed", minimum: 0) ?? 0
+let firstSeed = option("--seed") ?? 0
 
 if !arguments.contains("--skip-difficulty") {
   let games = option("--games") ?? 1_000
