@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""A stand-in Gomocup brain for the match script's own check.
+"""A stand-in Gomocup brain for the match and judging scripts' own checks.
 
-It plays the first empty cell in reading order. With --settle S it behaves like a brain whose
-search winds down for S seconds after it has printed its move: it reads its input a word at a
-time, and every word that arrives in that time is dropped, so that a TURN sent too soon leaves
-its coordinates to be read as a command of their own, which it answers with ERROR.
+It plays the first empty cell in reading order, or with --last the last one. With --settle S it
+behaves like a brain whose search winds down for S seconds after it has printed its move: it
+reads its input a word at a time, and every word that arrives in that time is dropped, so that
+a TURN sent too soon leaves its coordinates to be read as a command of their own, which it
+answers with ERROR.
 """
 
 import sys
@@ -13,6 +14,7 @@ import time
 
 def main():
     settle = float(sys.argv[sys.argv.index("--settle") + 1]) if "--settle" in sys.argv else 0.0
+    last = "--last" in sys.argv
     size = 0
     taken = set()
     busy_until = 0.0
@@ -20,13 +22,13 @@ def main():
 
     def answer():
         nonlocal busy_until
-        for y in range(size):
-            for x in range(size):
-                if (x, y) not in taken:
-                    taken.add((x, y))
-                    print(f"{x},{y}", flush=True)
-                    busy_until = time.monotonic() + settle
-                    return
+        cells = [(x, y) for y in range(size) for x in range(size)]
+        for x, y in reversed(cells) if last else cells:
+            if (x, y) not in taken:
+                taken.add((x, y))
+                print(f"{x},{y}", flush=True)
+                busy_until = time.monotonic() + settle
+                return
         print("ERROR the board is full", flush=True)
 
     while True:
