@@ -6,19 +6,23 @@ line per game), prefixes of between --least and --most stones. The judge evaluat
 position first, and only those it does not already call decided (a win rate between 12 % and
 88 % for the side to move) are kept, up to --count. Then each engine chooses its move in each
 kept position at --time-ms a move, and the judge evaluates the position after it, with the
-engine's opponent to move; the engine's score there is one minus the judge's win rate.
+engine's opponent to move; the engine's score there is one minus the judge's win rate. A move
+whose score is 0.25 or more below the judge's win rate for the position before it is a blunder;
+each engine's blunders are counted.
 
 All engines play the same positions, so the first engine is the reference: for each other one
 the script prints the mean difference of its scores from the reference's and the standard error
 of that mean. One move tells little: over 150 positions two runs of one build differed by
-0.003 ± 0.006, and Rapfi's own moves scored only 0.009 ± 0.012 above ours, although Rapfi wins
-most games at that time (see the README). It finds large differences, not small ones.
+0.003 ± 0.006, and Rapfi's own moves scored only 0.009 ± 0.012 and 0.015 ± 0.012 above ours in
+two runs, with 11 blunders against 13, although Rapfi wins most games at that time (see the
+README). It finds large differences, not small ones.
 
 The judge must print its evaluation as Rapfi does (`MESSAGE … Eval 53 …`, `Eval +M39` for a
 win in 39 plies, `Eval -M12` for a loss), accept `INFO max_node`, which makes its judgement a
 fixed amount of work rather than of time, and `YXHASHCLEAR`, which empties its tables before
 each judgement: with them kept, the judge reads a position it has just judged deeper the second
-time, and every engine after the first is judged more harshly (by 0.01 to 0.03 here). A win rate is 1 / (1 + exp(-eval / --scale)).
+time, and every engine after the first is judged more harshly (by 0.01 to 0.03 here). A win
+rate is 1 / (1 + exp(-eval / --scale)).
 
 Usage: pbrain_judge.py JUDGE ENGINE [ENGINE …] --games FILE [FILE …] [--count N]
                        [--time-ms T] [--judge-nodes N] [--least N] [--most N] [--seed S]
@@ -45,6 +49,8 @@ EVAL = re.compile(r"\bEval ([-+]?M?\d+)")
 # A brain may drop a command that arrives while its search winds down after its answer.
 SETTLE = 0.03
 UNDECIDED = (0.12, 0.88)
+# A move that loses this much of the win rate the judge gives the position before it.
+BLUNDER = 0.25
 
 
 def prefixes(files, least, most):
@@ -182,7 +188,9 @@ def main():
         print(f"{len(positions)} positions the judge does not call decided", flush=True)
         scores = [[] for _ in engines]
         chosen = [[] for _ in engines]
+        blunders = [0 for _ in engines]
         for number, moves in enumerate(positions):
+            before = judged(judge, moves, arguments.judge_nodes, arguments.scale)
             row = []
             for index, engine in enumerate(engines):
                 move, _ = choose(engine, moves, arguments.time_ms)
@@ -190,9 +198,11 @@ def main():
                                    arguments.scale)
                 scores[index].append(score)
                 chosen[index].append(move)
+                if before - score >= BLUNDER:
+                    blunders[index] += 1
                 row.append(f"{move[0]},{move[1]} {score:.2f}")
-            print(f"position {number + 1} ({len(moves)} stones): " + " | ".join(row),
-                  flush=True)
+            print(f"position {number + 1} ({len(moves)} stones, {before:.2f} before): "
+                  + " | ".join(row), flush=True)
     except BrainError as error:
         print(f"pbrain_judge.py: {error}", file=sys.stderr)
         return 1
@@ -207,7 +217,8 @@ def main():
             brain.close()
     for index, command in enumerate(arguments.engines):
         mean = sum(scores[index]) / max(1, len(scores[index]))
-        print(f"E{index} {command}: mean score {mean:.4f} over {len(scores[index])} positions")
+        print(f"E{index} {command}: mean score {mean:.4f} over {len(scores[index])} positions, "
+              f"{blunders[index]} blunders")
     for index in range(1, len(engines)):
         differences = [mine - theirs for mine, theirs in zip(scores[index], scores[0])]
         same = sum(1 for mine, theirs in zip(chosen[index], chosen[0]) if mine == theirs)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The judging script against a stand-in judge whose evaluation is known (200 for each stone of
-# the side to move in the first column) and which, like a brain with a transposition table,
-# favours the side to move in a position it judged before unless told to forget: two copies of
-# one brain must score exactly alike, and a brain that plays the first empty cell (0,0) must
-# beat one that plays the last by exactly 0.7311 - 0.5 a position.
+# the side to move in the first column, -400 in the last) and which, like a brain with a
+# transposition table, favours the side to move in a position it judged before unless told to
+# forget: two copies of one brain must score exactly alike, and a brain that plays the first
+# empty cell (0,0) must beat one that plays the last, (14,14), by exactly 0.7311 - 0.1192 a
+# position, every move of the latter a blunder (the positions start at 0.5).
 # Usage: bash Scripts/e2e/judge.sh [ANY]   (the argument, a tictactoe binary, is unused)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,16 +26,17 @@ expect() {
   grep -qF -- "$1" <<<"$output" || { echo "$output"; echo "judge: no line with '$1'"; exit 1; }
 }
 expect "5 positions the judge does not call decided"
-expect "E0 $first: mean score 0.7311 over 5 positions"
+expect "E0 $first: mean score 0.7311 over 5 positions, 0 blunders"
+expect "E2 $last: mean score 0.1192 over 5 positions, 5 blunders"
 expect "E1 - E0: +0.0000 ± 0.0000 (standard error; the same move as E0 in 5 positions)"
-expect "E2 - E0: -0.2311 ± 0.0000 (standard error; the same move as E0 in 0 positions)"
+expect "E2 - E0: -0.6119 ± 0.0000 (standard error; the same move as E0 in 0 positions)"
 saved=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' \
   "$work/positions.json")
 [ "$saved" = 5 ] || { echo "judge: $saved positions saved, expected 5"; exit 1; }
 # A second run reads the saved positions instead of choosing them again.
 again=$(python3 "$here/../pbrain_judge.py" "$here/judging_brain.py" "$first" \
   --games /dev/null --count 5 --time-ms 100 --positions "$work/positions.json")
-grep -qF "E0 $first: mean score 0.7311 over 5 positions" <<<"$again" ||
+grep -qF "E0 $first: mean score 0.7311 over 5 positions, 0 blunders" <<<"$again" ||
   { echo "$again"; echo "judge: the saved positions were not judged again"; exit 1; }
 # Bad input: one sentence on standard error, exit code 2, nothing on standard output.
 printf '[[1, 2]]\n' >"$work/bad.json"
@@ -53,5 +55,6 @@ for bad in "--games $work/missing.txt" "--games $work/bad.txt" \
     exit 1
   fi
 done
-echo "judge: 5 positions judged, identical brains alike, the better brain ahead by 0.2311;" \
+echo "judge: 5 positions judged, identical brains alike, the better brain ahead by 0.6119" \
+  "and the worse one's 5 blunders counted;" \
   "3 bad inputs refused in one sentence each"

@@ -2,8 +2,8 @@
 """A stand-in judge for the judging script's own check.
 
 Given a position (BOARD … DONE) it prints `MESSAGE … Eval V …` as Rapfi does, with V 200 for
-each stone of the side to move in the first column and -200 for each of the other side's, and
-plays the first empty cell. Like a brain with a transposition table, it reads a position it
+each stone of the side to move in the first column, -400 for each in the last, and the opposite
+for the other side's stones, and plays the first empty cell. Like a brain with a transposition table, it reads a position it
 judged before more deeply, and then calls it 100 better for the side to move, unless
 YXHASHCLEAR emptied its memory in between. It accepts INFO max_node and any other INFO.
 """
@@ -40,9 +40,8 @@ def main():
                     break
                 x, y, field = (int(part) for part in entry.split(","))
                 stones.append((x, y, field))
-            mine = sum(1 for x, _, field in stones if x == 0 and field == 1)
-            theirs = sum(1 for x, _, field in stones if x == 0 and field == 2)
-            value = 200 * (mine - theirs)
+            worth = {0: 200, size - 1: -400}
+            value = sum(worth.get(x, 0) * (1 if field == 1 else -1) for x, _, field in stones)
             key = frozenset(stones)
             if key in seen:
                 value += 100
