@@ -49,6 +49,8 @@ EVAL = re.compile(r"\bEval ([-+]?M?\d+)")
 # A brain may drop a command that arrives while its search winds down after its answer.
 SETTLE = 0.03
 UNDECIDED = (0.12, 0.88)
+SIZE = 15
+MEMORY = 350_000_000
 # A move that loses this much of the win rate the judge gives the position before it.
 BLUNDER = 0.25
 
@@ -77,7 +79,7 @@ def prefixes(files, least, most):
     return result
 
 
-def choose(brain, moves, time_ms, nodes=None):
+def choose(brain, moves, nodes=None):
     """The brain's move in the position `moves` lead to, with the MESSAGE lines it printed.
 
     With `nodes` (the judge), the brain first empties its tables, so that what it learnt
@@ -87,12 +89,7 @@ def choose(brain, moves, time_ms, nodes=None):
         brain.launch()
     if nodes:
         brain.send("YXHASHCLEAR")
-    brain.send("START 15")
-    brain.answer(time.monotonic() + 10, expect_ok=True)
-    brain.send(f"INFO timeout_turn {time_ms}")
-    brain.send("INFO timeout_match 0")
-    brain.send("INFO max_memory 350000000")
-    brain.send("INFO rule 0")
+    brain.start(SIZE, MEMORY)
     if nodes:
         brain.send(f"INFO max_node {nodes}")
     brain.send("BOARD")
@@ -100,20 +97,11 @@ def choose(brain, moves, time_ms, nodes=None):
     for index, (x, y) in enumerate(moves):
         brain.send(f"{x},{y},{1 if index % 2 == mover else 2}")
     brain.send("DONE")
-    deadline = time.monotonic() + time_ms / 1000 + 3
     messages = []
-    while True:
-        line = brain.read_line(deadline)
-        word = line.split(" ", 1)[0].upper()
-        if word in ("MESSAGE", "DEBUG"):
-            messages.append(line)
-            continue
-        if word in ("ERROR", "UNKNOWN"):
-            raise BrainError(f"{brain.name} answered {line!r}")
-        parts = line.split(",")
-        if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
-            raise BrainError(f"{brain.name} answered {line!r} instead of a move")
-        return (int(parts[0]), int(parts[1])), messages
+    x, y = brain.answer(time.monotonic() + brain.time_ms / 1000 + 3, messages=messages)
+    if not (0 <= x < SIZE and 0 <= y < SIZE) or [x, y] in moves:
+        raise BrainError(f"{brain.name} played {x},{y}, which is illegal")
+    return (x, y), messages
 
 
 def win_rate(messages, scale):
@@ -146,7 +134,7 @@ def saved_positions(path):
 
 
 def judged(judge, moves, nodes, scale):
-    rate = win_rate(choose(judge, moves, 60_000, nodes)[1], scale)
+    rate = win_rate(choose(judge, moves, nodes)[1], scale)
     if rate is None:
         raise BrainError(f"{judge.name} printed no evaluation")
     return rate
@@ -170,6 +158,8 @@ def main():
     engines = [Brain(command.split(), f"E{index}", None, arguments.time_ms)
                for index, command in enumerate(arguments.engines)]
     try:
+        # The judge's win rate for each position judged while choosing them, by position.
+        rates = {}
         if arguments.positions and os.path.exists(arguments.positions):
             positions = saved_positions(arguments.positions)[:arguments.count]
         else:
@@ -182,6 +172,7 @@ def main():
                 rate = judged(judge, moves, arguments.judge_nodes, arguments.scale)
                 if UNDECIDED[0] < rate < UNDECIDED[1]:
                     positions.append(moves)
+                    rates[str(moves)] = rate
             if arguments.positions:
                 with open(arguments.positions, "w") as saved:
                     json.dump(positions, saved)
@@ -190,10 +181,12 @@ def main():
         chosen = [[] for _ in engines]
         blunders = [0 for _ in engines]
         for number, moves in enumerate(positions):
-            before = judged(judge, moves, arguments.judge_nodes, arguments.scale)
+            before = rates.get(str(moves))
+            if before is None:
+                before = judged(judge, moves, arguments.judge_nodes, arguments.scale)
             row = []
             for index, engine in enumerate(engines):
-                move, _ = choose(engine, moves, arguments.time_ms)
+                move, _ = choose(engine, moves)
                 score = 1 - judged(judge, moves + [list(move)], arguments.judge_nodes,
                                    arguments.scale)
                 scores[index].append(score)

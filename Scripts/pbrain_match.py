@@ -80,12 +80,15 @@ class Brain:
             self.log.write(f"< {self.name}: {text}\n")
         return text
 
-    def answer(self, deadline, expect_ok=False):
-        """The brain's answer, skipping MESSAGE and DEBUG lines: OK, or a move as (x, y)."""
+    def answer(self, deadline, expect_ok=False, messages=None):
+        """The brain's answer, skipping MESSAGE and DEBUG lines (kept in `messages` when given):
+        OK, or a move as (x, y)."""
         while True:
             line = self.read_line(deadline)
             word = line.split(" ", 1)[0].upper()
             if word in ("MESSAGE", "DEBUG", "SUGGEST"):
+                if messages is not None:
+                    messages.append(line)
                 continue
             if word in ("ERROR", "UNKNOWN"):
                 raise BrainError(f"{self.name} answered {line!r}")
@@ -97,6 +100,16 @@ class Brain:
             if len(parts) != 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
                 raise BrainError(f"{self.name} answered {line!r} instead of a move")
             return int(parts[0]), int(parts[1])
+
+    def start(self, size, memory):
+        """Starts a game on a `size` board: START, then the settings of a freestyle game with
+        this brain's time a move, no match clock and `memory` bytes."""
+        self.send(f"START {size}")
+        self.answer(time.monotonic() + 10, expect_ok=True)
+        self.send(f"INFO timeout_turn {self.time_ms}")
+        self.send("INFO timeout_match 0")
+        self.send(f"INFO max_memory {memory}")
+        self.send("INFO rule 0")
 
     def close(self):
         if self.process is None:
@@ -149,12 +162,7 @@ def play(black, white, opening, size, memory):
     brains = {"black": black, "white": white}
     for brain in (black, white):
         brain.launch()
-        brain.send(f"START {size}")
-        brain.answer(time.monotonic() + 10, expect_ok=True)
-        brain.send(f"INFO timeout_turn {brain.time_ms}")
-        brain.send("INFO timeout_match 0")
-        brain.send(f"INFO max_memory {memory}")
-        brain.send("INFO rule 0")
+        brain.start(size, memory)
         brain.send("INFO game_type 1")
     for index, (x, y) in enumerate(opening):
         board[y][x] = "black" if index % 2 == 0 else "white"

@@ -55,6 +55,30 @@ for bad in "--games $work/missing.txt" "--games $work/bad.txt" \
     exit 1
   fi
 done
+# A brain that plays a taken cell (7,7 opens both games) stops the run with one sentence.
+cat >"$work/taken.py" <<'BRAIN'
+#!/usr/bin/env python3
+import sys
+for line in sys.stdin:
+    word = line.split()[0].upper() if line.split() else ""
+    if word == "START":
+        print("OK", flush=True)
+    elif word == "DONE":
+        print("7,7", flush=True)
+    elif word == "END":
+        break
+BRAIN
+chmod +x "$work/taken.py"
+status=0
+python3 "$here/../pbrain_judge.py" "$here/judging_brain.py" "$work/taken.py" \
+  --games "$work/games.txt" --positions "$work/positions.json" >"$work/out" 2>"$work/err" ||
+  status=$?
+if [ "$status" != 1 ] || ! grep -qx 'pbrain_judge.py: E0 played 7,7, which is illegal' "$work/err"
+then
+  cat "$work/err"
+  echo "judge: a brain playing a taken cell gave exit $status"
+  exit 1
+fi
 echo "judge: 5 positions judged, identical brains alike, the better brain ahead by 0.6119" \
   "and the worse one's 5 blunders counted;" \
-  "3 bad inputs refused in one sentence each"
+  "3 bad inputs refused in one sentence each, an illegal move stops the run"
