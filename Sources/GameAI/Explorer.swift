@@ -113,8 +113,11 @@ final class Explorer<B: BitBoard> {
     let allowed = moves.filter { !avoiding.contains($0) }
     if !allowed.isEmpty { moves = allowed }
     if moves.count == 1 { return (moves[0], 0, 0) }
+    // Moves the defence check did not reach: searched only once every safe move is shown
+    // to lose, so that a loss is never claimed while one of them may hold.
+    var unchecked: [Int] = []
     if opposing.isZero, geometry.k >= 4, !isShortSighted {
-      moves = threats.defences(among: moves)
+      (moves, unchecked) = threats.defences(among: moves)
     }
     var best = (move: moves[0], score: -Score.infinity, depth: 0)
     let hash = self.hash(mover: mover, other: other)
@@ -131,9 +134,18 @@ final class Explorer<B: BitBoard> {
           iterationBest = move
         }
       }
-      // A cut-short pass still searched the previous best first, so its best stands.
-      if iterationBest >= 0 { best = (iterationBest, alpha, depth) }
-      if isAborted || Score.isProven(best.score) { break }
+      // A cut-short pass still searched the previous best first, so its best stands; after
+      // a proven loss, a move of the unchecked ones replaces it only if it does better.
+      if iterationBest >= 0, !Score.isProven(best.score) || alpha > best.score {
+        best = (iterationBest, alpha, depth)
+      }
+      if isAborted { break }
+      if Score.isProven(best.score) {
+        guard best.score < 0, !unchecked.isEmpty else { break }
+        moves = unchecked
+        unchecked = []
+        continue
+      }
       moves.removeAll { $0 == best.move }
       moves.insert(best.move, at: 0)
     }

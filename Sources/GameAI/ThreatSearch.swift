@@ -253,16 +253,20 @@ final class ThreatSearch<B: BitBoard> {
   /// How many of the best-ordered moves the root checks against the opponent's threats.
   private static var checkedDefences: Int { 24 }
 
-  /// The moves of `moves`, in their order, after which the opponent has no forced win
-  /// through threats, when the opponent has one now; otherwise (or when no move is found
-  /// safe in time) all of `moves`.
-  func defences(among moves: [Int]) -> [Int] {
+  /// The moves of `moves` split by the opponent's forced wins through threats.
+  ///
+  /// When the opponent has such a win now, `safe` holds, in their order, the moves checked
+  /// and found to leave none, and `unchecked` the moves the check did not reach in time or
+  /// count, which may still hold; moves shown to lose are in neither. When the opponent has
+  /// no such win, or no move is found safe, `safe` is all of `moves`.
+  func defences(among moves: [Int]) -> (safe: [Int], unchecked: [Int]) {
     let start = limits.clock.now
     guard depthFirstWin(for: 1, until: limits.share(1.0 / 6, from: start)) != nil else {
-      return moves
+      return (moves, [])
     }
     let limit = limits.share(0.5, from: start)
     var safe: [Int] = []
+    var checked = 0
     for move in moves.prefix(ThreatSearch.checkedDefences) {
       state.place(move, colour: 0)
       // A four only delays: judge it after the opponent's forced block, as if the side to
@@ -280,9 +284,11 @@ final class ThreatSearch<B: BitBoard> {
       if block >= 0 { state.remove(block, colour: 1) }
       state.remove(move, colour: 0)
       if threatStopped { break }
+      checked += 1
       if win == nil { safe.append(move) }
     }
-    return safe.isEmpty ? moves : safe
+    if safe.isEmpty { return (moves, []) }
+    return (safe, Array(moves.dropFirst(checked)))
   }
 
   /// The positions, by key and free fours left, where the attacker of the current
