@@ -86,11 +86,7 @@ struct GTPSession {
 
   /// Answers one line of input, or returns `nil` for a line with no command.
   mutating func respond(to line: String) -> String? {
-    var text = String(
-      line.unicodeScalars.compactMap { scalar -> Character? in
-        if scalar == "\t" { return " " }
-        return scalar.value < 32 || scalar.value == 127 ? nil : Character(scalar)
-      })
+    var text = line.protocolText
     if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
     var words = text.split(separator: " ").map(String.init)
     guard !words.isEmpty else { return nil }

@@ -63,12 +63,7 @@ package struct PbrainSession {
   /// The lines to write for one line of input (none for `INFO`, blank lines and the stones of
   /// `BOARD`).
   package mutating func respond(to line: String) -> [String] {
-    let text = String(
-      line.unicodeScalars.compactMap { scalar -> Character? in
-        if scalar == "\t" { return " " }
-        return scalar.value < 32 || scalar.value == 127 ? nil : Character(scalar)
-      }
-    ).trimmingWhitespace()
+    let text = line.protocolText.trimmingWhitespace()
     if boardLines != nil { return boardLine(text) }
     guard !text.isEmpty else { return [] }
     let parts = text.split(separator: " ", maxSplits: 1).map(String.init)

@@ -85,6 +85,13 @@ struct GTPCommandTests {
     #expect(Array(answers.suffix(4)) == ["=", "=", "? cannot undo", "? unknown command"])
   }
 
+  @Test func charactersThatDoNotPrintAreDroppedBeforeTheCommandIsRead() throws {
+    // A C1 control, a direction override, a zero-width space and an escape.
+    let script = "7\u{9B} na\u{202E}me\nplay\u{200B} x B2\n\u{1B}[2Jfly\n"
+    let answers = try responses(script)
+    #expect(answers == ["=7 tictactoe", "=", "? unknown command"])
+  }
+
   @Test func eitherColourMayPlayAndAFinishedGameAnswersPass() throws {
     let script = """
       play b A1

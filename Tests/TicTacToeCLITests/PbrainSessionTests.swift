@@ -244,4 +244,24 @@ struct PbrainSessionTests {
     #expect(feed(&brain, "TURN 99999999999999999999,4").last?.hasPrefix("ERROR") == true)
     #expect(feed(&brain, "INFO timeout_turn lots").isEmpty)
   }
+
+  /// C1 controls (U+009B is a one-character CSI to many terminals), direction overrides and
+  /// other characters that do not print are never quoted back, whatever the command.
+  @Test(arguments: ["\u{9B}31m", "\u{85}", "\u{202E}", "\u{200B}", "\u{E000}", "\u{1B}"])
+  func answersQuoteNoCharacterThatDoesNotPrint(hidden: String) {
+    var brain = session()
+    let lines = [
+      "FOO\(hidden)BAR", "START 15", "TURN 3,\(hidden)4", "TAKEBACK \(hidden)", "BOARD",
+      "1,\(hidden)1,1", "INFO rule \(hidden)", "RECTSTART \(hidden)",
+    ]
+    for line in lines {
+      for answer in feed(&brain, line) {
+        let printable = answer.unicodeScalars.allSatisfy { $0.isPrintable }
+        #expect(printable, "\(line.debugDescription)")
+      }
+    }
+    // What is left of a line once such characters are dropped is read as usual.
+    var fresh = session()
+    #expect(feed(&fresh, "ST\u{202E}AR\u{85}T\u{9B} 15") == ["OK"])
+  }
 }
