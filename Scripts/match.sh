@@ -5,10 +5,12 @@
 #
 #   Scripts/match.sh ENGINE_A ENGINE_B [--openings N] [--time-ms T] [--time-ms-b T]
 #                    [--size S] [--seed S] [--memory BYTES] [--log FILE]
-#                    [--name-a NAME] [--name-b NAME]
+#                    [--name-a NAME] [--name-b NAME] [--positions FILE]
 #
 # --time-ms-b gives ENGINE_B its own time a move: a handicap, to measure how far apart two
-# brains of unequal strength are.
+# brains of unequal strength are. --positions starts the games from the positions of a file,
+# one a line as x,y moves (Benchmarks/rapfi-wins.txt is such a file), instead of three stones
+# dealt at random, and counts each brain's wins with the side to move.
 #
 # For example, ours against ours, two openings at 100 ms a move:
 #   swift build -c release --product pbrain-tictactoe

@@ -7,9 +7,17 @@ loses that game, as does one that crashes, answers nonsense or plays an illegal 
 
 Usage: pbrain_match.py ENGINE_A ENGINE_B [--openings N] [--time-ms T] [--time-ms-b T]
                        [--size S] [--seed S] [--memory BYTES] [--log FILE]
+                       [--positions FILE]
 
 With --time-ms-b, ENGINE_B has that many milliseconds a move instead of --time-ms: a time
 handicap, to measure how far apart two brains of unequal strength are.
+
+With --positions, the openings are the positions of FILE instead of three stones dealt at
+random: one a line, as x,y moves from the empty board (words without a comma, such as a label,
+are skipped, as are blank lines and lines that start with #); --openings then takes the first
+N. Each is still played twice with the colours swapped, and the summary says how often each
+brain won with the side to move after the opening: from positions where that side has a
+forced win, how often it converts.
 
 Prints one line per game and a summary; exits 0 when every game finished without a fault of
 either brain (timeouts, crashes and illegal moves are faults), else 1. Only the standard
@@ -154,6 +162,53 @@ def openings(count, size, seed):
     return result
 
 
+def read_positions(path, size):
+    """The positions of the file at `path`, each a list of (x, y) moves from the empty board.
+
+    Raises ValueError with one sentence when the file cannot be read or a line is not a
+    position that can be played on: a move off the board or on a taken cell, five in a row
+    already, or a full board. Words of the file are never repeated back, only their places."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else "not UTF-8"
+        raise ValueError(f"cannot read the positions file ({reason})") from None
+    positions = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        board = [[None] * size for _ in range(size)]
+        moves = []
+        for place, word in enumerate(line.split(), start=1):
+            if "," not in word:
+                continue
+            parts = word.split(",")
+            where = f"line {number}, word {place}"
+            if len(parts) != 2 or not all(part.isascii() and part.isdigit() for part in parts):
+                raise ValueError(f"{where} of the positions file is not a move x,y")
+            # A number longer than any side is off the board, however many digits it has.
+            x, y = (int(part) if len(part) <= 3 else size for part in parts)
+            if not (x < size and y < size):
+                raise ValueError(f"{where} of the positions file is off the {size}×{size} board")
+            if board[y][x] is not None:
+                raise ValueError(f"{where} of the positions file plays on a taken cell")
+            if moves and five(board, size, *moves[-1]):
+                raise ValueError(f"{where} of the positions file comes after five in a row")
+            board[y][x] = "black" if len(moves) % 2 == 0 else "white"
+            moves.append((x, y))
+        if not moves:
+            raise ValueError(f"line {number} of the positions file holds no move x,y")
+        if five(board, size, *moves[-1]):
+            raise ValueError(f"line {number} of the positions file already has five in a row")
+        if len(moves) == size * size:
+            raise ValueError(f"line {number} of the positions file fills the board")
+        positions.append(moves)
+    if not positions:
+        raise ValueError("the positions file holds no position")
+    return positions
+
+
 def play(black, white, opening, size, memory):
     """Plays one game; returns (winner: 'black', 'white' or None, reason, moves, times)."""
     board = [[None] * size for _ in range(size)]
@@ -237,9 +292,18 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--memory", type=int, default=350_000_000, help="max_memory in bytes")
     parser.add_argument("--log", help="write every line of the protocol to this file")
+    parser.add_argument("--positions", help="a file of positions to start from, one a line")
     parser.add_argument("--name-a", default=None)
     parser.add_argument("--name-b", default=None)
     arguments = parser.parse_args()
+    if arguments.positions:
+        try:
+            starts = read_positions(arguments.positions, arguments.size)[:arguments.openings]
+        except ValueError as error:
+            print(f"pbrain_match.py: {error}.", file=sys.stderr)
+            return 2
+    else:
+        starts = openings(arguments.openings, arguments.size, arguments.seed)
     log = open(arguments.log, "w") if arguments.log else None
     a = Brain(arguments.engine_a.split(), arguments.name_a or "A", log, arguments.time_ms)
     b = Brain(arguments.engine_b.split(), arguments.name_b or "B", log,
@@ -249,8 +313,9 @@ def main():
     faults = 0
     all_times = {a.name: [], b.name: []}
     game = 0
-    for number, opening in enumerate(openings(arguments.openings, arguments.size,
-                                              arguments.seed)):
+    # Games each brain played, and won, with the side to move after the opening.
+    to_move = {a.name: [0, 0], b.name: [0, 0]}
+    for number, opening in enumerate(starts):
         for black, white in ((a, b), (b, a)):
             game += 1
             winner, reason, moves, times = play(
@@ -272,6 +337,10 @@ def main():
                 results[winning.name][0] += 1
                 results[losing.name][2] += 1
                 result = f"{winning.name} wins"
+            first = black if len(opening) % 2 == 0 else white
+            to_move[first.name][0] += 1
+            if winner is not None and first is (black if winner == "black" else white):
+                to_move[first.name][1] += 1
             record = " ".join(f"{x},{y}" for x, y in moves)
             print(f"game {game} (opening {number + 1}, {black.name} black): {result}, "
                   f"{reason}, {len(moves)} stones: {record}", flush=True)
@@ -287,7 +356,9 @@ def main():
         print(f"{brain.name}: {score[brain.name]:g} of {games} "
               f"({100 * score[brain.name] / max(games, 1):.1f} %), {wins} wins, {draws} draws, "
               f"{losses} losses; after its first move of a game: mean {mean:.0f} ms, "
-              f"longest {longest:.0f} ms, {over} of {len(moves)} over {brain.time_ms} ms")
+              f"longest {longest:.0f} ms, {over} of {len(moves)} over {brain.time_ms} ms; "
+              f"with the side to move after the opening, won {to_move[brain.name][1]} of "
+              f"{to_move[brain.name][0]}")
     print(f"faults: {faults}")
     if log:
         log.close()
