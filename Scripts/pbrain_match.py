@@ -14,10 +14,10 @@ handicap, to measure how far apart two brains of unequal strength are.
 
 With --positions, the openings are the positions of FILE instead of three stones dealt at
 random: one a line, as x,y moves from the empty board (words without a comma, such as a label,
-are skipped, as are blank lines and lines that start with #); --openings then takes the first
-N. Each is still played twice with the colours swapped, and the summary says how often each
-brain won with the side to move after the opening: from positions where that side has a
-forced win, how often it converts.
+are skipped, as are blank lines and lines that start with #), every one of them unless
+--openings N takes the first N. Each is still played twice with the colours swapped, and the
+summary says how often each brain won with the side to move after the opening: from positions
+where that side has a forced win, how often it converts.
 
 Prints one line per game and a summary; exits 0 when every game finished without a fault of
 either brain (timeouts, crashes and illegal moves are faults), else 1. Only the standard
@@ -284,7 +284,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("engine_a")
     parser.add_argument("engine_b")
-    parser.add_argument("--openings", type=positive, default=2, help="openings, each played twice")
+    parser.add_argument("--openings", type=positive, default=None,
+                        help="openings, each played twice (2, or every position of --positions)")
     parser.add_argument("--time-ms", type=positive, default=1000, help="milliseconds a move")
     parser.add_argument("--time-ms-b", type=positive, default=None,
                         help="ENGINE_B's milliseconds a move, if not --time-ms")
@@ -298,12 +299,13 @@ def main():
     arguments = parser.parse_args()
     if arguments.positions:
         try:
+            # Without --openings, every position of the file is played.
             starts = read_positions(arguments.positions, arguments.size)[:arguments.openings]
         except ValueError as error:
             print(f"pbrain_match.py: {error}.", file=sys.stderr)
             return 2
     else:
-        starts = openings(arguments.openings, arguments.size, arguments.seed)
+        starts = openings(arguments.openings or 2, arguments.size, arguments.seed)
     log = open(arguments.log, "w") if arguments.log else None
     a = Brain(arguments.engine_a.split(), arguments.name_a or "A", log, arguments.time_ms)
     b = Brain(arguments.engine_b.split(), arguments.name_b or "B", log,

@@ -30,6 +30,12 @@ expect "game 2 (opening 1, last black): first wins"
 expect "with the side to move after the opening, won 1 of 1"
 expect "with the side to move after the opening, won 0 of 1"
 [ "$(grep -c '^game ' <<<"$output")" = 2 ] || { echo "$output"; echo "match-positions: not 2 games"; exit 1; }
+# Every position of a file is played unless --openings takes fewer.
+sed -n 2p "$work/good.txt" >>"$work/good.txt"
+games=$(match "$work/good.txt" | grep -c '^game ')
+[ "$games" = 4 ] || { echo "match-positions: $games games from 2 positions, expected 4"; exit 1; }
+games=$(match "$work/good.txt" --openings 1 | grep -c '^game ')
+[ "$games" = 2 ] || { echo "match-positions: $games games with --openings 1, expected 2"; exit 1; }
 
 refused=0
 refuse() {
