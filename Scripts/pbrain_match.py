@@ -326,6 +326,8 @@ def main():
                 all_times[name] += times[name]
             if reason.startswith("fault"):
                 faults += 1
+            first = black if len(opening) % 2 == 0 else white
+            to_move[first.name][0] += 1
             if winner is None:
                 score[a.name] += 0.5
                 score[b.name] += 0.5
@@ -339,10 +341,8 @@ def main():
                 results[winning.name][0] += 1
                 results[losing.name][2] += 1
                 result = f"{winning.name} wins"
-            first = black if len(opening) % 2 == 0 else white
-            to_move[first.name][0] += 1
-            if winner is not None and first is (black if winner == "black" else white):
-                to_move[first.name][1] += 1
+                if winning is first:
+                    to_move[first.name][1] += 1
             record = " ".join(f"{x},{y}" for x, y in moves)
             print(f"game {game} (opening {number + 1}, {black.name} black): {result}, "
                   f"{reason}, {len(moves)} stones: {record}", flush=True)
