@@ -6,11 +6,12 @@ import Testing
 /// The threat-space search through fours and open threes: its memory of failed positions
 /// changes no answer.
 struct ThreatSpaceMemoryTests {
-  /// The depth-first threat-space search's answer for `colour` (the side not to move as if
-  /// it were), as move and plies, with or without its memory; `nil` when it ran out of time.
-  /// The memory lives in the depth-first search alone, so that is the search on trial: the
-  /// whole threat-space search hands its time out in shares, and a longer deadline would
-  /// change which of its searches answers.
+  /// The depth-first threat-space search's answer for `colour`, with or without its memory.
+  ///
+  /// The answer is a move and its plies, or none; `nil` when the search ran out of time. The
+  /// side is searched as if it were to move. The memory lives in the depth-first search
+  /// alone, so that is the search on trial: the whole threat-space search hands its time out
+  /// in shares, and a longer deadline would change which of its searches answers.
   ///
   /// The search without memory has a second; the one with memory, which only skips
   /// positions, ten, so that a machine busy with other tests cannot make it run out where
