@@ -30,6 +30,9 @@ final class Explorer<B: BitBoard> {
   /// Whether the search reads the open threes and open fours at every node; a short-sighted
   /// player does not, and overlooks what lies beyond its depth.
   private var readsOpenFours = true
+  /// Scratch for ``orderedMoves(_:colour:hint:limit:)``: the candidates and their values.
+  private let scratchMoves: UnsafeMutablePointer<Int>
+  private let scratchValues: UnsafeMutablePointer<Int>
 
   var nodes: Int { limits.nodes }
   var isAborted: Bool { limits.isAborted }
@@ -73,6 +76,13 @@ final class Explorer<B: BitBoard> {
       rootIsO
       ? Array(keys[geometry.cellCount...] + keys[..<geometry.cellCount]) : keys
     breadth = geometry.cellCount <= 25 ? 16 : 10
+    scratchMoves = .allocate(capacity: geometry.cellCount)
+    scratchValues = .allocate(capacity: geometry.cellCount)
+  }
+
+  deinit {
+    scratchMoves.deallocate()
+    scratchValues.deallocate()
   }
 
   private var tallies: Tallies { state.tallies.pointee }
@@ -376,26 +386,37 @@ final class Explorer<B: BitBoard> {
 
   /// The best `limit` cells of `cells`, the hint first, then those building or blocking the
   /// most lines for `colour`, judged on the current position.
+  ///
+  /// Every inner node orders its moves, so the candidates and their values go to scratch
+  /// buffers that live as long as the search, not to arrays made at each node.
   private func orderedMoves(_ cells: B, colour: Int, hint: Int, limit: Int = .max) -> [Int] {
-    var moves: [Int] = []
-    var values: [Int] = []
+    let moves = scratchMoves
+    let values = scratchValues
+    var total = 0
     var rest = cells
     while !rest.isZero {
       let move = rest.lowestIndex
       rest = rest.withoutLowest
-      moves.append(move)
-      values.append(move == hint ? .max : state.value(of: move, for: colour))
+      moves[total] = move
+      values[total] = move == hint ? .max : state.value(of: move, for: colour)
+      total &+= 1
     }
     // Selection of the best few: cheaper than sorting every candidate.
-    let count = min(limit, moves.count)
-    for slot in 0..<count {
-      var top = slot
-      for index in slot + 1..<moves.count where values[index] > values[top] { top = index }
-      moves.swapAt(slot, top)
-      values.swapAt(slot, top)
+    let count = min(limit, total)
+    return [Int](unsafeUninitializedCapacity: count) { buffer, initialized in
+      for slot in 0..<count {
+        var top = slot
+        var index = slot &+ 1
+        while index < total {
+          if values[index] > values[top] { top = index }
+          index &+= 1
+        }
+        (moves[slot], moves[top]) = (moves[top], moves[slot])
+        (values[slot], values[top]) = (values[top], values[slot])
+        buffer[slot] = moves[slot]
+      }
+      initialized = count
     }
-    moves.removeLast(moves.count - count)
-    return moves
   }
 
   /// How much each cell of `cells` builds the mover's lines and blocks the other side's, in

@@ -41,6 +41,9 @@ final class LineState<B: BitBoard> {
   let weights: [Int]
   /// `counts[colour * windowCount + window]`: that colour's marks in the window.
   private let counts: UnsafeMutablePointer<Int>
+  /// `codes[window]`: `counts` of colour 0 times `k + 1` plus those of colour 1, the index of
+  /// the window's row in the tables of shares.
+  private let codes: UnsafeMutablePointer<Int>
   /// The tallies of both sides.
   let tallies: UnsafeMutablePointer<Tallies>
   /// Each colour's marks.
@@ -59,6 +62,17 @@ final class LineState<B: BitBoard> {
   private let partners: UnsafeMutablePointer<Int>
   /// Scratch for ``openFours(of:)``: the two empty cells of each three window seen.
   private let pairs: UnsafeMutablePointer<Int>
+  /// 64-bit words of a set of windows.
+  private let setWords: Int
+  /// `lineSets[(colour * 2 + kind) * setWords + word]`: the windows, one bit each, where
+  /// `colour` holds `k - 2` marks (kind 0, threes) or `k - 1` (kind 1, fours), the other none.
+  ///
+  /// Kept by ``change(_:colour:by:)``, so that the threat scans visit only those windows.
+  private let lineSets: UnsafeMutablePointer<UInt64>
+  /// `kinds[first * (k + 1) + second]`: the sets of ``lineSets`` that a window holding
+  /// `first` marks of colour 0 and `second` of colour 1 belongs to, bit `colour * 2 + kind`
+  /// standing for each.
+  private let kinds: UnsafeMutablePointer<UInt8>
 
   init(geometry: Geometry<B>) {
     self.geometry = geometry
@@ -74,6 +88,8 @@ final class LineState<B: BitBoard> {
     windowCount = geometry.windows.count
     counts = .allocate(capacity: max(1, 2 * windowCount))
     counts.initialize(repeating: 0, count: max(1, 2 * windowCount))
+    codes = .allocate(capacity: max(1, windowCount))
+    codes.initialize(repeating: 0, count: max(1, windowCount))
     tallies = .allocate(capacity: 1)
     tallies.initialize(to: Tallies())
     marks = .allocate(capacity: 2)
@@ -97,6 +113,18 @@ final class LineState<B: BitBoard> {
     partners.initialize(repeating: -1, count: geometry.cellCount)
     pairs = .allocate(capacity: max(2, 2 * windowCount))
     pairs.initialize(repeating: 0, count: max(2, 2 * windowCount))
+    setWords = (windowCount + 63) / 64
+    kinds = .allocate(capacity: stride * stride)
+    for first in 0...geometry.k {
+      for second in 0...geometry.k {
+        let share = shares[first * stride + second]
+        kinds[first * stride + second] =
+          UInt8(share.first.threes) | UInt8(share.first.fours) << 1
+          | UInt8(share.second.threes) << 2 | UInt8(share.second.fours) << 3
+      }
+    }
+    lineSets = .allocate(capacity: max(1, 4 * setWords))
+    lineSets.initialize(repeating: 0, count: max(1, 4 * setWords))
   }
 
   private static func copy(_ values: [Int]) -> UnsafeMutablePointer<Int> {
@@ -108,6 +136,7 @@ final class LineState<B: BitBoard> {
 
   deinit {
     counts.deallocate()
+    codes.deallocate()
     tallies.deallocate()
     marks.deinitialize(count: 2)
     marks.deallocate()
@@ -117,11 +146,15 @@ final class LineState<B: BitBoard> {
     orderShares.deallocate()
     partners.deallocate()
     pairs.deallocate()
+    lineSets.deallocate()
+    kinds.deallocate()
   }
 
   /// Sets up the position with `mover` as colour 0 and `other` as colour 1.
   func setUp(mover: B, other: B) {
     counts.update(repeating: 0, count: 2 * windowCount)
+    codes.update(repeating: 0, count: windowCount)
+    lineSets.update(repeating: 0, count: 4 * setWords)
     marks.update(repeating: .zero, count: 2)
     tallies.pointee = Tallies()
     tallies.pointee.openWindows = windowCount
@@ -142,11 +175,13 @@ final class LineState<B: BitBoard> {
 
   func remove(_ cell: Int, colour: Int) { change(cell, colour: colour, by: -1) }
 
-  /// Moves the counts and tallies of every window through `cell` by `step`.
+  /// Moves the counts, codes and tallies of every window through `cell` by `step`, and the
+  /// windows that become or stop being threes or fours between the sets of ``lineSets``.
   ///
   /// This is the hottest loop of the large-board search. Its sums are bounded by the
   /// windows' weights, so it adds without overflow checks, which lets the compiler keep the
-  /// seven tallies in vector registers.
+  /// seven tallies in vector registers; the sets are kept in a second pass, whose rare
+  /// branch would otherwise keep them out of the registers.
   private func change(_ cell: Int, colour: Int, by step: Int) {
     let stride = k + 1
     // A step in colour 0's count moves a window a whole row of the shares table.
@@ -155,7 +190,8 @@ final class LineState<B: BitBoard> {
     var tallies = self.tallies.pointee
     for slot in starts[cell]..<starts[cell + 1] {
       let window = slots[slot]
-      let before = counts[window] &* stride &+ counts[windowCount &+ window]
+      let before = codes[window]
+      codes[window] = before &+ move
       counts[own &+ window] &+= step
       let old = shares[before]
       let new = shares[before &+ move]
@@ -166,6 +202,22 @@ final class LineState<B: BitBoard> {
       tallies.second.weight &+= new.second.weight &- old.second.weight
       tallies.second.fours &+= new.second.fours &- old.second.fours
       tallies.second.threes &+= new.second.threes &- old.second.threes
+    }
+    // A window enters or leaves a side's threes or fours only where its marks reach or
+    // leave k - 2 or k - 1, which few steps do.
+    for slot in starts[cell]..<starts[cell + 1] {
+      let window = slots[slot]
+      let after = codes[window]
+      var flips = kinds[after] ^ kinds[after &- move]
+      guard flips != 0 else { continue }
+      let word = window &>> 6
+      let bit = UInt64(1) &<< UInt64(window & 63)
+      var base = word
+      while flips != 0 {
+        if flips & 1 != 0 { lineSets[base] ^= bit }
+        flips &>>= 1
+        base &+= setWords
+      }
     }
     self.tallies.pointee = tallies
     marks[colour] = marks[colour] ^ B(bit: cell)
@@ -219,6 +271,10 @@ final class LineState<B: BitBoard> {
           result = result | geometry.windows[window]
         }
       }
+    } else if marks == k - 2 || marks == k - 1 {
+      forEachWindow(of: colour, kind: marks == k - 1 ? 1 : 0) { window in
+        result = result | geometry.windows[window]
+      }
     } else {
       for window in 0..<windowCount
       where counts[own &+ window] == marks && counts[other &+ window] == 0 {
@@ -226,6 +282,20 @@ final class LineState<B: BitBoard> {
       }
     }
     return result & empty
+  }
+
+  /// Calls `body` with each window where `colour` holds `k - 2` marks (`kind` 0) or `k - 1`
+  /// (`kind` 1) and the other colour none, in increasing order.
+  @inline(__always)
+  private func forEachWindow(of colour: Int, kind: Int, _ body: (Int) -> Void) {
+    let base = lineSets + (colour &* 2 &+ kind) &* setWords
+    for word in 0..<setWords {
+      var bits = base[word]
+      while bits != 0 {
+        body(word &<< 6 &+ bits.trailingZeroBitCount)
+        bits &= bits &- 1
+      }
+    }
   }
 
   /// The empty cells that would complete a line for `colour`.
@@ -288,12 +358,9 @@ final class LineState<B: BitBoard> {
   /// Such a move wins unless the opponent answers with fours of its own, so an opponent
   /// without a four must take one of the stopping cells or make a four.
   func openFours(of colour: Int) -> (makers: B, stops: B) {
-    let own = colour * windowCount
-    let other = (1 - colour) * windowCount
     let empty = self.empty
     var count = 0
-    for window in 0..<windowCount
-    where counts[own &+ window] == k &- 2 && counts[other &+ window] == 0 {
+    forEachWindow(of: colour, kind: 0) { window in
       let cells = geometry.windows[window] & empty
       pairs[count] = cells.lowestIndex
       pairs[count + 1] = cells.withoutLowest.lowestIndex
@@ -328,13 +395,12 @@ final class LineState<B: BitBoard> {
   func value(of move: Int, for colour: Int) -> Int {
     let stride = k &+ 1
     let table = orderShares + colour &* stride &* stride
-    let counts = self.counts
-    let windowCount = self.windowCount
+    let codes = self.codes
     let slots = self.slots
     var value = 0
     for slot in starts[move]..<starts[move &+ 1] {
       let window = slots[slot]
-      value &+= table[counts[window] &* stride &+ counts[windowCount &+ window]]
+      value &+= table[codes[window]]
     }
     return value
   }
