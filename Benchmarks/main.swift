@@ -413,6 +413,30 @@ if !arguments.contains("--skip-large") {
     }
     row("time to answer a \(name)", format(time), "", "")
   }
+  // The deepening search alone, to a fixed depth on a new table from the positions of one
+  // opening of a match against Rapfi after 4, 6, 8 and 10 stones: what it reads a second,
+  // whatever the budget.
+  let opening = ["j7", "f10", "h8", "i7", "j8", "i8", "h7", "j9", "h6", "h5"]
+  let depth = 9
+  let starts = [4, 6, 8, 10]
+  var searched = 0
+  var elapsed = Duration.zero
+  for stones in starts {
+    var board = try Board(rows: 15, columns: 15, k: 5)
+    for name in opening.prefix(stones) {
+      guard let cell = Cell(name: name) else { fatalError("bad cell \(name)") }
+      try board.play(at: cell)
+    }
+    let (found, time) = measure { Engine.deepen(board, to: depth) }
+    searched += found.nodes
+    elapsed += time
+  }
+  print()
+  header("15×15, k = 5, the deepening search alone", "positions", "time", "positions a second")
+  row(
+    "to depth \(depth) after \(starts.map(String.init).joined(separator: ", ")) stones",
+    grouped(searched), format(elapsed),
+    grouped(Int(Double(searched) / max(seconds(elapsed), 1e-9))))
 }
 
 // MARK: - Difficulty

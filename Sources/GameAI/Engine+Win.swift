@@ -72,3 +72,36 @@ extension Engine {
     }
   }
 }
+
+extension Engine {
+  /// What the large-board search's deepening alone read from a position: its move, its score
+  /// and the positions it searched.
+  package struct Deepening: Sendable {
+    package var move: Cell
+    package var score: Int
+    package var nodes: Int
+  }
+
+  /// The large-board search's deepening alone, without the root's threat searches, from
+  /// `board` to `depth` plies on a new table: what the benchmark times to measure the
+  /// positions the search reads a second.
+  package static func deepen(_ board: Board, to depth: Int) -> Deepening {
+    DeepeningWork(board: board, depth: depth).run(cells: board.cellCount)
+  }
+
+  private struct DeepeningWork: BitBoardWork {
+    let board: Board
+    let depth: Int
+
+    func run<B: BitBoard>(on _: B.Type) -> Deepening {
+      let geometry = Geometry<B>(board)
+      let (mover, other) = geometry.position(of: board)
+      let explorer = Explorer(
+        geometry: geometry, deadline: .now + .seconds(3_600), tableBits: 19,
+        rootIsO: board.toMove == .o)
+      let found = explorer.deepening(mover: mover, other: other, depth: depth)
+      return Deepening(
+        move: geometry.cell(at: found.move), score: found.score, nodes: explorer.nodes)
+    }
+  }
+}

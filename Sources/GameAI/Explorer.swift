@@ -129,9 +129,37 @@ final class Explorer<B: BitBoard> {
     if opposing.isZero, geometry.k >= 4, !isShortSighted {
       (moves, unchecked) = threats.defences(among: moves)
     }
+    return deepen(
+      moves, unchecked: unchecked, area: area, hash: hash(mover: mover, other: other),
+      maximumDepth: min(empty.nonzeroBitCount, maximumDepth ?? .max))
+  }
+
+  /// The deepening search alone, without the threat searches and the defence check of the
+  /// root: every move near the marks (or every block of a four) read to `depth` plies.
+  ///
+  /// It measures the speed of the search (``Engine/deepen(_:to:)``).
+  func deepening(mover: B, other: B, depth: Int) -> (move: Int, score: Int, depth: Int) {
+    readsOpenFours = true
+    state.setUp(mover: mover, other: other)
+    let empty = geometry.full & ~(mover | other)
+    let opposing = geometry.threats(of: other, against: mover) & empty
+    let area = candidates(mover: mover, other: other)
+    let moves = orderedMoves(opposing.isZero ? area : opposing, colour: 0, hint: -1)
+    return deepen(
+      moves, unchecked: [], area: area, hash: hash(mover: mover, other: other),
+      maximumDepth: min(empty.nonzeroBitCount, depth))
+  }
+
+  /// Deepens one ply at a time over the root's `moves`, best first, to `maximumDepth` or the
+  /// deadline; the `unchecked` moves are read only once every one of `moves` is shown to
+  /// lose.
+  private func deepen(
+    _ moves: [Int], unchecked: [Int], area: B, hash: UInt64, maximumDepth: Int
+  ) -> (move: Int, score: Int, depth: Int) {
+    var moves = moves
+    var unchecked = unchecked
     var best = (move: moves[0], score: -Score.infinity, depth: 0)
-    let hash = self.hash(mover: mover, other: other)
-    for depth in 1...min(empty.nonzeroBitCount, maximumDepth ?? .max) {
+    for depth in 1...max(1, maximumDepth) {
       var alpha = -Score.infinity
       var iterationBest = -1
       for move in moves {
