@@ -145,6 +145,7 @@ final class Explorer<B: BitBoard> {
     let opposing = geometry.threats(of: other, against: mover) & empty
     let area = candidates(mover: mover, other: other)
     let moves = orderedMoves(opposing.isZero ? area : opposing, colour: 0, hint: -1)
+    precondition(!moves.isEmpty, "a full board has no move to read")
     return deepen(
       moves, unchecked: [], area: area, hash: hash(mover: mover, other: other),
       maximumDepth: min(empty.nonzeroBitCount, depth))

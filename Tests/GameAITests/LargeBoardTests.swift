@@ -145,4 +145,22 @@ struct LargeBoardTests {
     #expect(analysis.moves.count == 223)
     #expect(analysis.best.allSatisfy(board.isLegal))
   }
+
+  @Test func theDeepeningAloneReadsToItsDepthAndNoFurther() throws {
+    // X's open three on f8 g8 h8 becomes an open four at e8 or i8: a win in 3 plies, which
+    // the deepening alone finds once it reads 3 plies, with no threat search at the root.
+    let board = try gomoku(x: ["f8", "g8", "h8", "c3"], o: ["a1", "o15", "a15", "o1"])
+    let deep = Engine.deepen(board, to: 3)
+    #expect(["e8", "i8"].contains(deep.move.name), "\(deep.move)")
+    #expect(deep.score > 900, "\(deep.score)")
+    // A quiet position read to 1 ply and to 4: an estimate both times, and more positions
+    // for the deeper read, the same for the same depth.
+    let quiet = try gomoku(x: ["h8", "j9"], o: ["i9", "g7"])
+    let shallow = Engine.deepen(quiet, to: 1)
+    let deeper = Engine.deepen(quiet, to: 4)
+    #expect(abs(shallow.score) < 600 && abs(deeper.score) < 600)
+    #expect(shallow.nodes < deeper.nodes, "\(shallow.nodes) and \(deeper.nodes)")
+    #expect(Engine.deepen(quiet, to: 4).nodes == deeper.nodes)
+    #expect(quiet[deeper.move] == nil)
+  }
 }
