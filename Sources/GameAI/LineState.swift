@@ -39,11 +39,12 @@ final class LineState<B: BitBoard> {
   let windowCount: Int
   /// Evaluation weights by how many marks an unblocked window holds.
   let weights: [Int]
-  /// `counts[colour * windowCount + window]`: that colour's marks in the window.
-  private let counts: UnsafeMutablePointer<Int>
-  /// `codes[window]`: `counts` of colour 0 times `k + 1` plus those of colour 1, the index of
-  /// the window's row in the tables of shares.
+  /// `codes[window]`: colour 0's marks in the window times `k + 1` plus colour 1's, the index
+  /// of the window's row in the tables of shares.
   private let codes: UnsafeMutablePointer<Int>
+  /// `alone[colour * (k + 1)² + code]`: the marks `colour` holds in a window of that code
+  /// when the other colour holds none, else -1.
+  private let alone: UnsafeMutablePointer<Int>
   /// The tallies of both sides.
   let tallies: UnsafeMutablePointer<Tallies>
   /// Each colour's marks.
@@ -86,8 +87,6 @@ final class LineState<B: BitBoard> {
     weights.append(weight)
     self.weights = weights
     windowCount = geometry.windows.count
-    counts = .allocate(capacity: max(1, 2 * windowCount))
-    counts.initialize(repeating: 0, count: max(1, 2 * windowCount))
     codes = .allocate(capacity: max(1, windowCount))
     codes.initialize(repeating: 0, count: max(1, windowCount))
     tallies = .allocate(capacity: 1)
@@ -99,6 +98,7 @@ final class LineState<B: BitBoard> {
     let stride = geometry.k + 1
     shares = .allocate(capacity: stride * stride)
     orderShares = .allocate(capacity: 2 * stride * stride)
+    alone = .allocate(capacity: 2 * stride * stride)
     for first in 0...geometry.k {
       for second in 0...geometry.k {
         shares[first * stride + second] = LineState.share(
@@ -107,6 +107,8 @@ final class LineState<B: BitBoard> {
           mine: first, theirs: second, k: geometry.k, weights: weights)
         orderShares[stride * stride + first * stride + second] = LineState.orderShare(
           mine: second, theirs: first, k: geometry.k, weights: weights)
+        alone[first * stride + second] = second == 0 ? first : -1
+        alone[stride * stride + first * stride + second] = first == 0 ? second : -1
       }
     }
     partners = .allocate(capacity: geometry.cellCount)
@@ -135,7 +137,7 @@ final class LineState<B: BitBoard> {
   }
 
   deinit {
-    counts.deallocate()
+    alone.deallocate()
     codes.deallocate()
     tallies.deallocate()
     marks.deinitialize(count: 2)
@@ -152,7 +154,6 @@ final class LineState<B: BitBoard> {
 
   /// Sets up the position with `mover` as colour 0 and `other` as colour 1.
   func setUp(mover: B, other: B) {
-    counts.update(repeating: 0, count: 2 * windowCount)
     codes.update(repeating: 0, count: windowCount)
     lineSets.update(repeating: 0, count: 4 * setWords)
     marks.update(repeating: .zero, count: 2)
@@ -161,10 +162,6 @@ final class LineState<B: BitBoard> {
     for cell in mover.indices { place(cell, colour: 0) }
     for cell in other.indices { place(cell, colour: 1) }
   }
-
-  /// `colour`'s marks in `window`.
-  @inline(__always)
-  func count(_ colour: Int, in window: Int) -> Int { counts[colour * windowCount + window] }
 
   /// The empty cells.
   var empty: B { geometry.full & ~(marks[0] | marks[1]) }
@@ -175,7 +172,7 @@ final class LineState<B: BitBoard> {
 
   func remove(_ cell: Int, colour: Int) { change(cell, colour: colour, by: -1) }
 
-  /// Moves the counts, codes and tallies of every window through `cell` by `step`, and the
+  /// Moves the codes and tallies of every window through `cell` by `step`, and the
   /// windows that become or stop being threes or fours between the sets of ``lineSets``.
   ///
   /// This is the hottest loop of the large-board search. Its sums are bounded by the
@@ -186,13 +183,11 @@ final class LineState<B: BitBoard> {
     let stride = k + 1
     // A step in colour 0's count moves a window a whole row of the shares table.
     let move = colour == 0 ? step * stride : step
-    let own = colour * windowCount
     var tallies = self.tallies.pointee
     for slot in starts[cell]..<starts[cell + 1] {
       let window = slots[slot]
       let before = codes[window]
       codes[window] = before &+ move
-      counts[own &+ window] &+= step
       let old = shares[before]
       let new = shares[before &+ move]
       tallies.openWindows &+= new.openWindows &- old.openWindows
@@ -262,12 +257,11 @@ final class LineState<B: BitBoard> {
     of colour: Int, holding marks: Int, through cell: Int? = nil
   ) -> B {
     var result = B.zero
-    let own = colour * windowCount
-    let other = (1 - colour) * windowCount
+    let alone = self.alone + colour &* (k &+ 1) &* (k &+ 1)
     if let cell {
       for slot in starts[cell]..<starts[cell + 1] {
         let window = slots[slot]
-        if counts[own &+ window] == marks && counts[other &+ window] == 0 {
+        if alone[codes[window]] == marks {
           result = result | geometry.windows[window]
         }
       }
@@ -276,8 +270,7 @@ final class LineState<B: BitBoard> {
         result = result | geometry.windows[window]
       }
     } else {
-      for window in 0..<windowCount
-      where counts[own &+ window] == marks && counts[other &+ window] == 0 {
+      for window in 0..<windowCount where alone[codes[window]] == marks {
         result = result | geometry.windows[window]
       }
     }
@@ -313,11 +306,9 @@ final class LineState<B: BitBoard> {
   /// opponent has not entered that hold at least `k - 3` of its marks.
   func threatCandidates(for colour: Int) -> B {
     var result = B.zero
-    let own = colour * windowCount
-    let other = (1 - colour) * windowCount
+    let alone = self.alone + colour &* (k &+ 1) &* (k &+ 1)
     let least = max(1, k - 3)
-    for window in 0..<windowCount
-    where counts[own &+ window] >= least && counts[other &+ window] == 0 {
+    for window in 0..<windowCount where alone[codes[window]] >= least {
       result = result | geometry.windows[window]
     }
     return result & empty
@@ -328,13 +319,12 @@ final class LineState<B: BitBoard> {
   /// line: the opponent must take one of them.
   func openFourDefences(of colour: Int, after cell: Int) -> B {
     var result = B.zero
-    let own = colour * windowCount
-    let other = (1 - colour) * windowCount
+    let alone = self.alone + colour &* (k &+ 1) &* (k &+ 1)
     let empty = self.empty
     var seen = B.zero
     for slot in starts[cell]..<starts[cell + 1] {
       let window = slots[slot]
-      guard counts[own &+ window] == k &- 2 && counts[other &+ window] == 0 else { continue }
+      guard alone[codes[window]] == k &- 2 else { continue }
       var rest = geometry.windows[window] & empty & ~seen
       seen = seen | rest
       while !rest.isZero {
