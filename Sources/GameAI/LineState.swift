@@ -250,27 +250,22 @@ final class LineState<B: BitBoard> {
 
   // MARK: - Threats
 
-  /// The empty cells of the windows through which `colour` holds `marks` marks and the other
-  /// colour none, over all windows or, with `cell`, those through it.
+  /// The empty cells of the windows where `colour` holds `k - 2` marks (`kind` 0) or `k - 1`
+  /// (`kind` 1) and the other colour none, over all windows or, with `cell`, those through it.
   @inline(__always)
-  private func cells(
-    of colour: Int, holding marks: Int, through cell: Int? = nil
-  ) -> B {
+  private func cells(of colour: Int, kind: Int, through cell: Int? = nil) -> B {
     var result = B.zero
-    let alone = self.alone + colour &* (k &+ 1) &* (k &+ 1)
     if let cell {
+      let alone = self.alone + colour &* (k &+ 1) &* (k &+ 1)
+      let marks = k &- 2 &+ kind
       for slot in starts[cell]..<starts[cell + 1] {
         let window = slots[slot]
         if alone[codes[window]] == marks {
           result = result | geometry.windows[window]
         }
       }
-    } else if marks == k - 2 || marks == k - 1 {
-      forEachWindow(of: colour, kind: marks == k - 1 ? 1 : 0) { window in
-        result = result | geometry.windows[window]
-      }
     } else {
-      for window in 0..<windowCount where alone[codes[window]] == marks {
+      forEachWindow(of: colour, kind: kind) { window in
         result = result | geometry.windows[window]
       }
     }
@@ -292,15 +287,15 @@ final class LineState<B: BitBoard> {
   }
 
   /// The empty cells that would complete a line for `colour`.
-  func threatCells(of colour: Int) -> B { cells(of: colour, holding: k - 1) }
+  func threatCells(of colour: Int) -> B { cells(of: colour, kind: 1) }
 
   /// The threat cells of `colour` in the windows through `cell`.
   func threats(of colour: Int, through cell: Int) -> B {
-    cells(of: colour, holding: k - 1, through: cell)
+    cells(of: colour, kind: 1, through: cell)
   }
 
   /// Cells where `colour` would make a four: the empty cells of its threes.
-  func fourMakingCells(for colour: Int) -> B { cells(of: colour, holding: k - 2) }
+  func fourMakingCells(for colour: Int) -> B { cells(of: colour, kind: 0) }
 
   /// The cells that might start a threat for `colour`: the empty cells of windows the
   /// opponent has not entered that hold at least `k - 3` of its marks.
