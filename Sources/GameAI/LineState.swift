@@ -256,7 +256,7 @@ final class LineState<B: BitBoard> {
   private func cells(of colour: Int, kind: Int, through cell: Int? = nil) -> B {
     var result = B.zero
     if let cell {
-      let alone = self.alone + colour &* (k &+ 1) &* (k &+ 1)
+      let alone = aloneMarks(of: colour)
       let marks = k &- 2 &+ kind
       for slot in starts[cell]..<starts[cell + 1] {
         let window = slots[slot]
@@ -270,6 +270,13 @@ final class LineState<B: BitBoard> {
       }
     }
     return result & empty
+  }
+
+  /// ``alone`` for `colour`: indexed by a window's code, the marks `colour` holds there when
+  /// the other colour holds none, else -1.
+  @inline(__always)
+  private func aloneMarks(of colour: Int) -> UnsafeMutablePointer<Int> {
+    alone + colour &* (k &+ 1) &* (k &+ 1)
   }
 
   /// Calls `body` with each window where `colour` holds `k - 2` marks (`kind` 0) or `k - 1`
@@ -301,7 +308,7 @@ final class LineState<B: BitBoard> {
   /// opponent has not entered that hold at least `k - 3` of its marks.
   func threatCandidates(for colour: Int) -> B {
     var result = B.zero
-    let alone = self.alone + colour &* (k &+ 1) &* (k &+ 1)
+    let alone = aloneMarks(of: colour)
     let least = max(1, k - 3)
     for window in 0..<windowCount where alone[codes[window]] >= least {
       result = result | geometry.windows[window]
@@ -314,7 +321,7 @@ final class LineState<B: BitBoard> {
   /// line: the opponent must take one of them.
   func openFourDefences(of colour: Int, after cell: Int) -> B {
     var result = B.zero
-    let alone = self.alone + colour &* (k &+ 1) &* (k &+ 1)
+    let alone = aloneMarks(of: colour)
     let empty = self.empty
     var seen = B.zero
     for slot in starts[cell]..<starts[cell + 1] {
