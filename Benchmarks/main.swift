@@ -374,6 +374,16 @@ if !arguments.contains("--skip-4x4") {
 
 // MARK: - 15×15, k = 5
 
+/// A 15×15 board, five in a row, after the cells `names` are played in turn, X first.
+func gomoku(playing names: [String]) throws -> Board {
+  var board = try Board(rows: 15, columns: 15, k: 5)
+  for name in names {
+    guard let cell = Cell(name: name) else { fatalError("bad cell \(name)") }
+    try board.play(at: cell)
+  }
+  return board
+}
+
 if !arguments.contains("--skip-large") {
   print()
   let moves = 10
@@ -400,13 +410,10 @@ if !arguments.contains("--skip-large") {
     ("three-three through open threes", ["f8", "g8", "h6", "h7"], ["a1", "o15", "a15", "o1"]),
   ]
   for (name, x, o) in tactics {
-    var board = try Board(rows: 15, columns: 15, k: 5)
-    for index in 0..<max(x.count, o.count) {
-      for names in [x, o] where index < names.count {
-        guard let cell = Cell(name: names[index]) else { fatalError("bad cell \(names[index])") }
-        try board.play(at: cell)
-      }
+    let turns = (0..<max(x.count, o.count)).flatMap { index in
+      [x, o].compactMap { index < $0.count ? $0[index] : nil }
     }
+    let board = try gomoku(playing: turns)
     var generator = SplitMix64(seed: 1)
     let (_, time) = measure {
       engine.bestMove(for: board, difficulty: .unbeatable, using: &generator)
@@ -422,11 +429,7 @@ if !arguments.contains("--skip-large") {
   var searched = 0
   var elapsed = Duration.zero
   for stones in starts {
-    var board = try Board(rows: 15, columns: 15, k: 5)
-    for name in opening.prefix(stones) {
-      guard let cell = Cell(name: name) else { fatalError("bad cell \(name)") }
-      try board.play(at: cell)
-    }
+    let board = try gomoku(playing: Array(opening.prefix(stones)))
     let (found, time) = measure { Engine.deepen(board, to: depth) }
     searched += found.nodes
     elapsed += time
