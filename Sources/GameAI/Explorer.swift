@@ -4,12 +4,13 @@
 /// single threat by blocking it (without spending depth, so forced sequences are read to the
 /// end), scores a double threat as lost, scores an open four the opponent cannot answer with
 /// a four of its own as won, answers the opponent's open three only by stopping it or with a
-/// four, looks only at cells near the marks, best first, and
-/// keeps a transposition table keyed by Zobrist hashes. Line counts, threats and the pattern
-/// evaluation are updated move by move (``LineState``); forced wins through threats come from
-/// ``ThreatSearch``. A loss counts as proven only where every move that matters was read (a
-/// four to block, an open three to stop with no more answers than a node tries); elsewhere
-/// it is a likely loss, an estimate.
+/// four, reads at the horizon the side to move's chains of up to six fours (each after the
+/// second sharing a window with the four before), looks only at cells near the marks, best
+/// first, and keeps a transposition table keyed by Zobrist hashes. Line counts, threats and
+/// the pattern evaluation are updated move by move (``LineState``); forced wins through
+/// threats come from ``ThreatSearch``. A loss counts as proven only where every move that
+/// matters was read (a four to block, an open three to stop with no more answers than a node
+/// tries); elsewhere it is a likely loss, an estimate.
 final class Explorer<B: BitBoard> {
   let geometry: Geometry<B>
   let state: LineState<B>
@@ -301,9 +302,7 @@ final class Explorer<B: BitBoard> {
       stops = openThreeStops(against: me)
     }
     if depth <= 0 && forced.isZero {
-      if tallies[me].threes > 0,
-        let win = threats.continuousFours(for: me, depth: ThreatSearch<B>.leafFours)
-      {
+      if tallies[me].threes > 0, let win = leafChain(for: me) {
         return Score.win(in: ply + win.plies)
       }
       return horizonEstimate(for: me, stops: stops)
@@ -357,6 +356,15 @@ final class Explorer<B: BitBoard> {
         bound: .init(best: best, originalAlpha: originalAlpha, beta: beta), move: bestMove,
         depth: depth))
     return best
+  }
+
+  /// A win for `me`, to move at the horizon, by a chain of fours: a long, narrow chain, or
+  /// for a short-sighted player two fours anywhere.
+  private func leafChain(for me: Int) -> (move: Int, plies: Int)? {
+    readsOpenFours
+      ? threats.continuousFours(
+        for: me, depth: ThreatSearch<B>.leafFours, anywhere: ThreatSearch<B>.leafFoursAnywhere)
+      : threats.continuousFours(for: me, depth: ThreatSearch<B>.shortSightedLeafFours)
   }
 
   /// What an open three of the side to move is worth at the horizon while the opponent can

@@ -77,6 +77,12 @@ final class ThreatSearch<B: BitBoard> {
     self.limits = limits
     var generator = SplitMix64(seed: 0x666f_7572_7320_696e)
     chainKeys = (0..<(2 * state.geometry.cellCount)).map { _ in generator.next() }
+    let geometry = state.geometry
+    sharers = (0..<geometry.cellCount).map { cell in
+      (geometry.windowStart[cell]..<geometry.windowStart[cell + 1]).reduce(B.zero) {
+        $0 | geometry.windows[geometry.windowIndices[$1]]
+      }
+    }
   }
 
   /// The proof-number search over the same threats, which reaches the long wins that
@@ -88,9 +94,18 @@ final class ThreatSearch<B: BitBoard> {
 
   // MARK: - Continuous fours
 
-  /// How many of its own fours the search chains at a leaf, and at the root.
-  static var leafFours: Int { 2 }
+  /// How many of its own fours the search chains at a leaf (a short-sighted player's search
+  /// fewer), and at the root.
+  static var leafFours: Int { 6 }
+  static var shortSightedLeafFours: Int { 2 }
   static var rootFours: Int { 10 }
+  /// How many of a leaf chain's first fours may lie anywhere; each later four shares a
+  /// window with the four before it, so that a long chain stays narrow and cheap.
+  static var leafFoursAnywhere: Int { 2 }
+
+  /// `sharers[cell]`: the cells that share a window with `cell`, on the four lines through
+  /// it within k − 1 steps.
+  private let sharers: [B]
 
   /// Random keys for the positions a root chain of fours reaches:
   /// `chainKeys[colour * cellCount + cell]`.
@@ -119,9 +134,13 @@ final class ThreatSearch<B: BitBoard> {
   ///
   /// Expects neither side to have a four on the board. A chain fails where a forced block
   /// gives the opponent a four of its own. Meant for short chains at the leaves of a search:
-  /// it keeps no memory and no clock.
-  func continuousFours(for colour: Int, depth: Int) -> (move: Int, plies: Int)? {
-    fours(colour, depth: depth, key: 0, remembers: false)
+  /// it keeps no memory and no clock. With `anywhere`, only the chain's first `anywhere`
+  /// fours may lie anywhere; each later one shares a window with the four before it (a win
+  /// it misses is only not found; a win it finds is one).
+  func continuousFours(for colour: Int, depth: Int, anywhere: Int = .max)
+    -> (move: Int, plies: Int)?
+  {
+    fours(colour, depth: depth, key: 0, remembers: false, anywhere: anywhere, after: -1)
   }
 
   /// A win for `colour`, to move, by a chain of up to `rootFours` fours, found before
@@ -136,18 +155,22 @@ final class ThreatSearch<B: BitBoard> {
     limits.counters.pointee.threatLimit = limit
     limits.counters.pointee.threatStopped = false
     failedChains.removeAll(keepingCapacity: true)
-    return fours(colour, depth: ThreatSearch.rootFours, key: 0, remembers: true)
+    return fours(
+      colour, depth: ThreatSearch.rootFours, key: 0, remembers: true, anywhere: .max, after: -1)
   }
 
-  private func fours(_ colour: Int, depth: Int, key: UInt64, remembers: Bool)
-    -> (move: Int, plies: Int)?
-  {
+  /// The chain of fours from here: `anywhere` more fours may lie anywhere, the rest only
+  /// where they share a window with `previous`, the four before.
+  private func fours(
+    _ colour: Int, depth: Int, key: UInt64, remembers: Bool, anywhere: Int, after previous: Int
+  ) -> (move: Int, plies: Int)? {
     guard depth > 0, state.tallies.pointee[colour].threes > 0 else { return nil }
     if remembers {
       if let failed = failedChains[key], failed >= depth { return nil }
       if limits.threatNodeStops() { return nil }
     }
     var cells = state.fourMakingCells(for: colour)
+    if anywhere <= 0 && previous >= 0 { cells = cells & sharers[previous] }
     while !cells.isZero {
       let cell = cells.lowestIndex
       cells = cells.withoutLowest
@@ -164,7 +187,7 @@ final class ThreatSearch<B: BitBoard> {
           let rest = fours(
             colour, depth: depth - 1,
             key: self.key(key, after: cell, and: block, by: colour),
-            remembers: remembers)
+            remembers: remembers, anywhere: anywhere - 1, after: cell)
         {
           plies = 2 + rest.plies
         }

@@ -67,3 +67,63 @@ struct ChainOfFoursTests {
     #expect(wins >= 10, "\(wins) wins")
   }
 }
+
+/// The chain of fours at the leaves of the large-board search: longer than the two fours it
+/// once read, and narrow, each four after the second sharing a window with the four before.
+struct LeafChainTests {
+  /// 400 positions of 16 to 31 stones dealt at random in the middle 9×9 of a 15×15 board,
+  /// for both sides: every win of two fours is still found, every win found is one the
+  /// unrestricted chain of as many fours finds too and takes no more plies than it may, some
+  /// wins need more than two fours, and the narrow chain reads far fewer fours than the
+  /// unrestricted one.
+  @Test func findsLongerChainsAndNoFalseOnes() throws {
+    let leafFours = ThreatSearch<Bits256>.leafFours
+    var generator = SplitMix64(seed: 0x6c65_6166)
+    var (compared, short, longer) = (0, 0, 0)
+    var (narrowFours, wideFours) = (0, 0)
+    for _ in 0..<400 {
+      var board = try Board(rows: 15, columns: 15, k: 5)
+      let stones = 16 + Int(generator.next() % 16)
+      while board.markCount < stones && board.outcome == .inProgress {
+        let cell = Cell(
+          row: 3 + Int(generator.next() % 9), column: 3 + Int(generator.next() % 9))
+        if board[cell] == nil { try board.play(at: cell) }
+      }
+      guard board.outcome == .inProgress else { continue }
+      let answers = ChainOfFoursTests.withThreats(board) { threats in
+        (0...1).map { colour in
+          let short = threats.continuousFours(for: colour, depth: 2)
+          let start = threats.limits.nodes
+          let leaf = threats.continuousFours(
+            for: colour, depth: leafFours, anywhere: ThreatSearch<Bits256>.leafFoursAnywhere)
+          let middle = threats.limits.nodes
+          let wide = threats.continuousFours(for: colour, depth: leafFours)
+          let end = threats.limits.nodes
+          return (
+            short: short, leaf: leaf, wide: wide, narrowFours: middle - start,
+            wideFours: end - middle
+          )
+        }
+      }
+      for (colour, answer) in (answers ?? []).enumerated() {
+        compared += 1
+        narrowFours += answer.narrowFours
+        wideFours += answer.wideFours
+        let context = "\(board.notation), colour \(colour)"
+        if answer.short != nil {
+          short += 1
+          #expect(answer.leaf != nil, "\(context)")
+        }
+        if let leaf = answer.leaf {
+          #expect(answer.wide != nil, "\(context)")
+          #expect(leaf.plies <= 2 * leafFours + 1, "\(context)")
+          if answer.short == nil { longer += 1 }
+        }
+      }
+    }
+    #expect(compared >= 200, "\(compared) positions")
+    #expect(short >= 10, "\(short) wins of two fours")
+    #expect(longer >= 10, "\(longer) wins need more than two fours")
+    #expect(narrowFours * 4 < wideFours, "\(narrowFours) fours read, against \(wideFours)")
+  }
+}
