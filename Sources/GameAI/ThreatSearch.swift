@@ -77,12 +77,6 @@ final class ThreatSearch<B: BitBoard> {
     self.limits = limits
     var generator = SplitMix64(seed: 0x666f_7572_7320_696e)
     chainKeys = (0..<(2 * state.geometry.cellCount)).map { _ in generator.next() }
-    let geometry = state.geometry
-    sharers = (0..<geometry.cellCount).map { cell in
-      (geometry.windowStart[cell]..<geometry.windowStart[cell + 1]).reduce(B.zero) {
-        $0 | geometry.windows[geometry.windowIndices[$1]]
-      }
-    }
   }
 
   /// The proof-number search over the same threats, which reaches the long wins that
@@ -105,7 +99,17 @@ final class ThreatSearch<B: BitBoard> {
 
   /// `sharers[cell]`: the cells that share a window with `cell`, on the four lines through
   /// it within k − 1 steps.
-  private let sharers: [B]
+  ///
+  /// Made when a narrow chain first needs it, since a short-sighted player's search, made
+  /// afresh for each move, never does.
+  private lazy var sharers: [B] = {
+    let geometry = state.geometry
+    return (0..<geometry.cellCount).map { cell in
+      (geometry.windowStart[cell]..<geometry.windowStart[cell + 1]).reduce(B.zero) {
+        $0 | geometry.windows[geometry.windowIndices[$1]]
+      }
+    }
+  }()
 
   /// Random keys for the positions a root chain of fours reaches:
   /// `chainKeys[colour * cellCount + cell]`.
