@@ -85,6 +85,9 @@ final class ThreatSearch<B: BitBoard> {
   /// Whether the current depth-first search counts a defender's four as a refutation
   /// unless the attacker's block makes a threat of its own.
   private var blockMustThreaten = false
+  /// Whether a chain of fours goes on where the defender's block makes a four of its own
+  /// (see ``continuousFours(for:depth:anywhere:)``); off only to measure what that finds.
+  var answersDefendersFours = true
 
   // MARK: - Continuous fours
 
@@ -136,8 +139,9 @@ final class ThreatSearch<B: BitBoard> {
   /// A win for `colour`, to move, by a chain of at most `depth` fours, each forcing the
   /// opponent's reply: the first move and the plies to the win.
   ///
-  /// Expects neither side to have a four on the board. A chain fails where a forced block
-  /// gives the opponent a four of its own. Meant for short chains at the leaves of a search:
+  /// Expects neither side to have a four on the board. Where a forced block gives the
+  /// opponent a four of its own, the chain goes on only if blocking that makes a four in
+  /// turn. Meant for short chains at the leaves of a search:
   /// it keeps no memory and no clock. With `anywhere`, only the chain's first `anywhere`
   /// fours may lie anywhere; each later one shares a window with the four before it (a win
   /// it misses is only not found; a win it finds is one).
@@ -187,13 +191,11 @@ final class ThreatSearch<B: BitBoard> {
       } else if !threats.isZero {
         let block = threats.lowestIndex
         state.place(block, colour: 1 - colour)
-        if state.tallies.pointee[1 - colour].fours == 0,
-          let rest = fours(
-            colour, depth: depth - 1,
-            key: self.key(key, after: cell, and: block, by: colour),
-            remembers: remembers, anywhere: anywhere - 1, after: cell)
+        if let rest = afterBlock(
+          colour, depth: depth - 1, key: self.key(key, after: cell, and: block, by: colour),
+          remembers: remembers, anywhere: anywhere - 1, after: cell)
         {
-          plies = 2 + rest.plies
+          plies = 2 + rest
         }
         state.remove(block, colour: 1 - colour)
       }
@@ -203,6 +205,39 @@ final class ThreatSearch<B: BitBoard> {
     }
     if remembers { failedChains[key] = depth }
     return nil
+  }
+
+  /// The rest of a chain of fours once the opponent has blocked the four before: the plies
+  /// to the win from here, or `nil`.
+  ///
+  /// Where the block made a four of the opponent's, `colour` must block that in turn, and
+  /// the chain goes on only if its block makes a four too (two win at once); such a forced
+  /// block counts as one of the chain's fours but is not narrowed, since it has no choice.
+  private func afterBlock(
+    _ colour: Int, depth: Int, key: UInt64, remembers: Bool, anywhere: Int, after previous: Int
+  ) -> Int? {
+    let opponent = 1 - colour
+    guard state.tallies.pointee[opponent].fours > 0 else {
+      return fours(
+        colour, depth: depth, key: key, remembers: remembers, anywhere: anywhere,
+        after: previous)?.plies
+    }
+    let counter = state.threatCells(of: opponent)
+    guard answersDefendersFours, depth > 0, counter.nonzeroBitCount == 1 else { return nil }
+    let cell = counter.lowestIndex
+    limits.counters.pointee.nodes += 1
+    state.place(cell, colour: colour)
+    defer { state.remove(cell, colour: colour) }
+    let threats = state.threats(of: colour, through: cell)
+    if threats.nonzeroBitCount >= 2 { return 3 }
+    guard !threats.isZero else { return nil }
+    let block = threats.lowestIndex
+    state.place(block, colour: opponent)
+    defer { state.remove(block, colour: opponent) }
+    return afterBlock(
+      colour, depth: depth - 1, key: self.key(key, after: cell, and: block, by: colour),
+      remembers: remembers, anywhere: anywhere - 1, after: cell
+    ).map { 2 + $0 }
   }
 
   // MARK: - Threat-space search

@@ -41,6 +41,29 @@ struct ChainOfFoursTests {
     #expect(outcome.nodes < 64 * 40, "\(outcome.nodes) nodes")
   }
 
+  /// A win in five plies through a four of the defender's, where the chain once stopped.
+  ///
+  /// X to move plays 7,6, a four whose fifth cell is 5,6. O's block there makes a four of
+  /// O's on column 5 (5,6 5,7 5,9 5,10), so X must block at 5,8, which makes an open four on
+  /// the diagonal 5,8 6,7 7,6 8,5.
+  @Test func goesOnThroughTheDefendersFour() throws {
+    let game = GomocupGame("8,5 4,4 8,6 7,10 8,10 5,10 6,6 5,7 7,9 5,9 6,7 10,8 4,6 5,4")
+    let board = try game.board(after: 14)
+    let answers = try #require(
+      Self.withThreats(board) { threats in
+        [
+          threats.continuousFours(for: 0, depth: 1),
+          threats.continuousFours(for: 0, depth: 2),
+          threats.continuousFours(
+            for: 0, depth: ThreatSearch<Bits256>.leafFours,
+            anywhere: ThreatSearch<Bits256>.leafFoursAnywhere),
+          threats.longestFours(for: 0, until: .now + .seconds(60)),
+        ].map { $0.map { [$0.move, $0.plies] } }
+      })
+    let win = [6 * 15 + 7, 5]
+    #expect(answers == [nil, win, win, win])
+  }
+
   /// For both sides (the side not to move as if it were), after each of the game's stones
   /// while the search without memory still takes milliseconds.
   @Test func remembersWithoutChangingAnAnswer() throws {

@@ -56,9 +56,56 @@ struct ThreatProofTests {
     #expect(found.plies >= 11 && found.plies <= 25, "\(found)")
   }
 
+  /// On 8×8 boards crowded enough for lines to cross, every win that only a chain of fours
+  /// going on through a four of the defender's finds is a win of the real game.
+  @Test func chainsThroughTheDefendersFoursAreWins() throws {
+    var generator = SplitMix64(seed: 0x636f_756e_7465_72)
+    var (positions, claims) = (0, 0)
+    let geometry = Geometry<UInt64>(rows: 8, columns: 8, k: 5)
+    let explorer = Explorer(geometry: geometry, deadline: .now + .seconds(60), tableBits: 4)
+    let threats = explorer.threats
+    let depth = ThreatSearch<UInt64>.rootFours
+    // At most 40 claims are checked, so that a wrong chain fails fast.
+    for _ in 0..<30_000 where claims < 40 {
+      // 12 to 24 stones anywhere, the side to move having played as many or one fewer.
+      let stones = 12 + Int(generator.next() % 13)
+      var (mover, other) = (UInt64.zero, UInt64.zero)
+      while mover.nonzeroBitCount + other.nonzeroBitCount < stones {
+        let cell = Int(generator.next() % 64)
+        guard !(mover | other).contains(cell) else { continue }
+        if other.nonzeroBitCount > mover.nonzeroBitCount {
+          mover = mover.inserting(cell)
+        } else {
+          other = other.inserting(cell)
+        }
+      }
+      let empty = geometry.full & ~(mover | other)
+      // The chain of fours applies where no line is complete and neither side has a four.
+      guard !geometry.windows.contains(where: { $0 & mover == $0 || $0 & other == $0 }),
+        (geometry.threats(of: mover, against: other) & empty).isZero,
+        (geometry.threats(of: other, against: mover) & empty).isZero
+      else { continue }
+      explorer.state.setUp(mover: mover, other: other)
+      positions += 1
+      threats.answersDefendersFours = true
+      guard let win = threats.continuousFours(for: 0, depth: depth) else { continue }
+      threats.answersDefendersFours = false
+      guard threats.continuousFours(for: 0, depth: depth) == nil else { continue }
+      claims += 1
+      let search = WinSearch(rows: 8, columns: 8, k: 5, table: ProofNumberTable(bits: 18))
+      search.nodeLimit = 200_000
+      let wins = search.attackerWins(
+        attacker: mover.inserting(win.move), defender: other, attackerToMove: false)
+      #expect(wins == true, "mover \(mover), other \(other), \(win)")
+    }
+    #expect(positions >= 10_000, "\(positions) positions")
+    #expect(claims >= 5, "\(claims) wins through a four of the defender's")
+  }
+
   /// On 8×8 boards, where the full game can be searched, after 80 random openings of
-  /// plausible moves: every win any of the threat searches claims for the side to move is a win
-  /// of the real game, and every first move it names wins.
+  /// plausible moves: every win any of the threat searches (the chain of fours among them)
+  /// claims for the side to move is a win of the real game, and every first move it names
+  /// wins.
   @Test func everyClaimedWinIsOne() throws {
     var generator = SplitMix64(seed: 0x7468_7265_6174_73)
     var claims = 0
@@ -86,6 +133,7 @@ struct ThreatProofTests {
           threats.depthFirstWin(
             for: 0, until: .now + .milliseconds(250), blockMustThreaten: false),
           threats.proofSearch.win(for: 0, until: .now + .milliseconds(250)),
+          threats.continuousFours(for: 0, depth: ThreatSearch<UInt64>.rootFours),
         ]
       }
       for answer in (answers ?? []).compactMap({ $0 }) {
