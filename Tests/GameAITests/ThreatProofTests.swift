@@ -81,7 +81,7 @@ struct ThreatProofTests {
       }
       let empty = geometry.full & ~(mover | other)
       // The chain of fours applies where no line is complete and neither side has a four.
-      guard !geometry.windows.contains(where: { $0 & mover == $0 || $0 & other == $0 }),
+      guard !geometry.hasWindow(mover), !geometry.hasWindow(other),
         (geometry.threats(of: mover, against: other) & empty).isZero,
         (geometry.threats(of: other, against: mover) & empty).isZero
       else { continue }
