@@ -182,29 +182,36 @@ final class ThreatSearch<B: BitBoard> {
     while !cells.isZero {
       let cell = cells.lowestIndex
       cells = cells.withoutLowest
-      limits.counters.pointee.nodes += 1
-      state.place(cell, colour: colour)
-      var plies: Int?
-      let threats = state.threats(of: colour, through: cell)
-      if threats.nonzeroBitCount >= 2 {
-        plies = 3
-      } else if !threats.isZero {
-        let block = threats.lowestIndex
-        state.place(block, colour: 1 - colour)
-        if let rest = afterBlock(
-          colour, depth: depth - 1, key: self.key(key, after: cell, and: block, by: colour),
-          remembers: remembers, anywhere: anywhere - 1, after: cell)
-        {
-          plies = 2 + rest
-        }
-        state.remove(block, colour: 1 - colour)
+      if let plies = four(
+        at: cell, for: colour, depth: depth, key: key, remembers: remembers, anywhere: anywhere)
+      {
+        return (cell, plies)
       }
-      state.remove(cell, colour: colour)
-      if let plies { return (cell, plies) }
       if remembers && limits.counters.pointee.threatStopped { return nil }
     }
     if remembers { failedChains[key] = depth }
     return nil
+  }
+
+  /// Plays `cell`, a four of `colour`'s and one of the `depth` fours the chain may still
+  /// make, and reads on past the opponent's block: the plies to the win from `cell` on, or
+  /// `nil`.
+  private func four(
+    at cell: Int, for colour: Int, depth: Int, key: UInt64, remembers: Bool, anywhere: Int
+  ) -> Int? {
+    limits.counters.pointee.nodes += 1
+    state.place(cell, colour: colour)
+    defer { state.remove(cell, colour: colour) }
+    let threats = state.threats(of: colour, through: cell)
+    if threats.nonzeroBitCount >= 2 { return 3 }
+    guard !threats.isZero else { return nil }
+    let block = threats.lowestIndex
+    state.place(block, colour: 1 - colour)
+    defer { state.remove(block, colour: 1 - colour) }
+    return afterBlock(
+      colour, depth: depth - 1, key: self.key(key, after: cell, and: block, by: colour),
+      remembers: remembers, anywhere: anywhere - 1, after: cell
+    ).map { 2 + $0 }
   }
 
   /// The rest of a chain of fours once the opponent has blocked the four before: the plies
@@ -224,20 +231,9 @@ final class ThreatSearch<B: BitBoard> {
     }
     let counter = state.threatCells(of: opponent)
     guard answersDefendersFours, depth > 0, counter.nonzeroBitCount == 1 else { return nil }
-    let cell = counter.lowestIndex
-    limits.counters.pointee.nodes += 1
-    state.place(cell, colour: colour)
-    defer { state.remove(cell, colour: colour) }
-    let threats = state.threats(of: colour, through: cell)
-    if threats.nonzeroBitCount >= 2 { return 3 }
-    guard !threats.isZero else { return nil }
-    let block = threats.lowestIndex
-    state.place(block, colour: opponent)
-    defer { state.remove(block, colour: opponent) }
-    return afterBlock(
-      colour, depth: depth - 1, key: self.key(key, after: cell, and: block, by: colour),
-      remembers: remembers, anywhere: anywhere - 1, after: cell
-    ).map { 2 + $0 }
+    return four(
+      at: counter.lowestIndex, for: colour, depth: depth, key: key, remembers: remembers,
+      anywhere: anywhere)
   }
 
   // MARK: - Threat-space search
