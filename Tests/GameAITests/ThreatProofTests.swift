@@ -36,6 +36,16 @@ struct ThreatProofTests {
     return body(explorer.threats)
   }
 
+  /// Whether `move` wins the real 8×8 game (five in a row) for the side with `mover`'s marks,
+  /// by a proof-number search of the whole game after it; `nil` when the search does not
+  /// settle it within 200,000 positions.
+  static func winsRealGame(move: Int, mover: UInt64, other: UInt64) -> Bool? {
+    let search = WinSearch(rows: 8, columns: 8, k: 5, table: ProofNumberTable(bits: 18))
+    search.nodeLimit = 200_000
+    return search.attackerWins(
+      attacker: mover.inserting(move), defender: other, attackerToMove: false)
+  }
+
   /// After 45 stones the side to move wins through a sequence in which the defender has a
   /// four to play; the search used to count that four as a refutation and found no win in
   /// a second, though the four only delays: the attacker blocks and its threats still stand.
@@ -92,10 +102,7 @@ struct ThreatProofTests {
       threats.answersDefendersFours = false
       guard threats.continuousFours(for: 0, depth: depth) == nil else { continue }
       claims += 1
-      let search = WinSearch(rows: 8, columns: 8, k: 5, table: ProofNumberTable(bits: 18))
-      search.nodeLimit = 200_000
-      let wins = search.attackerWins(
-        attacker: mover.inserting(win.move), defender: other, attackerToMove: false)
+      let wins = Self.winsRealGame(move: win.move, mover: mover, other: other)
       #expect(wins == true, "mover \(mover), other \(other), \(win)")
     }
     #expect(positions >= 10_000, "\(positions) positions")
@@ -139,12 +146,8 @@ struct ThreatProofTests {
       for answer in (answers ?? []).compactMap({ $0 }) {
         claims += 1
         // The full game, from the position after the named move, the defender to move.
-        let search = WinSearch(rows: 8, columns: 8, k: 5, table: ProofNumberTable(bits: 18))
-        search.nodeLimit = 200_000
-        let (mover, other) = search.geometry.position(of: board)
-        guard
-          let wins = search.attackerWins(
-            attacker: mover.inserting(answer.move), defender: other, attackerToMove: false)
+        let (mover, other) = Geometry<UInt64>(board).position(of: board)
+        guard let wins = Self.winsRealGame(move: answer.move, mover: mover, other: other)
         else { continue }
         checked += 1
         #expect(wins, "\(board) \(answer)")
