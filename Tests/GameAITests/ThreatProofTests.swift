@@ -143,10 +143,10 @@ struct ThreatProofTests {
           threats.continuousFours(for: 0, depth: ThreatSearch<UInt64>.rootFours),
         ]
       }
+      let (mover, other) = Geometry<UInt64>(board).position(of: board)
       for answer in (answers ?? []).compactMap({ $0 }) {
         claims += 1
         // The full game, from the position after the named move, the defender to move.
-        let (mover, other) = Geometry<UInt64>(board).position(of: board)
         guard let wins = Self.winsRealGame(move: answer.move, mover: mover, other: other)
         else { continue }
         checked += 1
