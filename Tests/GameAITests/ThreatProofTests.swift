@@ -134,17 +134,22 @@ struct ThreatProofTests {
         try board.play(at: near[Int(generator.next() % UInt64(near.count))])
       }
       guard board.outcome == .inProgress else { continue }
-      let answers = Self.withThreats(UInt64.self, board) { threats in
-        [
-          threats.depthFirstWin(for: 0, until: .now + .milliseconds(250)),
-          threats.depthFirstWin(
-            for: 0, until: .now + .milliseconds(250), blockMustThreaten: false),
-          threats.proofSearch.win(for: 0, until: .now + .milliseconds(250)),
-          threats.continuousFours(for: 0, depth: ThreatSearch<UInt64>.rootFours),
-        ]
+      // The position is read with the geometry the searches were set up with.
+      let found = Self.withThreats(UInt64.self, board) { threats in
+        (
+          position: threats.state.geometry.position(of: board),
+          answers: [
+            threats.depthFirstWin(for: 0, until: .now + .milliseconds(250)),
+            threats.depthFirstWin(
+              for: 0, until: .now + .milliseconds(250), blockMustThreaten: false),
+            threats.proofSearch.win(for: 0, until: .now + .milliseconds(250)),
+            threats.continuousFours(for: 0, depth: ThreatSearch<UInt64>.rootFours),
+          ]
+        )
       }
-      let (mover, other) = Geometry<UInt64>(board).position(of: board)
-      for answer in (answers ?? []).compactMap({ $0 }) {
+      guard let found else { continue }
+      let (mover, other) = found.position
+      for answer in found.answers.compactMap({ $0 }) {
         claims += 1
         // The full game, from the position after the named move, the defender to move.
         guard let wins = Self.winsRealGame(move: answer.move, mover: mover, other: other)
