@@ -41,6 +41,11 @@ package struct PbrainSession {
   let defaultTurn: Duration
   package private(set) var limits = Limits()
   package private(set) var game: Game?
+  /// The mark the brain plays in `game`, from its first move; `nil` before it.
+  ///
+  /// A `TAKEBACK` of the brain's own move leaves it to move, and the next `TURN` would
+  /// otherwise play the opponent's stone with the brain's mark.
+  private var brainMark: Mark?
   /// Whether `END` was received.
   package private(set) var hasEnded = false
   /// The stones of a `BOARD` command being read, as (x, y, field).
@@ -84,6 +89,7 @@ package struct PbrainSession {
     case "RESTART":
       guard let game else { return ["ERROR no board yet; send START first"] }
       self.game = Game(start: game.start)
+      brainMark = nil
       return ["OK"]
     case "BEGIN":
       guard let game else { return ["ERROR no board yet; send START first"] }
@@ -130,6 +136,7 @@ package struct PbrainSession {
       return ["ERROR unsupported size \(columns)×\(rows)"]
     }
     game = Game(start: board)
+    brainMark = nil
     prepare(board, memoryLimit)
     return ["OK"]
   }
@@ -148,7 +155,13 @@ package struct PbrainSession {
   }
 
   private mutating func turn(_ argument: String) -> [String] {
-    guard game != nil else { return ["ERROR no board yet; send START first"] }
+    guard let board = game?.board else { return ["ERROR no board yet; send START first"] }
+    if board.markCount > 0, board.outcome == .inProgress, board.toMove == brainMark {
+      return [
+        "ERROR it is this brain's turn, since its last move was taken back; take back the "
+          + "opponent's move too, or send BOARD"
+      ]
+    }
     switch cell(argument) {
     case .failure(let error): return ["ERROR \(error.message)"]
     case .success(let cell):
@@ -181,6 +194,7 @@ package struct PbrainSession {
     guard let chosen = chooseMove(board, budget, memory),
       (try? game?.play(at: chosen.cell)) != nil
     else { return ["ERROR no move found"] }
+    brainMark = board.toMove
     let elapsed = clock.now - start
     var lines = ["DEBUG budget \(PbrainSession.milliseconds(budget)) ms"]
     if let search = chosen.search {
@@ -251,6 +265,7 @@ package struct PbrainSession {
       }
     }
     game = position
+    brainMark = position.board.toMove
     return move()
   }
 

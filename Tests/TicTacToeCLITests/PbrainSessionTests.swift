@@ -36,6 +36,8 @@ struct PbrainSessionTests {
     ("brain to move after BOARD", ["START 15", "BOARD", "7,7,2", "DONE"]),
     ("game in progress", ["START 15", "BEGIN", "TURN 7,8"]),
     ("reading BOARD", ["START 15", "BOARD", "7,7,2"]),
+    // The brain answered 0,0 and 1,0; with its move taken back, it is to move again.
+    ("brain's move taken back", ["START 15", "BEGIN", "TURN 7,8", "TAKEBACK 1,0"]),
     (
       "game over",
       [
@@ -49,23 +51,23 @@ struct PbrainSessionTests {
   ///
   /// While a BOARD is read, any line but a stone, DONE or END breaks it off with an error.
   static let messages: [(line: String, expected: [Kind])] = [
-    ("START 15", [.ok, .ok, .ok, .ok, .error, .ok]),
-    ("START 40", [.error, .error, .error, .error, .error, .error]),
-    ("RECTSTART 10,7", [.ok, .ok, .ok, .ok, .error, .ok]),
-    ("RESTART", [.error, .ok, .ok, .ok, .error, .ok]),
-    ("BEGIN", [.error, .move, .error, .error, .error, .error]),
-    ("TURN 9,9", [.error, .move, .move, .move, .error, .error]),
-    ("TURN 99,9", [.error, .error, .error, .error, .error, .error]),
-    ("BOARD", [.error, .none, .none, .none, .error, .none]),
-    ("DONE", [.unknown, .unknown, .unknown, .unknown, .move, .unknown]),
-    ("8,8,2", [.unknown, .unknown, .unknown, .unknown, .none, .unknown]),
-    ("INFO timeout_turn 500", [.none, .none, .none, .none, .error, .none]),
-    ("INFO rule 0", [.none, .none, .none, .none, .error, .none]),
-    ("INFO rule 4", [.error, .error, .error, .error, .error, .error]),
-    ("TAKEBACK 1,0", [.error, .error, .error, .ok, .error, .error]),
-    ("ABOUT", [.about, .about, .about, .about, .error, .about]),
-    ("FROBNICATE", [.unknown, .unknown, .unknown, .unknown, .error, .unknown]),
-    ("END", [.none, .none, .none, .none, .none, .none]),
+    ("START 15", [.ok, .ok, .ok, .ok, .error, .ok, .ok]),
+    ("START 40", [.error, .error, .error, .error, .error, .error, .error]),
+    ("RECTSTART 10,7", [.ok, .ok, .ok, .ok, .error, .ok, .ok]),
+    ("RESTART", [.error, .ok, .ok, .ok, .error, .ok, .ok]),
+    ("BEGIN", [.error, .move, .error, .error, .error, .error, .error]),
+    ("TURN 9,9", [.error, .move, .move, .move, .error, .error, .error]),
+    ("TURN 99,9", [.error, .error, .error, .error, .error, .error, .error]),
+    ("BOARD", [.error, .none, .none, .none, .error, .none, .none]),
+    ("DONE", [.unknown, .unknown, .unknown, .unknown, .move, .unknown, .unknown]),
+    ("8,8,2", [.unknown, .unknown, .unknown, .unknown, .none, .unknown, .unknown]),
+    ("INFO timeout_turn 500", [.none, .none, .none, .none, .error, .none, .none]),
+    ("INFO rule 0", [.none, .none, .none, .none, .error, .none, .none]),
+    ("INFO rule 4", [.error, .error, .error, .error, .error, .error, .error]),
+    ("TAKEBACK 1,0", [.error, .error, .error, .ok, .error, .error, .error]),
+    ("ABOUT", [.about, .about, .about, .about, .error, .about, .about]),
+    ("FROBNICATE", [.unknown, .unknown, .unknown, .unknown, .error, .unknown, .unknown]),
+    ("END", [.none, .none, .none, .none, .none, .none, .none]),
   ]
 
   enum Kind: Equatable {
@@ -228,6 +230,25 @@ struct PbrainSessionTests {
     #expect(feed(&brain, "TAKEBACK 1,0") == ["OK"])
     #expect(feed(&brain, "TAKEBACK 5,5") == ["OK"])
     #expect(brain.game?.moves == [Cell(row: 0, column: 0)])
+  }
+
+  @Test func aTakenBackMoveOfTheBrainsLeavesItToMove() {
+    var brain = session()
+    feed(&brain, "START 15", "BEGIN", "TURN 7,8")
+    // The brain played 0,0 and 1,0 as X. With 1,0 taken back, X is to move: a TURN now would
+    // give the opponent's stone the brain's mark.
+    #expect(feed(&brain, "TAKEBACK 1,0") == ["OK"])
+    #expect(feed(&brain, "TURN 9,9").last?.hasPrefix("ERROR it is this brain's turn") == true)
+    #expect(brain.game?.moves == [Cell(row: 0, column: 0), Cell(row: 8, column: 7)])
+    #expect(feed(&brain, "TAKEBACK 7,8") == ["OK"])
+    #expect(feed(&brain, "TURN 9,9").last == "1,0")
+    #expect(brain.game?.board[Cell(row: 0, column: 0)] == .x)
+    #expect(brain.game?.board[Cell(row: 9, column: 9)] == .o)
+    #expect(brain.game?.board[Cell(row: 0, column: 1)] == .x)
+    // Taken back to an empty board, either side may start again.
+    feed(&brain, "TAKEBACK 1,0", "TAKEBACK 9,9", "TAKEBACK 0,0")
+    #expect(feed(&brain, "TURN 7,7").last == "0,0")
+    #expect(brain.game?.board[Cell(row: 0, column: 0)] == .o)
   }
 
   @Test func hostileLinesGetOneShortAnswer() {
