@@ -22,7 +22,7 @@ struct GTPSession {
   /// Every command the session knows, as `list_commands` prints them.
   static let commands = [
     "protocol_version", "name", "version", "known_command", "list_commands", "boardsize",
-    "clear_board", "play", "genmove", "undo", "showboard", "quit",
+    "clear_board", "komi", "play", "genmove", "undo", "showboard", "quit",
   ]
 
   /// Starts a session on an empty board: 3×3 for three in a row, else 15×15.
@@ -120,6 +120,12 @@ struct GTPSession {
     case "clear_board":
       stones = []
       return .success("")
+    case "komi":
+      // Controllers set it for every game; k in a row has no komi, so it changes nothing.
+      guard arguments.count == 1, Double(arguments[0])?.isFinite == true else {
+        return .failure(GTPError("komi not a float"))
+      }
+      return .success("")
     case "play": return play(arguments)
     case "genmove": return generateMove(arguments)
     case "undo":
@@ -164,6 +170,9 @@ struct GTPSession {
     guard arguments.count == 2, let mark = mark(arguments[0]) else {
       return .failure(GTPError("invalid color or coordinate"))
     }
+    // A controller passes on the other engine's pass, as genmove answers once the game is
+    // over; it places no stone.
+    if arguments[1].lowercased() == "pass" { return .success("") }
     guard let cell = cell(arguments[1]) else { return .failure(GTPError("invalid coordinate")) }
     guard marks[cell] == nil else {
       return .failure(GTPError("illegal move: the point is occupied"))
@@ -181,10 +190,15 @@ struct GTPSession {
     guard let board = position(toMove: mark) else {
       let own = stones.count { $0.mark == mark }
       let other = stones.count - own
+      func counted(_ count: Int) -> String { count == 1 ? "1 stone" : "\(count) stones" }
+      // Either the move would put `mark` two ahead, or the other colour is two ahead already.
+      let reason =
+        own > other
+        ? "it has \(counted(own)) to \(mark.opponent.symbol)'s \(other)"
+        : "\(mark.opponent.symbol) has \(counted(other)) to its \(own)"
       return .failure(
         GTPError(
-          "cannot move for \(mark.symbol): it has \(own) \(own == 1 ? "stone" : "stones") to "
-            + "\(mark.opponent.symbol)'s \(other), and a side may lead by one stone at most"))
+          "cannot move for \(mark.symbol): \(reason), and a side may lead by one stone at most"))
     }
     guard let cell = chooseMove(board) else { return .success("pass") }
     stones.append((mark, cell))

@@ -118,6 +118,43 @@ struct GTPCommandTests {
     #expect(answers[9].hasPrefix("= ") && answers[9] != "= pass")
   }
 
+  @Test func komiIsTakenAndAPassPlacesNothing() throws {
+    let script = """
+      known_command komi
+      komi 6.5
+      komi lots
+      play o A1
+      play o A2
+      play o A3
+      genmove x
+      play x pass
+      play w PASS
+      showboard
+
+      """
+    let answers = try responses(script)
+    #expect(answers[0] == "= true")
+    #expect(answers[1] == "=")
+    #expect(answers[2] == "? komi not a float")
+    // O has a line, so genmove answers pass, which the other engine's controller plays on.
+    #expect(answers[6] == "= pass")
+    #expect(answers[7] == "=" && answers[8] == "=")
+    #expect(answers[9].contains("O has won"))
+    #expect(!answers[9].contains("X"))
+  }
+
+  @Test func aColourTwoStonesBehindIsToldWhichSideIsAhead() throws {
+    let answers = try responses("play x A1\nplay x B1\ngenmove o\ngenmove x\n")
+    #expect(
+      answers[2]
+        == "? cannot move for O: X has 2 stones to its 0, and a side may lead by one stone at most"
+    )
+    #expect(
+      answers[3]
+        == "? cannot move for X: it has 2 stones to O's 0, and a side may lead by one stone at most"
+    )
+  }
+
   @Test func boardsizeSaysWhichSizesItTakes() throws {
     let answers = try responses("boardsize 4\nboardsize 16\nboardsize 7\n", "--k", "5")
     #expect(answers[0] == "? unacceptable size: with 5 in a row the board is 5 to 15 on a side")
