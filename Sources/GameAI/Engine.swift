@@ -336,7 +336,9 @@ public final class Engine: Sendable {
     case 3: value.isExact = true
     case 2: value.isExact = top.proven != nil && (moverCannotWin || allProven)
     case 0: value.isExact = allProven
-    default: value.isExact = false
+    default:
+      // A win the estimating search proved settles the position too.
+      value.isExact = (top.estimate ?? 0) >= Score.provenThreshold
     }
     if value.isExact && top.tier == 2 { value = Evaluation(value: .draw, plies: empties) }
     return Analysis(evaluation: value, moves: moves, best: best.map(\.cell))
@@ -347,7 +349,10 @@ public final class Engine: Sendable {
     if let proven = fact.proven {
       return Score.evaluation(proven, emptyCells: empties, isExact: true)
     }
-    var estimate = Score.evaluation(fact.estimate ?? 0, emptyCells: empties, isExact: false)
+    // The estimating search's scores past the threshold are wins and losses it proved: a line
+    // in one, a chain of fours, a threat-space win, a loss where every reply was read.
+    let score = fact.estimate ?? 0
+    var estimate = Score.evaluation(score, emptyCells: empties, isExact: Score.isProven(score))
     if fact.isSafe && estimate.value == .loss {
       estimate = Evaluation(value: .draw, plies: empties, isExact: false)
     }

@@ -24,15 +24,14 @@ public struct Evaluation: Hashable, Sendable, CustomStringConvertible {
     self.isExact = isExact
   }
 
-  /// `win in 3`, `draw`, `loss in 2`, with `(estimate)` when not proven.
+  /// `win in 3`, `draw`, `loss in 2`; an estimate has no length: `win (estimate)`.
   public var description: String {
-    let text =
-      switch value {
-      case .win: "win in \(plies)"
-      case .loss: "loss in \(plies)"
-      case .draw: "draw"
-      }
-    return isExact ? text : text + " (estimate)"
+    guard isExact else { return "\(value.rawValue) (estimate)" }
+    return switch value {
+    case .win: "win in \(plies)"
+    case .loss: "loss in \(plies)"
+    case .draw: "draw"
+    }
   }
 
   /// Whether `self` is better than `other` for the side it belongs to: a win beats a draw beats

@@ -149,11 +149,11 @@ extension GameFeature.State {
     }
   }
 
-  /// A value in at most four characters: `W3` (win in 3), `D` (draw), `L2` (loss in 2), with
-  /// `~` after an estimate.
+  /// A value in at most four characters: `W3` (win in 3), `D` (draw), `L2` (loss in 2); an
+  /// estimate has no length and ends in `~` (`W~`).
   static func code(_ evaluation: Evaluation) -> String {
-    // Past 99 plies the count no longer fits, and only estimates reach it.
-    let plies = evaluation.plies <= 99 ? "\(evaluation.plies)" : ""
+    // Past 99 plies the count no longer fits.
+    let plies = evaluation.isExact && evaluation.plies <= 99 ? "\(evaluation.plies)" : ""
     let text =
       switch evaluation.value {
       case .win: "W" + plies

@@ -5,15 +5,7 @@ import GameRules
 enum Formatting {
   // MARK: - Text
 
-  static func valueText(_ evaluation: Evaluation) -> String {
-    let text =
-      switch evaluation.value {
-      case .win: "win in \(evaluation.plies)"
-      case .loss: "loss in \(evaluation.plies)"
-      case .draw: "draw"
-      }
-    return evaluation.isExact ? text : "\(text) (estimate)"
-  }
+  static func valueText(_ evaluation: Evaluation) -> String { evaluation.description }
 
   static func outcomeText(_ outcome: Outcome) -> String {
     switch outcome {

@@ -146,6 +146,19 @@ struct LargeBoardTests {
     #expect(analysis.best.allSatisfy(board.isLegal))
   }
 
+  @Test func aWinTheSearchProvesIsExactOnALargeBoard() throws {
+    // X completes five at e1; O's four on row 2 comes too late.
+    let board = try gomoku(x: ["a1", "b1", "c1", "d1"], o: ["a2", "b2", "c2", "d2"])
+    let analysis = engine.analyze(board)
+    let e1 = try #require(analysis.moves.first { $0.cell.name == "e1" })
+    #expect(e1.evaluation == Evaluation(value: .win, plies: 1))
+    #expect(analysis.evaluation == Evaluation(value: .win, plies: 1))
+    #expect(analysis.best.map(\.name) == ["e1"])
+    // A move elsewhere lets O complete five at e2: a proven loss in 2.
+    let elsewhere = try #require(analysis.moves.first { $0.cell.name == "h8" })
+    #expect(elsewhere.evaluation == Evaluation(value: .loss, plies: 2))
+  }
+
   @Test func theDeepeningAloneReadsToItsDepthAndNoFurther() throws {
     // X's open three on f8 g8 h8 becomes an open four at e8 or i8: a win in 3 plies, which
     // the deepening alone finds once it reads 3 plies, with no threat search at the root.

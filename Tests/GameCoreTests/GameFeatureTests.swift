@@ -327,7 +327,7 @@ struct GameFeatureTests {
     (Evaluation(value: .loss, plies: 12), "L12"),
     (Evaluation(value: .draw, plies: 9), "D"),
     (Evaluation(value: .draw, plies: 200, isExact: false), "D~"),
-    (Evaluation(value: .win, plies: 7, isExact: false), "W7~"),
+    (Evaluation(value: .win, plies: 7, isExact: false), "W~"),
     (Evaluation(value: .loss, plies: 214, isExact: false), "L~"),
   ])
   func analysisCodesFitSmallCells(evaluation: Evaluation, code: String) throws {
