@@ -59,7 +59,7 @@ public enum NotationError: Error, Equatable, Sendable, CustomStringConvertible {
     case .empty:
       "The position is empty; write rows of x, o and . separated by /."
     case .raggedRows(let row, let expected, let found):
-      "Row \(row) has \(found) cells but the first row has \(expected)."
+      "Row \(row) has \(found) \(found == 1 ? "cell" : "cells") but the first row has \(expected)."
     case .badCharacter(let character, let row, let column):
       "Row \(row), column \(column) holds \"\(character)\"; cells are x, o or ."
     case .board(let error):

@@ -72,8 +72,8 @@ public enum CLI {
 
   /// Writes one sentence to stderr; anything not printable in it (such as an echoed argument)
   /// is escaped, so no message can drive the terminal.
-  static func printError(_ message: String) {
-    FileHandle.standardError.write(Data("tictactoe: \(message.escapingControlCharacters)\n".utf8))
+  static func printError(_ message: String, program: String = "tictactoe") {
+    FileHandle.standardError.write(Data("\(program): \(message.escapingControlCharacters)\n".utf8))
   }
 
   private static func board(_ position: String, k: Int?) -> Result<Board, UsageError> {
@@ -243,7 +243,7 @@ public enum CLI {
       else { return ExitCode.usage }
       return pbrain(k: k, difficulty: difficulty, seconds: seconds)
     } catch {
-      printError(error.message)
+      printError(error.message, program: "pbrain-tictactoe")
       return ExitCode.usage
     }
   }

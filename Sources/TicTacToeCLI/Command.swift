@@ -199,7 +199,9 @@ extension Command {
 
   private static func seconds(_ parsed: Arguments) throws(UsageError) -> Double? {
     guard let text = parsed.value("time") else { return nil }
-    guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
+    // Decimal only: Double also reads hexadecimal ("0x10" is 16) and exponents.
+    let isDecimal = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+    guard isDecimal, let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
       throw UsageError(
         "The time must be a number of seconds above 0 and up to 3600, not \"\(text.quotable)\".")
     }

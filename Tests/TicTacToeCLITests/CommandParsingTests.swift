@@ -71,9 +71,27 @@ struct CommandParsingTests {
     ),
     (["count", "--k", "99"], "The option --k needs a whole number from 3 to 15, not \"99\"."),
     (["count", "--k", "9"], "k = 9 does not fit a 3×3 board; it must be 3 to 3."),
+    (
+      ["bestmove", "...", "--time", "0x10"],
+      "The time must be a number of seconds above 0 and up to 3600, not \"0x10\"."
+    ),
+    (
+      ["gtp", "--time", "1e-3"],
+      "The time must be a number of seconds above 0 and up to 3600, not \"1e-3\"."
+    ),
+    (
+      ["gtp", "--time", "nan"],
+      "The time must be a number of seconds above 0 and up to 3600, not \"nan\"."
+    ),
   ])
   func mistakesAreExplained(arguments: [String], message: String) {
     #expect(throws: UsageError(message)) { try Command.parse(arguments) }
+  }
+
+  @Test func timesAreDecimalSeconds() throws {
+    #expect(
+      try Command.parse(["gtp", "--time", "0.25"]) == Command.parse(["gtp", "--time", ".25"]))
+    #expect(try Command.parse(["gtp", "--time", "2"]) != Command.parse(["gtp", "--time", "0.25"]))
   }
 
   @Test func aHugeArgumentIsNotEchoedWhole() {
