@@ -110,8 +110,8 @@ enum Help {
     Each value the engine proves is given as it is: on 3×3, on boards of up to 16 empty cells
     by an exact search, and on boards of up to 64 cells by proof searches (there a win's length
     is that of the forced line found, which may be longer than the fastest). What it cannot
-    prove within its time, and anything on larger boards, is its estimate and is marked
-    "(estimate)" ("exact": false in JSON), with the empty cells as the length.
+    prove within its time, and anything on larger boards, is its estimate: marked "(estimate)",
+    with no length ("exact": false in JSON, with the empty cells as "plies").
     """
 
   static let bestMove = """
@@ -161,11 +161,14 @@ enum Help {
     Usage: tictactoe gtp [--k K] [--difficulty LEVEL] [--time SECONDS]
 
     Commands: protocol_version, name, version, known_command, list_commands, boardsize N
-    (square boards, from the line length or 3 up to 15), clear_board, play x|o VERTEX (either
-    colour, in any order, as GTP allows), genmove x|o (pass once a line is made or the board
-    is full), undo (the last stone, whichever colour), showboard, quit. Vertices are a column
+    (square boards, from the line length or 3 up to 15), clear_board, komi (taken and
+    ignored: k in a row has none), play x|o VERTEX|pass (either colour, in any order, as GTP
+    allows; a pass places nothing), genmove x|o (pass once a line is made or the board is
+    full), undo (the last stone, whichever colour), showboard, quit. Vertices are a column
     letter (A, B, … skipping I) and a row counted from the bottom: A1 is the bottom-left
     corner. Errors answer "? message". The first board is 3×3, or 15×15 when --k is above 3.
+
+    \(strongestNote)
     """
 
   static let pbrain = """
@@ -201,7 +204,9 @@ enum Help {
     to 64 cells. Elsewhere the same level is called Strongest: there the first player wins
     with perfect play (three in a row beyond 3×3, four in a row from 5×6, five in a row on
     15×15), so the second player cannot hold, or the engine cannot prove every position in
-    time.
+    time. To keep the promise on boards of up to 64 cells, unbeatable's proof that its move
+    holds may run for up to 1 second even when --time is shorter; the pbrain brain alone
+    keeps to every budget, as tournaments require.
     """
 
   static let count = """
