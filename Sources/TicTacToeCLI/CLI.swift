@@ -102,7 +102,9 @@ public enum CLI {
 
   /// Reads one position a line from standard input and writes one result a line.
   ///
-  /// A bad line is reported on stderr with its number and skipped; the exit code is then 2.
+  /// A bad line is reported on stderr with its number, and with `json` also in its place on
+  /// stdout (`{"line":4,"error":"…"}`), so that the results still match the lines one to one;
+  /// the exit code is then 2.
   private static func analyzeLines(k: Int?, json: Bool) -> Int32 {
     var output = ""
     var status = ExitCode.success
@@ -113,6 +115,7 @@ public enum CLI {
       if text.isEmpty { continue }
       switch board(text, k: k) {
       case .failure(let error):
+        if json { output += Formatting.lineErrorJSON(line: lineNumber, error.message) + "\n" }
         FileHandle.standardOutput.write(Data(output.utf8))
         output = ""
         printError("line \(lineNumber): \(error.message)")

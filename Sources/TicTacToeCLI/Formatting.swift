@@ -47,6 +47,11 @@ enum Formatting {
     JSON.line(AnalysisOutput(board: board, analysis: analysis))
   }
 
+  /// `analyze - --json`'s result for a line that is not a position: its number and why.
+  static func lineErrorJSON(line: Int, _ message: String) -> String {
+    JSON.line(LineErrorOutput(line: line, error: message.escapingControlCharacters))
+  }
+
   static func bestMoveJSON(_ board: Board, _ move: Cell, _ difficulty: Difficulty) -> String {
     JSON.line(BestMoveOutput(board: board, move: move, difficulty: difficulty))
   }
@@ -147,6 +152,14 @@ private struct AnalysisOutput: JSONObject {
         ("moves", analysis.moves.map(MoveOutput.init)), ("best", analysis.best.map(\.name)),
       ]
   }
+}
+
+/// A line of `analyze - --json` that is not a position.
+private struct LineErrorOutput: JSONObject {
+  let line: Int
+  let error: String
+
+  var fields: [(key: String, value: (any Encodable)?)] { [("line", line), ("error", error)] }
 }
 
 /// One legal move's value in `analyze --json`.

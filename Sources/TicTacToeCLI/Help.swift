@@ -103,6 +103,10 @@ enum Help {
 
     Usage: tictactoe analyze POSITION|- [--k K] [--json]
 
+    With -, a line that is not a position is reported on stderr with its number (blank lines
+    are skipped); with --json it also gets a result line of its own, {"line":N,"error":"…"},
+    so that results and positions match one to one. The exit status is then 2.
+
     Values are win, draw or loss for the side to move under perfect play, with the number of
     plies (single moves) to the end: the winner wins as fast as it can and the loser loses as
     slowly as it can. "best" lists every move with the best value, the strongest first.

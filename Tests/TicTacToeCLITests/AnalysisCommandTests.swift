@@ -52,9 +52,15 @@ struct AnalysisCommandTests {
     let result = try run(
       "analyze", "-", "--json", input: "x.o/.x./..o\n\n.../.../...\nxxx/xxx/xxx\nxx./oo./...\n")
     #expect(result.status == 2)
-    #expect(result.lines.count == 3)
+    #expect(result.lines.count == 4)
+    // The bad line's result stands in its place, so that results match positions.
+    #expect(result.lines[2].hasPrefix(#"{"line":4,"error":"#))
+    #expect(result.lines[3].hasPrefix(#"{"position":"xx./oo./...""#))
     #expect(result.error.contains("line 4:"))
     #expect(result.error.split(separator: "\n").count == 1)
+    let text = try run("analyze", "-", input: "x.o/.x./..o\nxxx/xxx/xxx\n.../.../...\n")
+    #expect(text.lines.count == 2)
+    #expect(text.error.contains("line 2:"))
   }
 
   @Test(arguments: [
