@@ -355,6 +355,26 @@ colours_after_a_move "colour" some
 colours_after_a_move "--no-color" none --no-color
 START_ENV="NO_COLOR=1" colours_after_a_move "NO_COLOR" none
 
+# Ctrl-Z suspends to the shell, which then holds the terminal, and fg brings the game back.
+session="z$((RANDOM))"
+t new-session -d -s "$session" -x 80 -y 24 "env TERM=tmux-256color PS1='shell> ' bash --norc -i"
+wait_for "shell>" 5 || fail "suspend: no shell"
+t send-keys -t "$session" "TICTACTOE_DATABASE='$work/z.sqlite' '$binary' play --computer none" Enter
+wait_for "place your X" 10 || fail "suspend: the game did not appear"
+t send-keys -t "$session" 5
+wait_for "X plays b2" 5 || fail "suspend: no move"
+t send-keys -t "$session" C-z
+state() { ps -o stat= -o args= -t "$(t display -p -t "$session" '#{pane_tty}')" | grep "$binary" || true; }
+tries=100
+until [[ $(state) == T* ]] || ((tries-- == 0)); do sleep 0.05; done
+[[ $(state) == T* ]] || fail "suspend: Ctrl-Z did not stop the game ($(state))"
+wait_for "Stopped" 5 || fail "suspend: the shell did not take the terminal back"
+t send-keys -t "$session" "fg" Enter
+wait_for "X plays b2" 5 || fail "suspend: fg did not bring the game back"
+[[ $(state) == S* ]] || fail "suspend: the game is not running after fg ($(state))"
+t send-keys -t "$session" q
+t kill-session -t "$session"
+
 if [[ $failures -gt 0 ]]; then
   echo "fullscreen.sh: $failures failure(s)" >&2
   exit 1

@@ -115,7 +115,15 @@ public enum Terminal {
   public static func suspend() {
     restoreTerminal()
     Glibc.signal(SIGTSTP, SIG_DFL)
+    // This runs on a thread of the concurrency pool, which blocks most signals: unblocked
+    // here, the stop is taken at once instead of staying pending.
+    var stop = sigset_t()
+    sigemptyset(&stop)
+    sigaddset(&stop, SIGTSTP)
+    var mask = sigset_t()
+    pthread_sigmask(SIG_UNBLOCK, &stop, &mask)
     raise(SIGTSTP)
+    pthread_sigmask(SIG_SETMASK, &mask, nil)
     // Continued: take the terminal back, with its attributes as the shell left them.
     _ = enterRawMode()
   }
