@@ -62,14 +62,19 @@ public final class LocalDatabase: Sendable {
     try Database.create(at: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) {
       database throws(SQLiteError) in try database.migrate(migrations)
     }
+    // Another program's database is refused before anything is written to it.
+    let ownSchema = { (database: Database) throws(SQLiteError) in
+      try requireOwnSchema(database, migrations: migrations)
+    }
     let database: Database
     do {
       database = try Database(
-        path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+        accepting: ownSchema)
     } catch  where error.kind == .readOnly && access == .reading {
       let reader = try Database(
-        path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-      try requireOwnSchema(reader, migrations: migrations)
+        path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
+        accepting: ownSchema)
       let version = try reader.userVersion()
       guard version == migrations.count else {
         throw SQLiteError(
@@ -79,7 +84,6 @@ public final class LocalDatabase: Sendable {
       }
       return (reader, true)
     }
-    try requireOwnSchema(database, migrations: migrations)
     try database.migrate(migrations)
     return (database, false)
   }

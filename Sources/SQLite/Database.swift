@@ -46,12 +46,16 @@ public final class Database {
   ///   - path: A file path, or `:memory:` for a private in-memory database.
   ///   - mode: Whether to write and create.
   ///   - busyTimeoutMilliseconds: How long to wait for another connection's lock.
+  ///   - accepting: Checks the file on a connection that cannot write, before anything is
+  ///     written to it (the switch to write-ahead logging, the owner-only mode): a file it
+  ///     refuses is left exactly as it was found.
   /// - Throws: `SQLiteError`: `.cannotOpen` for a missing folder or file, `.notADatabase` for
   ///   a file that is not a database or fails the check (it is left unchanged), `.readOnly`
   ///   when writing was asked for but is impossible, `.busy` when locked, `.full` when a new
-  ///   file does not fit on the disk.
+  ///   file does not fit on the disk, and whatever `accepting` throws.
   public convenience init(
-    path: String, mode: OpenMode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 5_000
+    path: String, mode: OpenMode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 5_000,
+    accepting: (Database) throws(SQLiteError) -> Void = { _ in }
   ) throws(SQLiteError) {
     if Self.isInMemory(path) {
       try self.init(
@@ -65,7 +69,7 @@ public final class Database {
     }
     // Check on a connection that cannot write: it neither rolls back a journal nor
     // checkpoints a log into a damaged file.
-    try Self.check(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    try Self.check(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, accepting: accepting)
     if mode == .readOnly {
       try self.init(
         opening: path, flags: SQLITE_OPEN_READONLY,
@@ -82,6 +86,9 @@ public final class Database {
       throw SQLiteError(
         kind: .readOnly, code: 8, message: "attempt to write a readonly database", path: path)
     }
+    // A file made elsewhere (an empty file, a copy) may be open to others; this connection
+    // writes private data to it, so it and its log become its owner's only.
+    FileSystem.restrictToOwner([path, path + "-wal", path + "-shm"])
     let journalMode = try query("PRAGMA journal_mode = WAL").first?[0]
     guard journalMode == .text("wal") else {
       throw SQLiteError(
@@ -133,15 +140,22 @@ public final class Database {
 
   /// Checks the file on a read-only connection; when it is refused, removes the empty log and
   /// index files that connection made, so a refused file is left exactly as it was found.
-  private static func check(_ path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+  private static func check(
+    _ path: String, busyTimeoutMilliseconds: Int32,
+    accepting: (Database) throws(SQLiteError) -> Void = { _ in }
+  ) throws(SQLiteError) {
     let sideFiles = [path + "-wal", path + "-shm"].filter { !FileSystem.exists($0) }
     do {
       let checker = try Database(
         opening: path, flags: SQLITE_OPEN_READONLY,
         busyTimeoutMilliseconds: busyTimeoutMilliseconds)
       try checker.checkIntegrity()
+      try accepting(checker)
     } catch {
-      if error.kind == .notADatabase { FileSystem.removeEmptyFiles(sideFiles) }
+      switch error.kind {
+      case .notADatabase, .schemaTooNew: FileSystem.removeEmptyFiles(sideFiles)
+      default: break
+      }
       throw error
     }
   }

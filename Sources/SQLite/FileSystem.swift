@@ -37,6 +37,17 @@ enum FileSystem {
     unlink(path + "-shm")
   }
 
+  /// Takes the group's and others' permissions off those of the files that exist and belong
+  /// to this process's user; a failure leaves the mode as it was.
+  static func restrictToOwner(_ paths: [String]) {
+    for path in paths {
+      var status = stat()
+      guard stat(path, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o077 != 0
+      else { continue }
+      _ = chmod(path, status.st_mode & 0o700)
+    }
+  }
+
   /// Removes those of the files that exist and are empty, after their connection closed.
   static func removeEmptyFiles(_ paths: [String]) {
     // The index (-shm) is never empty once made, so it goes only together with an empty log.

@@ -75,6 +75,40 @@ struct PersistenceTests {
     #expect(contents(path) == garbage)
   }
 
+  @Test func anotherProgramsDatabaseIsRefusedAndLeftByteForByte() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("other.sqlite")
+    do {
+      let other = try Database(path: path)
+      try other.execute("CREATE TABLE notes (text TEXT)")
+      try other.execute("INSERT INTO notes VALUES ('keep me')")
+      // Back to a rollback journal, as most programs leave their files.
+      #expect(try other.query("PRAGMA journal_mode = DELETE").first?[0] == .text("delete"))
+    }
+    let before = contents(path)
+    #expect {
+      _ = try LocalDatabase(path: path)
+    } throws: { error in
+      (error as? DatabaseError)?.message.contains("not a database of this program") == true
+    }
+    // Not even switched to write-ahead logging, which rewrites the header.
+    #expect(contents(path) == before)
+    #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+  }
+
+  @Test func anExistingFileOpenToOthersBecomesOwnerOnly() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("shared.sqlite")
+    #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+    try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
+    let database = try LocalDatabase(path: path).addingAnn()
+    #expect(try permissions(path) == 0o600)
+    // The log SQLite makes beside it, while the connection is open, takes the file's mode.
+    #expect(try permissions(path + "-wal") == 0o600)
+    _ = database
+  }
+
   @Test func readOnlyFileGivesOneSentenceAndStaysUnchanged() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("tictactoe.sqlite")
