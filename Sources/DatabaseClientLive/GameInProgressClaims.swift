@@ -19,8 +19,20 @@ final class GameInProgressClaims: Sendable {
   private let path: String?
   private let held = Mutex(Held())
 
+  /// Claims kept beside the database at `databasePath`, which is open already.
+  ///
+  /// The lock file sits beside the file the path leads to, so that two programs reaching one
+  /// database by different names (a symbolic link, `..`) share it.
   init(databasePath: String) {
-    path = databasePath == ":memory:" ? nil : databasePath + "-lock"
+    guard databasePath != ":memory:", !databasePath.isEmpty else {
+      path = nil
+      return
+    }
+    let resolved = realpath(databasePath, nil).map { name in
+      defer { free(name) }
+      return String(cString: name)
+    }
+    path = (resolved ?? databasePath) + "-lock"
   }
 
   deinit {

@@ -1,4 +1,5 @@
 import DatabaseClient
+import Foundation
 import GameRules
 import TestSupport
 import Testing
@@ -10,6 +11,21 @@ struct GameInProgressClaimsTests {
   private let record = GameRecord(
     x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"),
     moves: ["b2", "a1"].compactMap { Cell(name: $0) }, startedAt: 1)
+
+  @Test func aSymbolicLinkToTheDatabaseSharesItsClaims() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    let link = folder.file("link.sqlite")
+    let first = DatabaseClient.live(database: try LocalDatabase(path: path))
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+    let second = DatabaseClient.live(database: try LocalDatabase(path: link))
+    try await first.claimGameInProgress(.guest)
+    await #expect(throws: DatabaseError.self) { try await second.claimGameInProgress(.guest) }
+    await #expect(throws: DatabaseError.self) {
+      try await second.saveGameInProgress(record, .guest)
+    }
+    #expect(!FileManager.default.fileExists(atPath: link + "-lock"))
+  }
 
   @Test func aSecondSessionIsRefusedUntilTheFirstLetsGo() async throws {
     let folder = try TemporaryFolder()
