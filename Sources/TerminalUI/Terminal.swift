@@ -203,25 +203,43 @@ public enum Terminal {
     return events
   }
 
+  /// The bytes of a line of standard input kept; the rest of a longer line is dropped.
+  public static let maximumLineLength = 4_096
+
   /// Lines of standard input, read on a thread of its own; the stream ends with the input.
   ///
-  /// The last line counts even without a final newline.
+  /// The last line counts even without a final newline. A line longer than
+  /// ``maximumLineLength`` bytes comes cut there and ends in `…`, which no command has, so it
+  /// is never taken for a shorter command; its bytes are read once each, however long it is.
   public static func lines() -> AsyncStream<String> {
     let (lines, continuation) = AsyncStream.makeStream(of: String.self)
     Thread.detachNewThread {
-      var pending: [UInt8] = []
+      var line: [UInt8] = []
+      var isTooLong = false
+      var sawByte = false
+      func yieldLine() {
+        continuation.yield(String(decoding: line, as: UTF8.self) + (isTooLong ? "…" : ""))
+        line.removeAll(keepingCapacity: true)
+        isTooLong = false
+        sawByte = false
+      }
       var buffer = [UInt8](repeating: 0, count: 4096)
       while true {
         let count = read(STDIN_FILENO, &buffer, buffer.count)
         if count < 0, errno == EINTR { continue }
         guard count > 0 else { break }
-        pending += buffer[..<count]
-        while let newline = pending.firstIndex(of: 0x0A) {
-          continuation.yield(String(decoding: pending[..<newline], as: UTF8.self))
-          pending.removeSubrange(...newline)
+        for byte in buffer[..<count] {
+          if byte == 0x0A {
+            yieldLine()
+          } else if line.count < maximumLineLength {
+            line.append(byte)
+            sawByte = true
+          } else {
+            isTooLong = true
+          }
         }
       }
-      if !pending.isEmpty { continuation.yield(String(decoding: pending, as: UTF8.self)) }
+      if sawByte { yieldLine() }
       continuation.finish()
     }
     return lines

@@ -107,6 +107,21 @@ struct SessionTests {
     #expect(kept.moves.map(\.name) == ["b2", "a1"])
   }
 
+  @Test func anOverlongLineIsCutAndTheNextLineStillPlays() throws {
+    let database = try TemporaryDatabase()
+    // Two megabytes without a newline, then a line that is "b2" only in its first bytes.
+    let huge = String(repeating: "a", count: 2_000_000)
+    let padded = "b2" + String(repeating: " ", count: 5_000) + "x"
+    let result = try database.run(
+      "play", "--plain", "--computer", "none", input: huge + "\n" + padded + "\nc3\n")
+    #expect(result.status == 0, "\(result.error)")
+    let unknown = result.lines.filter { $0.hasPrefix("Unknown command") }
+    #expect(unknown.count == 2, "\(result.lines)")
+    #expect(unknown.allSatisfy { $0.count < 300 })
+    #expect(!result.lines.contains("X plays b2."))
+    #expect(result.lines.contains("X plays c3."))
+  }
+
   @Test func theDemoPlaysToTheEndWhateverTheInput() throws {
     let database = try TemporaryDatabase()
     let demo = try database.run("play", "--plain", "--computer", "both")
