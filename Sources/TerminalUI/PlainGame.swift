@@ -66,7 +66,11 @@ public struct PlainNarrator: Sendable {
       output.append(state.boardForTyping)
       boardIsDue = false
       if let result { output.append(result) }
+      // A board shown anew (a new game, whoever starts) is followed by whose turn it is.
+      lastTitle = nil
     }
+    // After a question is answered, say again whose turn it is.
+    if wasConfirming, !state.isConfirmingQuit { lastTitle = nil }
     // At the end the result sentence is the announcement; the title would say it again.
     if state.title != lastTitle, isPersonsTurn || state.isThinking {
       if result == nil { output.append(state.title) }

@@ -116,7 +116,8 @@ struct PlainNarratorTests {
     _ = await plain.type("b2")
     #expect(await plain.type("quit") == ["Quit this game? It will not be saved. Type yes or no."])
     #expect(await plain.type("b1") == ["Quit this game? It will not be saved. Type yes or no."])
-    #expect(await plain.type("no") == ["The game goes on."])
+    // Answered, the question gives way to whose turn it is.
+    #expect(await plain.type("no") == ["The game goes on.", "Bob, place your O"])
     _ = await plain.type("quit")
     #expect(await plain.type("yes").isEmpty)
     #expect(plain.store.state.termination == .finished)
@@ -128,6 +129,11 @@ struct PlainNarratorTests {
     _ = await plain.type("b2")
     #expect(
       await plain.type("new") == ["Start a new game? This one will not be saved. Type yes or no."])
+    #expect(await plain.type("yes") == [Board.classic.diagram, "Ada, place your X"])
+    // With X to move again when the question comes, the new board still says whose turn it is.
+    _ = await plain.type("b2")
+    _ = await plain.type("a1")
+    _ = await plain.type("new")
     #expect(await plain.type("yes") == [Board.classic.diagram, "Ada, place your X"])
   }
 
