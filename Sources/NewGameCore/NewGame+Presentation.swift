@@ -7,9 +7,11 @@ extension NewGame.State {
   /// The screen's title.
   public var title: String { "New game" }
 
-  /// Why Let's play is not available yet, in one sentence, or `nil` when it is.
-  public var validationMessage: String? {
-    if let blockingProblem { return blockingProblem }
+  /// Why no game can start yet, in one sentence, or `nil` when one can.
+  public var validationMessage: String? { blockingProblem ?? formProblem }
+
+  /// What the form lacks, in one sentence, or `nil` when it is complete.
+  private var formProblem: String? {
     for mark in Mark.allCases {
       do {
         _ = try Name.validated(settings.name(of: mark))
@@ -27,8 +29,9 @@ extension NewGame.State {
     return nil
   }
 
-  /// Whether Let's play starts a game.
-  public var canStart: Bool { validationMessage == nil }
+  /// Whether Let's play does something: it starts a game, or, where another program held the
+  /// game in progress, asks for it again and starts once it is free.
+  public var canStart: Bool { formProblem == nil }
 
   /// Whether the computer's side can be chosen.
   public var isComputerMarkEnabled: Bool { settings.mode == .versusComputer }

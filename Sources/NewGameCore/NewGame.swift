@@ -353,6 +353,11 @@ public struct NewGame: Reducer {
 
     case .letsPlayTapped:
       guard state.canStart else { return .none }
+      if state.blockingProblem != nil {
+        // The other program may have finished: ask again, and play once it has.
+        state.startsWhenLoaded = true
+        return .send(.started)
+      }
       return start(&state)
 
     case .resumeTapped:

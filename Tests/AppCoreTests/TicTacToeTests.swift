@@ -270,28 +270,46 @@ struct TicTacToeTests {
       "Another Tic-Tac-Toe is already playing as this player; finish or close that game first.",
       kind: .busy)
     var state = TicTacToe.State()
-    state.destination = .newGame(NewGame.State())
-    let second = app(state, database: database.client)
+    var form = NewGame.State()
+    (form.settings.xName, form.settings.oName) = ("Ada", "Bob")
+    state.destination = .newGame(form)
+    let second = app(state, database: database.client, clock: .immediate)
     await second.send(.started)
     await second.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
     await second.receive(.newGame(.gameInProgressLoaded(.failure(taken)))) {
       $0.newGameState?.isLoading = false
       $0.newGameState?.blockingProblem = taken.message
     }
-    #expect(second.state.newGameState?.canStart == false)
     #expect(second.state.newGameState?.validationMessage == taken.message)
+    // Let's play asks again, and is refused again while the first plays.
+    #expect(second.state.newGameState?.canStart == true)
+    await second.send(.newGame(.view(.letsPlayTapped))) {
+      $0.newGameState?.startsWhenLoaded = true
+    }
+    await second.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
+    await second.receive(.newGame(.gameInProgressLoaded(.failure(taken)))) {
+      $0.newGameState?.isLoading = false
+    }
+    #expect(second.state.newGameState?.game == nil)
 
-    // Once the first signs out, the guest's game is free again.
+    // Once the first signs out, the guest's game is free again, and Let's play plays.
     await first.send(.newGame(.view(.signOutTapped)))
     await first.receive(.newGame(.delegate(.didSignOut))) { $0 = TicTacToe.State() }
     await first.finish()
-    await second.send(.newGame(.started)) {
-      $0.newGameState?.isLoading = true
-    }
+    let settings = try #require(second.state.newGameState?.settings)
+    await second.send(.newGame(.view(.letsPlayTapped)))
+    await second.receive(.newGame(.started)) { $0.newGameState?.isLoading = true }
     await second.receive(.newGame(.gameInProgressLoaded(.success(nil)))) {
       $0.newGameState?.isLoading = false
       $0.newGameState?.blockingProblem = nil
+      $0.newGameState?.startsWhenLoaded = false
+      $0.newGameState?.game = try GameFeature.State(
+        settings: settings, firstMover: .x,
+        startedAt: TestClock.epoch)
     }
+    await second.receive(.newGame(.game(.started)))
+    await second.send(.newGame(.game(.view(.quitTapped))))
+    await second.receive(.newGame(.game(.delegate(.didQuit)))) { $0.newGameState?.game = nil }
     await second.finish()
   }
 
