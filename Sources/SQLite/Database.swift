@@ -122,10 +122,11 @@ public final class Database {
     guard status == SQLITE_OK else {
       let message = String(cString: sqlite3_errmsg(opened))
       let code = sqlite3_extended_errcode(opened)
+      let systemError = SQLiteError.systemError(of: opened, code: code)
       sqlite3_close_v2(opened)
       throw SQLiteError(
-        kind: SQLiteError.kind(forResultCode: code), code: code, message: message,
-        path: errorPath)
+        kind: SQLiteError.kind(forResultCode: code, systemError: systemError), code: code,
+        message: message, path: errorPath, systemError: systemError)
     }
     handle = opened
     sqlite3_extended_result_codes(handle, 1)
@@ -392,9 +393,10 @@ public final class Database {
   }
 
   func error(code: Int32, message: String) -> SQLiteError {
-    SQLiteError(
-      kind: SQLiteError.kind(forResultCode: code), code: code, message: message,
-      path: isInMemory ? nil : path)
+    let systemError = SQLiteError.systemError(of: handle, code: code)
+    return SQLiteError(
+      kind: SQLiteError.kind(forResultCode: code, systemError: systemError), code: code,
+      message: message, path: isInMemory ? nil : path, systemError: systemError)
   }
 }
 

@@ -1,3 +1,6 @@
+import CSQLite
+import Glibc
+
 /// A failure reported by SQLite or by this wrapper, with a one-sentence explanation.
 public struct SQLiteError: Error, Equatable, Sendable {
   /// What went wrong, in terms a caller can act on.
@@ -36,6 +39,10 @@ public struct SQLiteError: Error, Equatable, Sendable {
   /// The database file, or `nil` for an in-memory database.
   public let path: String?
 
+  /// The operating system's error number behind a failure to open, read or write the file,
+  /// or 0.
+  public let systemError: Int32
+
   /// Creates an error.
   ///
   /// - Parameters:
@@ -43,11 +50,33 @@ public struct SQLiteError: Error, Equatable, Sendable {
   ///   - code: SQLite's extended result code, or 0.
   ///   - message: SQLite's message.
   ///   - path: The database file, if any.
-  public init(kind: Kind, code: Int32 = 0, message: String, path: String? = nil) {
+  ///   - systemError: The operating system's error number, if it explains the failure.
+  public init(
+    kind: Kind, code: Int32 = 0, message: String, path: String? = nil, systemError: Int32 = 0
+  ) {
     self.kind = kind
     self.code = code
     self.message = message
     self.path = path
+    self.systemError = systemError
+  }
+
+  /// The category of SQLite's result code, where the operating system's error number behind a
+  /// failure to open, read or write says more: a full disk, or a folder where the file should
+  /// be, both of which SQLite reports as a disk error.
+  static func kind(forResultCode code: Int32, systemError: Int32) -> Kind {
+    guard [10, 14].contains(code & 0xff) else { return kind(forResultCode: code) }
+    switch systemError {
+    case ENOSPC, EDQUOT: return .full
+    case EISDIR: return .cannotOpen
+    default: return kind(forResultCode: code)
+    }
+  }
+
+  /// The operating system's error number for the connection's last failure, where its result
+  /// code is one of opening, reading or writing the file; otherwise 0.
+  static func systemError(of handle: OpaquePointer, code: Int32) -> Int32 {
+    [10, 13, 14].contains(code & 0xff) ? sqlite3_system_errno(handle) : 0
   }
 
   /// The category that SQLite's primary result code falls into.
@@ -71,7 +100,13 @@ extension SQLiteError: CustomStringConvertible {
     let file = path.map { "The database \($0)" } ?? "The database"
     return switch kind {
     case .cannotOpen:
-      "\(file) cannot be opened: its folder is missing or not accessible (\(message))."
+      switch systemError {
+      case EISDIR: "\(file) is a folder, not a database file; give the path of a file in it."
+      case EACCES, EPERM:
+        "\(file) cannot be opened: this user may not read or write it, or its folder "
+          + "(\(message))."
+      default: "\(file) cannot be opened: its folder is missing or not accessible (\(message))."
+      }
     case .notADatabase:
       // One sentence whatever SQLite found, so every command refuses a damaged file alike.
       "\(file) is damaged or is not a database of this program; it was left unchanged, so "

@@ -109,6 +109,19 @@ struct PersistenceTests {
     _ = database
   }
 
+  @Test func aFolderWhereTheFileShouldBeIsNamedAsOne() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    #expect {
+      _ = try LocalDatabase(path: path)
+    } throws: { error in
+      (error as? DatabaseError)?.message
+        == "The database \(path) is a folder, not a database file; give the path of a file in it."
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: path).isEmpty)
+  }
+
   @Test func readOnlyFileGivesOneSentenceAndStaysUnchanged() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("tictactoe.sqlite")
