@@ -33,7 +33,9 @@ extension GameScreen {
   /// The game screen for the core's `state` and the terminal's own `terminal` state.
   public init(_ state: GameFeature.State, terminal: GameTerminalState) {
     var buttons = state.controls.map { control, isEnabled in
-      ScreenButton(control.key, control.title, isEnabled: isEnabled)
+      // The question's own answer: Quit, or New game when a new game was asked for.
+      let label = control == .confirm ? state.quitConfirmationAnswer : control.title
+      return ScreenButton(control.key, label, isEnabled: isEnabled)
     }
     if !state.isConfirmingQuit { buttons.append(ScreenButton("?", "Help")) }
     self.init(

@@ -96,7 +96,12 @@ struct GameInputTests {
         == [.quitConfirmed, .quitConfirmed, .quitCancelled, .quitCancelled, nil])
     let screen = GameScreen(state, terminal: terminal)
     #expect(screen.message == "Quit this game? It will not be saved.")
-    #expect(screen.buttons.map(\.text) == ["[y] Quit", "[n] Keep playing"])
+    #expect(screen.buttons.map(\.text) == ["[y] Quit game", "[n] Keep playing"])
+    // Asked about a new game, the answer says so.
+    state.phase = .confirming(.newGame)
+    let asked = GameScreen(state, terminal: terminal)
+    #expect(asked.message == "Start a new game? This one will not be saved.")
+    #expect(asked.buttons.map(\.text) == ["[y] New game", "[n] Keep playing"])
   }
 
   @Test func helpOpensWithQuestionMarkOrF1AndAnyKeyClosesIt() throws {
