@@ -1,3 +1,5 @@
+import GameRules
+
 /// The command line's one JSON encoder: compact, keys in the order a type encodes them, `/` left
 /// as it is, and a key given twice refused.
 ///
@@ -154,8 +156,15 @@ private final class Node {
     }
   }
 
+  /// The text as a JSON string. Besides what JSON requires, every character that does not
+  /// print (C1 controls, direction overrides, zero-width characters) is written as `\uXXXX`,
+  /// the same text to a parser, so that no output of the command line carries one raw to a
+  /// terminal.
   static func quoted(_ text: String) -> String {
-    let isPlain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F && $0 != 0x22 && $0 != 0x5C }
+    let isPlain = text.unicodeScalars.allSatisfy { scalar in
+      (0x20..<0x7F).contains(scalar.value)
+        ? scalar != "\"" && scalar != "\\" : scalar.isPrintable
+    }
     guard !isPlain else { return "\"" + text + "\"" }
     var result = "\""
     for scalar in text.unicodeScalars {
@@ -165,9 +174,11 @@ private final class Node {
       case "\n": result += "\\n"
       case "\t": result += "\\t"
       case "\r": result += "\\r"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      case _ where !scalar.isPrintable:
+        for unit in String(scalar).utf16 {
+          let hex = String(unit, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
       default: result.unicodeScalars.append(scalar)
       }
     }

@@ -271,7 +271,9 @@ enum OnlineFormatting {
     let x = listing.xName.map { "\($0.escapingControlCharacters) (X)" } ?? "(X free)"
     let o = listing.oName.map { "\($0.escapingControlCharacters) (O)" } ?? "(O free)"
     let status = listing.isOpen ? "open   " : "playing"
-    return "\(listing.code)  \(status)  \(x) vs \(o)  \(listing.rows)×\(listing.columns), "
+    // Every field comes from the server, the code as much as the names.
+    return "\(listing.code.escapingControlCharacters)  \(status)  \(x) vs \(o)  "
+      + "\(listing.rows)×\(listing.columns), "
       + "\(listing.k) in a row, \(RecordFormatting.count(listing.moveCount, "move"))"
   }
 

@@ -1,4 +1,5 @@
 import DatabaseClient
+import Foundation
 import GameRules
 import Testing
 
@@ -120,5 +121,16 @@ struct JSONOutputTests {
       try StrictJSON(parsing: #"{"exact":false,"exact":false}"#)
     }
     #expect(throws: StrictJSON.Failure.self) { try StrictJSON(parsing: #"{"a":1} x"#) }
+  }
+
+  @Test func charactersThatDoNotPrintAreWrittenAsEscapes() throws {
+    // A C1 CSI, a direction override, a zero-width space and a tag character (two UTF-16
+    // units); an emoji and accents stay as they are.
+    let text = "a\u{9B}31m\u{202E}\u{200B}\u{E0041}Zoë😀\u{1B}"
+    let quoted = JSON.line(text)
+    #expect(quoted == #""a\u009b31m\u202e\u200b\udb40\udc41Zoë😀\u001b""#)
+    #expect(quoted.unicodeScalars.allSatisfy { $0.isPrintable })
+    let decoded = try JSONDecoder().decode(String.self, from: Data(quoted.utf8))
+    #expect(decoded == text)
   }
 }

@@ -1,4 +1,5 @@
 import GameProtocol
+import GameRules
 import Testing
 
 @testable import TicTacToeCLI
@@ -34,5 +35,16 @@ struct OnlineStatsTextTests {
     let text = OnlineFormatting.statsText(
       stats("a\u{1B}[2Jb", wins: 1, losses: 0, draws: 0), server: server)
     #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+  }
+
+  @Test func aListingFromAHostileServerPrintsNoControlCharacter() {
+    let listing = GameListing(
+      code: "\u{1B}]0;PWNED\u{7}\u{1B}[2J", isOpen: true, xName: "a\u{9B}31m", oName: nil,
+      rows: 3, columns: 3, k: 3, moveCount: 0)
+    let text = OnlineFormatting.listingText(listing)
+    #expect(text.unicodeScalars.allSatisfy { $0.isPrintable })
+    #expect(text.hasPrefix("\\u{1B}]0;PWNED\\u{7}\\u{1B}[2J  open"))
+    let json = OnlineFormatting.gamesJSON([listing])
+    #expect(json.unicodeScalars.allSatisfy { $0.isPrintable })
   }
 }
