@@ -17,11 +17,27 @@ public enum Name {
   public static func validated(_ text: String) throws(NameError) -> String {
     let trimmed = text.trimmingWhitespace()
     guard !trimmed.isEmpty else { throw .empty }
-    guard trimmed.unicodeScalars.allSatisfy(\.isPrintable) else { throw .notPrintable }
+    guard trimmed.unicodeScalars.allSatisfy({ $0.isPrintable && !blanks.contains($0) }),
+      trimmed.unicodeScalars.first?.isMark != true
+    else { throw .notPrintable }
     let count = trimmed.count
     guard count <= maximumLength else { throw .tooLong(count) }
+    // A character is a letter with its accents, or a flag of two scalars; hundreds of accents
+    // on one letter are a name of one character that draws over the lines around it.
+    guard trimmed.allSatisfy({ $0.unicodeScalars.count <= maximumScalarsPerCharacter }) else {
+      throw .overloaded
+    }
     return trimmed
   }
+
+  /// The most Unicode scalars one character of a name may hold.
+  public static let maximumScalarsPerCharacter = 8
+
+  /// Letters and symbols that print as nothing: the Hangul fillers and the blank braille
+  /// pattern, which would make a name that looks empty or like another.
+  static let blanks: Set<Unicode.Scalar> = [
+    "\u{115F}", "\u{1160}", "\u{3164}", "\u{FFA0}", "\u{2800}",
+  ]
 
   /// Whether `text` is a valid name as it stands (already trimmed).
   public static func isValid(_ text: String) -> Bool {
@@ -35,8 +51,11 @@ public enum NameError: Error, Equatable, Sendable, CustomStringConvertible {
   case empty
   /// More characters than ``Name/maximumLength``.
   case tooLong(Int)
-  /// A control, format or unassigned character.
+  /// A control, format or unassigned character, one that prints as nothing, or an accent with
+  /// no letter before it.
   case notPrintable
+  /// A character with more than ``Name/maximumScalarsPerCharacter`` scalars.
+  case overloaded
 
   public var description: String {
     switch self {
@@ -46,11 +65,22 @@ public enum NameError: Error, Equatable, Sendable, CustomStringConvertible {
       "A name is at most \(Name.maximumLength) characters; this one has \(count)."
     case .notPrintable:
       "A name may hold only printable characters, not control characters."
+    case .overloaded:
+      "A name's characters may each hold at most \(Name.maximumScalarsPerCharacter) Unicode "
+        + "scalars (a letter and its accents)."
     }
   }
 }
 
 extension Unicode.Scalar {
+  /// Whether the scalar is a combining mark, which draws on the character before it.
+  var isMark: Bool {
+    switch properties.generalCategory {
+    case .nonspacingMark, .spacingMark, .enclosingMark: true
+    default: false
+    }
+  }
+
   /// Whether the scalar shows as itself: not a control, format, surrogate, private-use or
   /// unassigned code point, nor a line or paragraph separator.
   public var isPrintable: Bool {

@@ -24,14 +24,26 @@ struct NameTests {
 
   @Test(arguments: [
     "\u{1B}[2J\u{1B}]0;PWNED\u{07}", "Ann\u{0}", "Ann\nBob", "a\u{7F}", "\u{9B}31m", "Ann\u{202E}",
-    "\u{200B}", "\u{E000}", "a\u{2028}b",
+    "\u{200B}", "\u{E000}", "a\u{2028}b", "\u{3164}", "Ann\u{2800}", "\u{0301}", "\u{0301}Ann",
   ])
   func controlAndInvisibleCharactersAreRefused(text: String) {
     #expect(throws: NameError.notPrintable) { try Name.validated(text) }
   }
 
+  @Test func aCharacterMayCarryAFewAccentsNotHundreds() throws {
+    // A flag is one character of two scalars; ë written as e and an accent, two.
+    #expect(
+      try Name.validated("Zoe\u{0308} \u{1F1EB}\u{1F1F7}") == "Zoe\u{0308} \u{1F1EB}\u{1F1F7}")
+    let accented = "a" + String(repeating: "\u{0301}", count: Name.maximumScalarsPerCharacter - 1)
+    #expect(try Name.validated(accented) == accented)
+    #expect(throws: NameError.overloaded) { try Name.validated(accented + "\u{0301}") }
+    #expect(throws: NameError.overloaded) {
+      try Name.validated("z" + String(repeating: "\u{0301}", count: 400))
+    }
+  }
+
   @Test func everySentenceEndsWithAFullStop() {
-    for error in [NameError.empty, .tooLong(30), .notPrintable] {
+    for error in [NameError.empty, .tooLong(30), .notPrintable, .overloaded] {
       #expect(error.description.hasSuffix("."))
     }
   }
