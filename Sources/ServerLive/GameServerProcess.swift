@@ -66,13 +66,15 @@ public enum GameServerProcess {
     _ options: ServeOptions, environment: [String: String], algorithm: PasswordHash.Algorithm
   ) async throws(ServeFailure) -> RunningServer {
     let path = try databasePath(options.database, environment: environment)
-    if path != ":memory:" { try ServerIdentity.lockExclusively(path) }
     let database: LocalDatabase
     do {
+      // Opening is safe beside another server: each migration is one transaction.
       database = try LocalDatabase(path: path)
     } catch {
       throw ServeFailure(error.message)
     }
+    // Locked once the file exists, before anything of its games is read.
+    if path != ":memory:" { try ServerIdentity.lockExclusively(path) }
     let (identity, created) =
       path == ":memory:"
       ? (try makeIdentity(), true)

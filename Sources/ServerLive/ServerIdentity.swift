@@ -8,19 +8,26 @@ enum ServerIdentity {
   ///
   /// - Throws: ``ServeFailure`` when another server holds it.
   static func lockExclusively(_ databasePath: String) throws(ServeFailure) {
-    // flock locks are separate from SQLite's fcntl locks, so this one does not disturb them.
-    let lockPath = databasePath + ".lock"
-    let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw ServeFailure(
-        "The lock file \(lockPath) could not be opened (\(String(cString: strerror(errno)))).")
+    // flock locks are separate from SQLite's fcntl locks, so these do not disturb them. The
+    // lock file sits beside the file a symbolic link leads to, and the database file itself
+    // is locked too, since a hard link gives it a second name in any folder.
+    let resolved = realpath(databasePath, nil).map { name in
+      defer { free(name) }
+      return String(cString: name)
     }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-      close(descriptor)
-      throw ServeFailure(
-        "Another server is already running on the database \(databasePath); stop it first.")
+    for (path, creates) in [((resolved ?? databasePath) + ".lock", true), (databasePath, false)] {
+      let descriptor = open(path, O_RDWR | O_CLOEXEC | (creates ? O_CREAT : 0), 0o600)
+      guard descriptor >= 0 else {
+        throw ServeFailure(
+          "The lock file \(path) could not be opened (\(String(cString: strerror(errno)))).")
+      }
+      guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        close(descriptor)
+        throw ServeFailure(
+          "Another server is already running on the database \(databasePath); stop it first.")
+      }
+      // The descriptor stays open, and the lock held, until the process ends.
     }
-    // The descriptor stays open, and the lock held, until the process ends.
   }
 
   /// The file that holds the identity of the server whose database is at `databasePath`.
