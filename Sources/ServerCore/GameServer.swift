@@ -183,7 +183,11 @@ public struct GameServer: Reducer {
       return receive(message, from: id, state: &state)
 
     case .broke(let id, let error):
-      guard state.clients[id] != nil else { return .none }
+      guard let client = state.clients[id] else { return .none }
+      // The operator's only trace of a client that sends what is not the protocol.
+      log(
+        "Closed a connection from \(client.address.escapingControlCharacters) that broke the "
+          + "protocol: \(error.description.escapingControlCharacters)")
       state.refuse(error.code, to: id)
       state.close(id)
       return .none

@@ -2,6 +2,8 @@ import AuthenticationClient
 import GameProtocol
 import GameRules
 import ServerCore
+import Synchronization
+import TestSupport
 import Testing
 
 /// One of every client message, aimed at the test game where a game is named.
@@ -173,6 +175,18 @@ struct RequestPhaseTests {
       #expect(after == expected)
       #expect(!hasEffect)
     }
+    // The operator reads one line for each.
+    let lines = Mutex<[String]>([])
+    let logging = GameServer(
+      authentication: .unimplemented, storage: .unimplemented, random: { _ in 0 },
+      log: { line in lines.withLock { $0.append(line) } })
+    _ = reduced(state, .broke(guestClient, .invalidField("a name \u{1B}[2J")), server: logging)
+    _ = reduced(state, .broke(ClientID(99), .emptyFrame), server: logging)
+    #expect(
+      lines.withLock { $0 } == [
+        "Closed a connection from \(state.clients[guestClient]?.address ?? "") that broke the "
+          + "protocol: A message has an invalid field: a name \\u{1B}[2J."
+      ])
   }
 
   @Test func joiningIsRefusedForEveryReason() throws {
