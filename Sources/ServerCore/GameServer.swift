@@ -147,6 +147,10 @@ public struct GameServer: Reducer {
   /// How long a finished game stays in memory for late spectators, in milliseconds.
   public static let finishedGameLifetime: Int64 = 10 * 60_000
 
+  /// How long a game waits, in milliseconds past both players' grace, when neither came back:
+  /// then the player to move forfeits, so that no game stays open for ever.
+  public static let abandonedGameLifetime: Int64 = 60 * 60_000
+
   /// The accounts: the same checks as on one computer (scrypt, TOTP, lockout).
   public var authentication: AuthenticationClient
   /// The server's database.
@@ -717,6 +721,16 @@ public struct GameServer: Reducer {
           match.phase = .finishing(ending)
           effects.append(finish(code, ending))
           break
+        }
+        // Both away (a restart gives both a new grace): the player to move forfeits once
+        // neither has come back for an hour past the later grace.
+        if case .playing = match.phase, let x = match.x.awayUntil, match.x.client == nil,
+          let o = match.o?.awayUntil, match.o?.client == nil,
+          max(x, o) + Self.abandonedGameLifetime <= now
+        {
+          let ending = Ending(winner: match.board.toMove.opponent, reason: .forfeit)
+          match.phase = .finishing(ending)
+          effects.append(finish(code, ending))
         }
       case .finished:
         if let endedAt = match.endedAt, endedAt + Self.finishedGameLifetime <= now {

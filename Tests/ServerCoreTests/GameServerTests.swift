@@ -403,6 +403,35 @@ struct GameServerTests {
     await store.finish()
   }
 
+  @Test func aGameNeitherPlayerReturnsToIsForfeitedByThePlayerToMoveAnHourLater() async throws {
+    let record = OnlineGameRecord(
+      code: code, rows: 3, columns: 3, k: 3, firstMover: .x,
+      x: SeatRecord(accountID: 1, name: "ann", rating: 1_200),
+      o: SeatRecord(accountID: 2, name: "bob", rating: 1_200),
+      moves: [Cell(row: 0, column: 0)], createdAt: epoch - 5_000)
+    let store = makeStore(GameServer.State(now: epoch))
+    await store.send(.restored([record])) {
+      $0.matches[code] = try? Match(restoring: record, awayUntil: epoch + 60_000)
+    }
+    let abandoned = epoch + 60_000 + GameServer.abandonedGameLifetime
+    await store.send(.tick(now: abandoned - 1)) { $0.now = abandoned - 1 }
+    // O is to move after X's a1, and has not come back either.
+    await store.send(.tick(now: abandoned)) {
+      $0.now = abandoned
+      $0.matches[code]?.phase = .finishing(Ending(winner: .x, reason: .forfeit))
+    }
+    await store.receive(.endStored(code: code, .success(Ratings(x: 1_216, o: 1_184)))) {
+      let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_216, oRating: 1_184)
+      $0.matches[code]?.phase = .finished(end)
+      $0.matches[code]?.endedAt = abandoned
+      $0.matches[code]?.x.rating = 1_216
+      $0.matches[code]?.o?.rating = 1_184
+      $0.matches[code]?.x.awayUntil = nil
+      $0.matches[code]?.o?.awayUntil = nil
+    }
+    await store.finish()
+  }
+
   @Test func aFailedCommitAnnouncesNothing() async throws {
     var storage = ServerStorageClient.unimplemented
     storage.commitMove = { _, _, _, _ in throw StorageFailure() }
