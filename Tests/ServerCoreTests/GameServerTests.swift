@@ -92,6 +92,13 @@ let testAccounts: AuthenticationClient = {
 
 @MainActor
 struct GameServerTests {
+  /// A stored game of ann's and bob's after X's a1, as a restarted server reads it.
+  private let gameAfterOneMove = OnlineGameRecord(
+    code: code, rows: 3, columns: 3, k: 3, firstMover: .x,
+    x: SeatRecord(accountID: 1, name: "ann", rating: 1_200),
+    o: SeatRecord(accountID: 2, name: "bob", rating: 1_200),
+    moves: [Cell(row: 0, column: 0)], createdAt: epoch - 5_000)
+
   private func makeStore(_ state: GameServer.State, log: StorageLog = StorageLog())
     -> TestStore<GameServer>
   {
@@ -366,11 +373,7 @@ struct GameServerTests {
   }
 
   @Test func afterARestartWhoeverReturnsWinsAgainstWhoeverDoesNot() async throws {
-    let record = OnlineGameRecord(
-      code: code, rows: 3, columns: 3, k: 3, firstMover: .x,
-      x: SeatRecord(accountID: 1, name: "ann", rating: 1_200),
-      o: SeatRecord(accountID: 2, name: "bob", rating: 1_200),
-      moves: [Cell(row: 0, column: 0)], createdAt: epoch - 5_000)
+    let record = gameAfterOneMove
     var state = GameServer.State(now: epoch)
     state.clients[annClient] = .ready(ann)
     let store = makeStore(state)
@@ -404,11 +407,7 @@ struct GameServerTests {
   }
 
   @Test func aGameNeitherPlayerReturnsToIsForfeitedByThePlayerToMoveAnHourLater() async throws {
-    let record = OnlineGameRecord(
-      code: code, rows: 3, columns: 3, k: 3, firstMover: .x,
-      x: SeatRecord(accountID: 1, name: "ann", rating: 1_200),
-      o: SeatRecord(accountID: 2, name: "bob", rating: 1_200),
-      moves: [Cell(row: 0, column: 0)], createdAt: epoch - 5_000)
+    let record = gameAfterOneMove
     let store = makeStore(GameServer.State(now: epoch))
     await store.send(.restored([record])) {
       $0.matches[code] = try? Match(restoring: record, awayUntil: epoch + 60_000)
