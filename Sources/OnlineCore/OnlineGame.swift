@@ -316,6 +316,12 @@ public struct OnlineGame: Reducer {
       state.notices.append(.refused(Refusal(.notAPlayer, request: Self.moveRequest), cell: cell))
       return .none
     }
+    if let board = state.board, !board.contains(cell) {
+      // The protocol cannot carry such a cell, and the server would refuse it anyway.
+      state.notices.append(
+        .refused(Refusal(.cellOutOfBounds, request: Self.moveRequest), cell: cell))
+      return .none
+    }
     state.pendingMove = cell
     return sending(.move(code: snapshot.code, ply: snapshot.moves.count, cell: cell))
   }

@@ -55,6 +55,36 @@ struct OnlineGameViewTests {
     await store.finish()
   }
 
+  /// A cell outside the board is said as in local play, and never reaches the server, which
+  /// could not even be sent such a cell.
+  @Test func aCellOffTheBoardIsSaidAndNothingIsSent() async {
+    let link = ScriptedLink()
+    let store = liveStore(link)
+    let p1 = Cell(row: 0, column: 15)
+    let a16 = Cell(row: 15, column: 0)
+    let z9 = Cell(row: 8, column: 25)
+    let outOfBounds = Refusal(.cellOutOfBounds, request: OnlineGame.moveRequest)
+    await store.send(.view(.lineTyped("p1"))) {
+      $0.notices = [.refused(outOfBounds, cell: p1)]
+    }
+    await store.send(.view(.lineTyped("a16"))) {
+      $0.notices.append(.refused(outOfBounds, cell: a16))
+    }
+    await store.send(.view(.cellTapped(z9))) {
+      $0.notices.append(.refused(outOfBounds, cell: z9))
+    }
+    #expect(
+      store.state.notices.map { store.state.lines(for: $0) } == [
+        [.sentence("p1 is not on the board.")], [.sentence("a16 is not on the board.")],
+        [.sentence("z9 is not on the board.")],
+      ])
+    #expect(link.takeSent().isEmpty)
+    // The game goes on: a cell on the board is sent.
+    await store.send(.view(.lineTyped("b2"))) { $0.pendingMove = self.b2 }
+    #expect(await link.waitForSent() == [.move(code: code, ply: 0, cell: b2)])
+    await store.finish()
+  }
+
   @Test func digitsNeedTheClassicBoard() async {
     let link = ScriptedLink()
     var state = OnlineGame.State(
