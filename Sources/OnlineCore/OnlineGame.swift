@@ -134,6 +134,12 @@ public struct OnlineGame: Reducer {
       return false
     }
 
+    /// Whether this client only watches: it has no seat and cannot move.
+    public var isSpectator: Bool {
+      if case .watch = intent { return true }
+      return false
+    }
+
     /// Whether the player's own game is under way, so that leaving gives it up.
     public var isResignable: Bool {
       snapshot?.role != nil && snapshot?.status == .playing
@@ -297,13 +303,21 @@ public struct OnlineGame: Reducer {
       return .none
 
     case .inputEnded:
-      guard state.link != .closed else { return .none }
+      // A spectator types nothing that matters: without input it goes on watching.
+      guard state.link != .closed, !state.isSpectator else { return .none }
       state.notices.append(.inputEnded)
       return leave(&state, then: nil)
     }
   }
 
+  /// The refusal a spectator gets for trying to move.
+  private static let spectatorRefusal = Refusal(.notAPlayer, request: moveRequest)
+
   private func play(_ cell: Cell, state: inout State) -> Effect<Action> {
+    if state.isSpectator {
+      state.notices.append(.refused(Self.spectatorRefusal, cell: cell))
+      return .none
+    }
     if state.isOver {
       state.notices.append(.refused(Refusal(.gameOver, request: Self.moveRequest), cell: cell))
       return .none
@@ -313,7 +327,7 @@ public struct OnlineGame: Reducer {
       return .none
     }
     guard snapshot.role != nil else {
-      state.notices.append(.refused(Refusal(.notAPlayer, request: Self.moveRequest), cell: cell))
+      state.notices.append(.refused(Self.spectatorRefusal, cell: cell))
       return .none
     }
     if let board = state.board, !board.contains(cell) {
@@ -327,6 +341,16 @@ public struct OnlineGame: Reducer {
   }
 
   private func typed(_ line: String, state: inout State) -> Effect<Action> {
+    if state.isSpectator {
+      switch TypedCommand(line) {
+      case .nothing: return .none
+      case .board: state.notices.append(.board)
+      case .quit: return reduce(into: &state, view: .quitTapped)
+      case .cell, .digit, .undo, .redo, .hint, .analysis, .newGame, .help, .unknown:
+        state.notices.append(.refused(Self.spectatorRefusal, cell: nil))
+      }
+      return .none
+    }
     switch TypedCommand(line) {
     case .nothing: return .none
     case .cell(let cell): return play(cell, state: &state)

@@ -73,7 +73,8 @@ extension CLI {
     }
     defer { observation.cancel() }
     store.send(.started)
-    if userName != nil { readLines(into: continuation) }
+    // A spectator's lines are read too, so that a move typed while watching gets its answer.
+    readLines(into: continuation)
     for await event in events {
       switch event {
       case .finished:

@@ -85,6 +85,43 @@ struct OnlineGameViewTests {
     await store.finish()
   }
 
+  /// Whatever a spectator types gets one sentence, except an empty line; `board` shows the
+  /// board, `quit` leaves, and the end of input leaves the spectator watching.
+  @Test func aSpectatorIsAnsweredForEverythingTypedButAnEmptyLine() async {
+    let link = ScriptedLink()
+    var state = OnlineGame.State(
+      server: server, intent: .watch(code: code), userName: nil, token: nil)
+    state.snapshot = snapshot(role: nil)
+    state.link = .live
+    state.hasBeenLive = true
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+    let notAPlayer = Refusal(.notAPlayer, request: OnlineGame.moveRequest)
+    await store.send(.view(.lineTyped(""))) { _ in }
+    await store.send(.view(.lineTyped("   "))) { _ in }
+    await store.send(.view(.lineTyped("b2"))) { $0.notices = [.refused(notAPlayer, cell: nil)] }
+    await store.send(.view(.lineTyped("5"))) {
+      $0.notices.append(.refused(notAPlayer, cell: nil))
+    }
+    await store.send(.view(.lineTyped("hello"))) {
+      $0.notices.append(.refused(notAPlayer, cell: nil))
+    }
+    await store.send(.view(.lineTyped("resign"))) {
+      $0.notices.append(.refused(notAPlayer, cell: nil))
+    }
+    #expect(
+      store.state.notices.allSatisfy {
+        store.state.lines(for: $0) == [.sentence("Spectators cannot move.")]
+      })
+    await store.send(.view(.lineTyped("board"))) { $0.notices.append(.board) }
+    await store.send(.view(.inputEnded)) { _ in }
+    #expect(link.takeSent().isEmpty)
+    await store.send(.view(.lineTyped("quit"))) { $0.link = .closed }
+    await store.receive(.delegate(.didQuit))
+    await store.finish()
+  }
+
   @Test func digitsNeedTheClassicBoard() async {
     let link = ScriptedLink()
     var state = OnlineGame.State(
