@@ -107,6 +107,9 @@ public struct OnlineGame: Reducer {
     /// Whether the game ended while this client watched it, so that the ratings the snapshot
     /// holds are those from before the game (a game shown already over holds the new ones).
     public var sawTheEnd = false
+    /// Whether plain mode's input ended before the server showed the game: the client leaves
+    /// once the server has answered, so that a refused code is still said.
+    public var isInputEnded = false
 
     /// Creates the state of a game about to connect.
     public init(server: ServerAddress, intent: Intent, userName: String?, token: String?) {
@@ -305,6 +308,11 @@ public struct OnlineGame: Reducer {
     case .inputEnded:
       // A spectator types nothing that matters: without input it goes on watching.
       guard state.link != .closed, !state.isSpectator else { return .none }
+      guard state.snapshot != nil else {
+        // The server has not answered yet: a refused code must still be said.
+        state.isInputEnded = true
+        return .none
+      }
       state.notices.append(.inputEnded)
       return leave(&state, then: nil)
     }
@@ -554,6 +562,10 @@ public struct OnlineGame: Reducer {
       return .merge(
         .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
         .run { [link] _ in await link.close() })
+    }
+    if state.isInputEnded {
+      state.notices.append(.inputEnded)
+      return leave(&state, then: nil)
     }
     return .none
   }

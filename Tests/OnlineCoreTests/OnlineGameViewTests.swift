@@ -122,6 +122,48 @@ struct OnlineGameViewTests {
     await store.finish()
   }
 
+  /// Input that ends right after the password does not leave before the server has answered
+  /// the join: a code it refuses is said as when input stays open.
+  @Test func inputEndingBeforeTheServerAnswersWaitsForTheAnswer() async {
+    let link = ScriptedLink()
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: "ZZZZZZ"), userName: "carl", token: "t1")
+    state.link = .joining(attempt: 1)
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+    await store.send(.view(.inputEnded)) { $0.isInputEnded = true }
+    await store.send(.link(.message(.refused(Refusal(.noSuchGame, request: 0x11))))) {
+      $0.link = .closed
+      $0.notices = [.stopped("There is no game with the code ZZZZZZ; check the invite code.")]
+    }
+    await store.finish()
+  }
+
+  /// Input that ends before the game is shown leaves once it is, with the way back in.
+  @Test func inputEndingBeforeTheGameIsShownLeavesOnceItIs() async {
+    let link = ScriptedLink()
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: code), userName: "bob", token: "t1")
+    state.link = .joining(attempt: 1)
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+    await store.send(.view(.inputEnded)) { $0.isInputEnded = true }
+    let game = snapshot(role: .o)
+    await store.send(.link(.message(.game(game)))) {
+      $0.snapshot = game
+      $0.hasBeenLive = true
+      $0.notices = [.joined(name: "bob", mark: .o), .shown, .inputEnded]
+      $0.link = .closed
+    }
+    #expect(
+      store.state.statusLine
+        == "Input ended; the seat is held for a while: run tictactoe play --server "
+        + "example.org:7457 --user bob --join ABC234 to continue.")
+    await store.finish()
+  }
+
   @Test func digitsNeedTheClassicBoard() async {
     let link = ScriptedLink()
     var state = OnlineGame.State(
