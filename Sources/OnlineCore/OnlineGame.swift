@@ -488,10 +488,8 @@ public struct OnlineGame: Reducer {
 
     case .moved(let code, let ply, let cell):
       guard var snapshot = state.snapshot, snapshot.code == code else { return .none }
-      guard ply == snapshot.moves.count else {
-        // A gap means something was missed: ask for the whole game again.
-        guard ply > snapshot.moves.count else { return .none }
-        return sending(request(for: state))
+      if let violation = state.violation(moved: cell, ply: ply) {
+        return stop(violation, state: &state)
       }
       snapshot.moves.append(cell)
       if snapshot.status == .waiting { snapshot.status = .playing }
@@ -516,6 +514,7 @@ public struct OnlineGame: Reducer {
 
     case .ended(let code, let end):
       guard var snapshot = state.snapshot, snapshot.code == code else { return .none }
+      if let violation = state.violation(ending: end) { return stop(violation, state: &state) }
       snapshot.status = .finished(end)
       snapshot.x?.awaySeconds = nil
       snapshot.o?.awaySeconds = nil
@@ -533,6 +532,7 @@ public struct OnlineGame: Reducer {
   }
 
   private func shown(_ snapshot: GameSnapshot, state: inout State) -> Effect<Action> {
+    if let violation = state.violation(in: snapshot) { return stop(violation, state: &state) }
     let previous = state.snapshot
     let wasLive = state.hasBeenLive
     state.snapshot = snapshot

@@ -1,0 +1,128 @@
+import ArchitectureTesting
+import GameProtocol
+import GameRules
+import OnlineClient
+import OnlineCore
+import TestSupport
+import Testing
+
+/// A server that sends a game, a move or an ending that cannot be is not followed: the client
+/// says what the server did wrong and stops, without reconnecting.
+@MainActor
+struct OnlineGameServerFaultTests {
+  nonisolated private static let a1 = Cell(row: 0, column: 0)
+  nonisolated private static let b1 = Cell(row: 0, column: 1)
+  nonisolated private static let a2 = Cell(row: 1, column: 0)
+  nonisolated private static let b2 = Cell(row: 1, column: 1)
+  nonisolated private static let c1 = Cell(row: 0, column: 2)
+
+  /// A store watching a live game with these moves.
+  private func watchingStore(_ link: ScriptedLink, moves: [Cell]) -> TestStore<OnlineGame> {
+    var state = OnlineGame.State(
+      server: server, intent: .watch(code: code), userName: nil, token: nil)
+    state.snapshot = snapshot(moves: moves, role: nil)
+    state.link = .live
+    state.hasBeenLive = true
+    return TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+  }
+
+  /// What the server sends after the game was shown with these moves, and what the client says.
+  nonisolated static let faults: [(moves: [Cell], message: ServerMessage, sentence: String)] = [
+    (
+      [b2], .moved(code: code, ply: 1, cell: b2),
+      "The server at example.org:7457 sent a move that cannot be played: b2 is taken."
+    ),
+    (
+      [b2], .moved(code: code, ply: 1, cell: Cell(row: 9, column: 9)),
+      "The server at example.org:7457 sent a move that cannot be played: j10 is not on the board."
+    ),
+    (
+      [b2], .moved(code: code, ply: 7, cell: a1),
+      "The server at example.org:7457 sent move 8 after 1 move; the moves between are missing."
+    ),
+    (
+      [b2, a1], .moved(code: code, ply: 0, cell: b2),
+      "The server at example.org:7457 sent move 1 after 2 moves; the moves between are missing."
+    ),
+    (
+      [a1, a2, b1, b2, c1], .moved(code: code, ply: 5, cell: Cell(row: 2, column: 2)),
+      "The server at example.org:7457 sent a move that cannot be played: the game was already "
+        + "over."
+    ),
+    (
+      [b2], .ended(code: code, GameEnd(winner: .o, reason: .completed, xRating: 1, oRating: 2)),
+      "The server at example.org:7457 ended the game with a result its moves do not give."
+    ),
+    (
+      [a1, a2, b1, b2],
+      .ended(code: code, GameEnd(winner: nil, reason: .resigned, xRating: 1, oRating: 2)),
+      "The server at example.org:7457 ended the game with a result its moves do not give."
+    ),
+    (
+      [], .game(snapshot(moves: [b2, b2], role: nil)),
+      "The server at example.org:7457 sent a game whose moves cannot be played: b2 is taken."
+    ),
+    (
+      [],
+      .game(
+        GameSnapshot(
+          code: code, rows: 200, columns: 200, k: 0, firstMover: .x, x: ann, o: bob, moves: [],
+          status: .playing, role: nil)),
+      "The server at example.org:7457 sent a game on a board that cannot be (200×200, 0 in a row)."
+    ),
+    (
+      [], .game(snapshot(moves: [a1, a2, b1, b2, c1], role: nil)),
+      "The server at example.org:7457 sent a game that goes on after its end on the board."
+    ),
+  ]
+
+  @Test(arguments: faults.indices)
+  func somethingThatCannotBeStopsTheClientWithTheServersFault(index: Int) async {
+    let fault = Self.faults[index]
+    let link = ScriptedLink()
+    let store = watchingStore(link, moves: fault.moves)
+    await store.send(.link(.message(fault.message))) {
+      $0.link = .closed
+      $0.notices = [.stopped(fault.sentence)]
+    }
+    #expect(store.state.moves == fault.moves)
+    #expect(link.openCount == 0)
+    await store.finish()
+  }
+
+  /// A move and an end that follow from the game are shown as before.
+  @Test func aWinningMoveAndItsEndAreShown() async {
+    let link = ScriptedLink()
+    let store = watchingStore(link, moves: [Self.a1, Self.a2, Self.b1, Self.b2])
+    await store.send(.link(.message(.moved(code: code, ply: 4, cell: Self.c1)))) {
+      $0.snapshot?.moves.append(Self.c1)
+      $0.notices = [.moved(ply: 4)]
+    }
+    let end = GameEnd(winner: .x, reason: .completed, xRating: 1_216, oRating: 1_184)
+    await store.send(.link(.message(.ended(code: code, end)))) {
+      $0.snapshot?.status = .finished(end)
+      $0.sawTheEnd = true
+      $0.notices.append(.ended(end))
+      $0.link = .closed
+    }
+    await store.finish()
+  }
+
+  /// A connection the server broke by sending something that is not a message is not a drop:
+  /// the link reports it as permanent, and the client stops with its sentence.
+  @Test func aBrokenProtocolIsNotReconnected() async {
+    let link = ScriptedLink()
+    let store = watchingStore(link, moves: [Self.b2])
+    let sentence =
+      "The server at example.org:7457 sent something that is not a message (Message type 127 "
+      + "is not part of the protocol.)."
+    await store.send(.link(.closed(reason: sentence, isPermanent: true))) {
+      $0.link = .closed
+      $0.notices = [.stopped(sentence)]
+    }
+    #expect(link.openCount == 0)
+    await store.finish()
+  }
+}
