@@ -1,4 +1,5 @@
 public import GameProtocol
+import GameRules
 public import NetworkIO
 public import OnlineClient
 import Synchronization
@@ -39,6 +40,11 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   private let continuation = Mailbox()
   private let closeReason = Mutex<String?>(nil)
   private let pinger = Mutex<Int?>(nil)
+  private let fault = Mutex<OnlineFailure?>(nil)
+  private let heardSincePing = Mutex(true)
+
+  /// How long a request may wait for its answer.
+  public static let deadlineMilliseconds: Int64 = 30_000
 
   private init(address: ServerAddress, loop: EventLoop) {
     self.address = address
@@ -81,8 +87,9 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
       }
     }
     let timer = loop.after(milliseconds: timeoutMilliseconds) {
-      server.connection.withLock { $0 }?.abort(.timedOut)
-      server.continuation.yield(.closed("no answer within \(timeoutMilliseconds / 1_000) seconds"))
+      server.giveUp(
+        OnlineFailure(
+          "The server at \(address) did not answer within \(seconds(timeoutMilliseconds))."))
     }
     defer { loop.cancel(timer: timer) }
     switch await server.nextEvent() {
@@ -95,14 +102,21 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         throw error
       }
     case .closed(let reason):
-      throw OnlineFailure("Cannot reach the server at \(address): \(reason).")
+      throw server.fault.withLock { $0 }
+        ?? OnlineFailure("Cannot reach the server at \(address): \(reason).")
     case .message, nil:
       throw OnlineFailure("The server at \(address) did not complete the TLS handshake.")
     }
     server.send(.hello(versions: ProtocolVersion.supported))
     switch await server.nextEvent() {
-    case .message(.welcome):
+    case .message(.welcome(let version)) where ProtocolVersion.supported.contains(version):
       break
+    case .message(.welcome(let version)):
+      server.close()
+      throw OnlineFailure(
+        "The server at \(address) chose protocol version \(version), which this tictactoe did not "
+          + "offer (it speaks \(ProtocolVersion.supported.lowerBound) to "
+          + "\(ProtocolVersion.supported.upperBound)).", isPermanent: true)
     case .message(.refused(let refusal)) where refusal.code == .unsupportedVersion:
       server.close()
       let low = refusal.detail >> 16
@@ -112,10 +126,12 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
           + "tictactoe speaks \(ProtocolVersion.supported.lowerBound) to "
           + "\(ProtocolVersion.supported.upperBound); update the older one.", isPermanent: true)
     case .closed(let reason):
-      throw OnlineFailure("The server at \(address) closed the connection: \(reason).")
+      throw server.fault.withLock { $0 }
+        ?? OnlineFailure("The server at \(address) closed the connection: \(reason).")
     default:
       server.close()
-      throw OnlineFailure("The server at \(address) does not speak the tictactoe protocol.")
+      throw OnlineFailure(
+        "The server at \(address) does not speak the tictactoe protocol.", isPermanent: true)
     }
     server.startPinging()
     return server
@@ -143,18 +159,36 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
   /// Sends a request and returns the answer.
   ///
-  /// - Throws: ``OnlineFailure`` when the connection closes first.
-  public func request(_ message: ClientMessage) async throws(OnlineFailure) -> ServerMessage {
+  /// - Parameters:
+  ///   - message: The request.
+  ///   - deadlineMilliseconds: How long the answer may take; then the connection is closed.
+  /// - Returns: The answer.
+  /// - Throws: ``OnlineFailure`` when the connection closes first, the server sends something
+  ///   that is not a message, or the deadline passes.
+  public func request(
+    _ message: ClientMessage, deadlineMilliseconds: Int64 = ServerConnection.deadlineMilliseconds
+  ) async throws(OnlineFailure) -> ServerMessage {
+    let timer = loop.after(milliseconds: deadlineMilliseconds) { [weak self, address] in
+      self?.giveUp(
+        OnlineFailure(
+          "The server at \(address) did not answer within \(seconds(deadlineMilliseconds))."))
+    }
+    defer { loop.cancel(timer: timer) }
     send(message)
     guard let answer = await next() else {
-      throw OnlineFailure(
-        "The server at \(address) closed the connection (\(reason ?? "no reason given")).")
+      throw failure
+        ?? OnlineFailure(
+          "The server at \(address) closed the connection (\(reason ?? "no reason given")).")
     }
     return answer
   }
 
   /// Why the connection closed, once it has.
   public var reason: String? { closeReason.withLock { $0 } }
+
+  /// Why this client closed the connection because of the server, once it has: a server that
+  /// went silent (trying again may help), or one that broke the protocol (permanent).
+  public var failure: OnlineFailure? { fault.withLock { $0 } }
 
   /// Closes the connection.
   public func close() {
@@ -166,11 +200,33 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     await continuation.take()
   }
 
+  /// Pings the server every ``ProtocolLimits/pingSeconds``; a server from which nothing came
+  /// since the previous ping, one interval ago, has gone silent, and the connection is given up
+  /// as lost (after 30 to 60 seconds of silence).
   private func startPinging() {
-    let timer = loop.repeating(everyMilliseconds: Int64(ProtocolLimits.pingSeconds) * 1_000) {
-      [weak self] in self?.send(.ping(0))
+    let interval = Int64(ProtocolLimits.pingSeconds) * 1_000
+    let timer = loop.repeating(everyMilliseconds: interval) { [weak self, address] in
+      guard let self else { return }
+      guard heardSincePing.withLock({ $0 }) else {
+        giveUp(
+          OnlineFailure(
+            "The server at \(address) did not answer a ping within \(seconds(interval))."))
+        return
+      }
+      heardSincePing.withLock { $0 = false }
+      send(.ping(0))
     }
     pinger.withLock { $0 = timer }
+  }
+
+  /// Closes the connection because of the server, keeping `failure` as the reason.
+  private func giveUp(_ failure: OnlineFailure) {
+    fault.withLock { fault in
+      if fault == nil { fault = failure }
+    }
+    if let timer = pinger.withLock({ $0 }) { loop.cancel(timer: timer) }
+    connection.withLock { $0 }?.abort(.timedOut)
+    continuation.yield(.closed(failure.message))
   }
 
   // MARK: - Loop callbacks
@@ -180,16 +236,27 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   }
 
   public func connection(_ connection: Connection, received payload: [UInt8]) {
+    heardSincePing.withLock { $0 = true }
     do {
       continuation.yield(.message(try ServerMessage(decoding: payload)))
     } catch {
-      continuation.yield(.closed("the server sent something that is not a message (\(error))"))
-      connection.abort(.closedLocally)
+      violated(
+        "sent something that is not a message (\(String(describing: error)))", on: connection)
     }
   }
 
   public func connection(_ connection: Connection, broke error: ProtocolError) {
-    continuation.yield(.closed("the server broke the framing (\(error))"))
+    violated("broke the framing (\(String(describing: error)))", on: connection)
+  }
+
+  /// Closes the connection of a server that broke the protocol: trying again cannot help.
+  private func violated(_ what: String, on connection: Connection) {
+    let failure = OnlineFailure(
+      "The server at \(address) \(what.escapingControlCharacters).", isPermanent: true)
+    fault.withLock { fault in
+      if fault == nil { fault = failure }
+    }
+    continuation.yield(.closed(failure.message))
     connection.abort(.closedLocally)
   }
 
@@ -198,6 +265,12 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     continuation.yield(.closed(reason.description))
     continuation.finish()
   }
+}
+
+/// `milliseconds` in words, such as `30 seconds`.
+private func seconds(_ milliseconds: Int64) -> String {
+  let seconds = milliseconds / 1_000
+  return seconds == 1 ? "1 second" : "\(seconds) seconds"
 }
 
 /// What a connection reported, waiting to be read.

@@ -30,8 +30,12 @@ extension ServerLink {
             while let message = await connection.next() {
               continuation.yield(.message(message))
             }
-            continuation.yield(
-              .closed(reason: connection.reason ?? "closed", isPermanent: false))
+            if let failure = connection.failure {
+              continuation.yield(.closed(reason: failure.message, isPermanent: failure.isPermanent))
+            } else {
+              continuation.yield(
+                .closed(reason: connection.reason ?? "closed", isPermanent: false))
+            }
           } catch {
             continuation.yield(.closed(reason: error.message, isPermanent: error.isPermanent))
           }

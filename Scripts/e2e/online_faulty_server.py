@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""Online play against a server that misbehaves: a fake TLS server on a loopback port goes
+silent, sends frames that are not messages, or a version the client did not offer, and the
+client must say so in one sentence and stop, or count the connection as lost. It also plays a
+fake game to check what the client sends: nothing for a cell off the board, an answer for a
+spectator's typing, and the server's refusal of a join whose input ended after the password.
+
+The timeouts are the client's own: 10 seconds for the greeting, 30 for a request's answer, and
+one ping interval (30 seconds) plus a deadline (30) without a frame during a game, so the whole
+run takes about two minutes.
+
+Usage: python3 Scripts/e2e/online_faulty_server.py PATH_TO_TICTACTOE
+"""
+
+import atexit
+import hashlib
+import os
+import socket
+import ssl
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from online_checks import check, finish  # noqa: E402
+
+BINARY = os.path.abspath(sys.argv[1])
+WORK = tempfile.mkdtemp(prefix="tictactoe-faulty-server-")
+ENV = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8", HOME=WORK)
+ENV.pop("TICTACTOE_DATABASE", None)
+CODE = "ABCDEF"
+servers = []
+
+
+@atexit.register
+def stop_servers():
+    for server in servers:
+        server.stop()
+
+
+# MARK: - The protocol, as bytes
+
+
+def string(text):
+    data = text.encode()
+    return struct.pack(">H", len(data)) + data
+
+
+def frame(payload):
+    return struct.pack(">I", len(payload)) + payload
+
+
+def welcome(version=2):
+    return b"\x81" + struct.pack(">H", version)
+
+
+def signed_in(name):
+    return b"\x83" + struct.pack(">q", 1) + string(name) + string("token")
+
+
+def refused(code, request):
+    return b"\x82" + struct.pack(">HBI", code, request, 0)
+
+
+def player(name):
+    return string(name) + struct.pack(">I", 1200) + b"\x00"
+
+
+def snapshot(moves=(), role=None):
+    """A 3×3 game being played between ann (X) and bob (O), seen as `role` (0 X, 1 O)."""
+    payload = b"\x90" + string(CODE) + bytes([3, 3, 3, 0])
+    payload += b"\x01" + player("ann") + b"\x01" + player("bob")
+    payload += struct.pack(">H", len(moves)) + b"".join(bytes(move) for move in moves)
+    payload += b"\x01"
+    payload += b"\x00" if role is None else b"\x01" + bytes([role])
+    return payload
+
+
+NO_SUCH_GAME = 16
+JOIN_GAME = 0x11
+
+
+# MARK: - The fake server
+
+
+def read_frame(connection):
+    """The next frame's payload, or None when the client closed the connection."""
+    header = b""
+    while len(header) < 4:
+        data = connection.recv(4 - len(header))
+        if not data:
+            return None
+        header += data
+    (length,) = struct.unpack(">I", header)
+    payload = b""
+    while len(payload) < length:
+        data = connection.recv(length - len(payload))
+        if not data:
+            return None
+        payload += data
+    return payload
+
+
+class FakeServer:
+    """Accepts TLS connections and runs `script(connection, server)` on each, after `greet`."""
+
+    def __init__(self, script, greet=True, version=2):
+        self.script = script
+        self.greet = greet
+        self.version = version
+        self.connections = 0
+        self.received = []
+        self.stopped = False
+        self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        self.context.load_cert_chain(CERTIFICATE, KEY)
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(8)
+        self.address = "127.0.0.1:%d" % self.listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+        servers.append(self)
+
+    def _accept(self):
+        while not self.stopped:
+            try:
+                raw, _ = self.listener.accept()
+            except OSError:
+                return
+            self.connections += 1
+            threading.Thread(target=self._serve, args=(raw,), daemon=True).start()
+
+    def _serve(self, raw):
+        try:
+            connection = self.context.wrap_socket(raw, server_side=True)
+            read_frame(connection)  # hello
+            if not self.greet:
+                time.sleep(120)
+                return
+            connection.sendall(frame(welcome(self.version)))
+            self.script(connection, self)
+        except (OSError, ssl.SSLError):
+            pass
+
+    def read(self, connection):
+        """The next frame, recorded; pings are recorded and skipped."""
+        while True:
+            payload = read_frame(connection)
+            if payload is not None:
+                self.received.append(payload)
+            if payload is None or payload[0] != 0x17:
+                return payload
+
+    def stop(self):
+        self.stopped = True
+        self.listener.close()
+
+
+def hold(connection, server, seconds=120):
+    """Reads and records what the client sends, answering nothing."""
+    connection.settimeout(seconds)
+    try:
+        while server.read(connection) is not None:
+            pass
+    except (OSError, ssl.SSLError):
+        pass
+
+
+def seat(connection, server, moves=(), role=1):
+    """Signs the client in, and shows the game it asks for to it as a player."""
+    server.read(connection)  # signIn or resumeSession
+    connection.sendall(frame(signed_in("bob")))
+    if server.read(connection) is None:  # the sign-in connection closes here
+        return False
+    connection.sendall(frame(snapshot(moves, role)))
+    return True
+
+
+# MARK: - Running the client
+
+
+def command(server, arguments):
+    """The client's command line for `server`, with a database of its own."""
+    database = os.path.join(WORK, "client-%s.sqlite" % server.address.split(":")[1])
+    return [BINARY] + arguments + ["--server", server.address, "--server-fingerprint",
+                                   FINGERPRINT, "--database", database]
+
+
+def client(server, arguments, stdin_text=None, timeout=120):
+    """Runs the client against `server`; returns its exit code, output, error and duration."""
+    started = time.time()
+    process = subprocess.Popen(
+        command(server, arguments),
+        stdin=subprocess.DEVNULL if stdin_text is None else subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    try:
+        out, err = process.communicate(
+            None if stdin_text is None else stdin_text.encode(), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, err = process.communicate()
+    return process.returncode, out.decode(), err.decode(), time.time() - started
+
+
+class Client:
+    """A client running in the background, its output lines collected as they come."""
+
+    def __init__(self, server, arguments):
+        self.process = subprocess.Popen(
+            command(server, arguments), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, env=ENV)
+        self.lines = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for raw in iter(self.process.stdout.readline, b""):
+            self.lines.append((time.time(), raw.decode("utf-8", "replace").rstrip("\n")))
+
+    def type(self, text):
+        self.process.stdin.write(text.encode())
+        self.process.stdin.flush()
+
+    def wait_for(self, start, timeout=20):
+        """The time the first line beginning with `start` came, or None after `timeout`."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            for when, line in list(self.lines):
+                if line.startswith(start):
+                    return when
+            time.sleep(0.05)
+        return None
+
+    def finish(self, timeout=20, closing=True):
+        """Closes its input (unless not `closing`), waits for it to end and returns its exit
+        code, output and error."""
+        if closing:
+            self.process.stdin.close()
+        try:
+            status = self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            status = self.process.wait()
+        time.sleep(0.1)
+        return status, "\n".join(line for _, line in self.lines), self.process.stderr.read().decode()
+
+
+def player_arguments(code=CODE):
+    return ["play", "--user", "bob", "--password-stdin", "--join", code]
+
+
+def has_control_characters(text):
+    return any(ord(c) < 32 and c != "\n" for c in text)
+
+
+# MARK: - A certificate
+
+CERTIFICATE = os.path.join(WORK, "certificate.pem")
+KEY = os.path.join(WORK, "key.pem")
+subprocess.run(
+    ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+     "-nodes", "-keyout", KEY, "-out", CERTIFICATE, "-days", "2", "-subj", "/CN=localhost"],
+    check=True, capture_output=True)
+with open(CERTIFICATE) as pem:
+    FINGERPRINT = "SHA256:" + hashlib.sha256(ssl.PEM_cert_to_DER_cert(pem.read())).hexdigest()
+
+
+# MARK: - Checks, each on a server of its own, run side by side
+
+
+def silent_greeting():
+    server = FakeServer(hold, greet=False)
+    status, out, err, seconds = client(server, ["games"])
+    check(status == 1 and f"The server at {server.address} did not answer within 10 seconds."
+          in err and "closed" not in err,
+          f"a server that never answered hello: {status} {err!r} after {seconds:.0f} s")
+    check(9 <= seconds <= 15, f"giving up on hello took {seconds:.1f} s")
+
+
+def silent_request():
+    server = FakeServer(hold)
+    status, out, err, seconds = client(server, ["games"])
+    check(status == 1 and f"The server at {server.address} did not answer within 30 seconds."
+          in err, f"a server that never answered the request: {status} {err!r}")
+    check(29 <= seconds <= 40, f"giving up on the request took {seconds:.1f} s")
+
+
+def unoffered_version():
+    server = FakeServer(hold, version=9)
+    status, out, err, seconds = client(server, ["games"])
+    check(status == 1 and "chose protocol version 9, which this tictactoe did not offer" in err,
+          f"a welcome with a version not offered: {status} {err!r}")
+
+
+def garbage_while_watching():
+    def script(connection, server):
+        server.read(connection)  # watchGame
+        connection.sendall(frame(snapshot([(1, 1)])))
+        time.sleep(0.5)
+        connection.sendall(frame(b"\x7f\x1b[2J"))
+        hold(connection, server, 10)
+
+    server = FakeServer(script)
+    status, out, err, seconds = client(server, ["play", "--watch", CODE], timeout=60)
+    check(status == 1 and f"The server at {server.address} sent something that is not a message"
+          in err and "reconnecting" not in out,
+          f"a spectator sent a frame that is not a message: {status} {out!r} {err!r}")
+    check(server.connections == 1, f"the spectator connected {server.connections} times")
+    check(not has_control_characters(err), f"raw control characters reached the terminal: {err!r}")
+
+
+def oversized_while_playing():
+    def script(connection, server):
+        if seat(connection, server, [(1, 1)], role=1):
+            time.sleep(0.5)
+            connection.sendall(b"\xff\xff\xff\xff")
+            hold(connection, server, 10)
+
+    server = FakeServer(script)
+    player = Client(server, player_arguments())
+    player.type("secret\n")
+    status, out, err = player.finish(closing=False)
+    check(status == 1 and f"The server at {server.address} broke the framing" in err
+          and "reconnecting" not in out,
+          f"a player sent a frame of 4 GB: {status} {out!r} {err!r}")
+    check(server.connections == 2, f"the player connected {server.connections} times, not 2")
+
+
+def impossible_move():
+    def script(connection, server):
+        if seat(connection, server, [(1, 1)], role=1):
+            connection.sendall(frame(b"\x92" + string(CODE) + struct.pack(">H", 1) + bytes([1, 1])))
+            hold(connection, server, 10)
+
+    server = FakeServer(script)
+    player = Client(server, player_arguments())
+    player.type("secret\n")
+    status, out, err = player.finish(closing=False)
+    check(status == 1 and err.strip().endswith(
+        f"The server at {server.address} sent a move that cannot be played: b2 is taken."),
+        f"a move onto a taken cell: {status} {out!r} {err!r}")
+
+
+def cell_off_the_board():
+    def script(connection, server):
+        if seat(connection, server, [(1, 1)], role=1):
+            hold(connection, server, 20)
+
+    server = FakeServer(script)
+    player = Client(server, player_arguments())
+    player.type("secret\n")
+    check(player.wait_for("bob, place your O") is not None, "the game was not shown")
+    player.type("p1\na16\nz9\n")
+    time.sleep(0.5)
+    status, out, err = player.finish()
+    for cell in ["p1", "a16", "z9"]:
+        check(f"{cell} is not on the board." in out, f"{cell} was not refused as off the board: {out!r}")
+    check(status == 0 and "Input ended; the seat is held" in out,
+          f"the game did not go on after cells off the board: {status} {out!r} {err!r}")
+    moves = [payload for payload in server.received if payload[0] == 0x14]
+    check(not moves, f"cells off the board were sent: {moves!r}")
+
+
+def spectator_typing():
+    def script(connection, server):
+        server.read(connection)  # watchGame
+        connection.sendall(frame(snapshot([(1, 1)])))
+        hold(connection, server, 20)
+
+    server = FakeServer(script)
+    spectator = Client(server, ["play", "--watch", CODE])
+    check(spectator.wait_for("Watching ann (X) against bob (O).") is not None,
+          "the watched game was not shown")
+    spectator.type("\nb2\n\n")
+    spectator.wait_for("Spectators cannot move.", timeout=5)
+    # The end of a spectator's input is no reason to stop watching.
+    spectator.process.stdin.close()
+    time.sleep(1)
+    check(spectator.process.poll() is None, "the spectator stopped watching when input ended")
+    spectator.process.kill()
+    spectator.process.wait()
+    out = "\n".join(line for _, line in spectator.lines)
+    check(out.count("Spectators cannot move.") == 1,
+          f"a spectator's typing was not answered once: {out!r}")
+
+
+def join_refused_after_input_ends():
+    def script(connection, server):
+        server.read(connection)  # signIn or resumeSession
+        connection.sendall(frame(signed_in("carl")))
+        if server.read(connection) is not None:  # joinGame
+            time.sleep(0.5)
+            connection.sendall(frame(refused(NO_SUCH_GAME, JOIN_GAME)))
+        hold(connection, server, 10)
+
+    server = FakeServer(script)
+    status, out, err, seconds = client(server, player_arguments("ZZZZZZ"), "secret\n", timeout=60)
+    check(status == 1 and "There is no game with the code ZZZZZZ; check the invite code." in err
+          and "Input ended" not in out,
+          f"a join refused after input ended: {status} {out!r} {err!r}")
+
+
+def silent_mid_game():
+    def script(connection, server):
+        if seat(connection, server, [(1, 1)], role=1):
+            server.silent_since = time.time()
+            hold(connection, server, 200)
+
+    server = FakeServer(script)
+    server.silent_since = None
+    player = Client(server, player_arguments())
+    player.type("secret\n")
+    lost = player.wait_for("Lost the connection to the server", timeout=100)
+    player.process.kill()
+    player.process.wait()
+    check(lost is not None and server.silent_since is not None,
+          "a server silent mid-game was never counted as lost")
+    if lost and server.silent_since:
+        seconds = lost - server.silent_since
+        check(30 <= seconds <= 65, f"a silent server was counted as lost after {seconds:.1f} s")
+        print(f"silent server counted as lost after {seconds:.1f} s")
+
+
+checks = [silent_greeting, silent_request, unoffered_version, garbage_while_watching,
+          oversized_while_playing, impossible_move, cell_off_the_board, spectator_typing,
+          join_refused_after_input_ends, silent_mid_game]
+threads = [threading.Thread(target=each) for each in checks]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+finish("online_faulty_server.py", "a misbehaving server is named, and cells off the board stay home")
