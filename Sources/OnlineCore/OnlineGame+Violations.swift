@@ -6,6 +6,11 @@ import GameRules
 extension OnlineGame.State {
   /// Why `snapshot` cannot be a game, in one sentence, or `nil` when it can.
   func violation(in snapshot: GameSnapshot) -> String? {
+    // Invite codes are case-insensitive; the server answers with the code it keeps.
+    if let code, snapshot.code.uppercased() != code.uppercased() {
+      return "The server at \(server) sent game \(snapshot.code.quotable) when game "
+        + "\(code.quotable) was asked for."
+    }
     let start: Board
     do {
       start = try Board(

@@ -78,6 +78,34 @@ struct OnlineGameServerFaultTests {
     ),
   ]
 
+  /// A game other than the one asked for is not shown; the code the server keeps may differ
+  /// from the one typed only in case.
+  @Test func aGameOtherThanTheOneAskedForStopsTheClient() async {
+    let link = ScriptedLink()
+    var state = OnlineGame.State(
+      server: server, intent: .watch(code: "abc234"), userName: nil, token: nil)
+    state.link = .joining(attempt: 1)
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+    let asked = snapshot(role: nil)
+    await store.send(.link(.message(.game(asked)))) {
+      $0.snapshot = asked
+      $0.link = .live
+      $0.hasBeenLive = true
+      $0.notices = [.shown]
+    }
+    var other = snapshot(role: nil)
+    other.code = "ZZZ\u{1B}ZZ"
+    await store.send(.link(.message(.game(other)))) {
+      $0.link = .closed
+      $0.notices.append(
+        .stopped(
+          "The server at example.org:7457 sent game ZZZ\\u{1B}ZZ when game ABC234 was asked for."))
+    }
+    await store.finish()
+  }
+
   @Test(arguments: faults.indices)
   func somethingThatCannotBeStopsTheClientWithTheServersFault(index: Int) async {
     let fault = Self.faults[index]
