@@ -115,8 +115,7 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
       server.close()
       throw OnlineFailure(
         "The server at \(address) chose protocol version \(version), which this tictactoe did not "
-          + "offer (it speaks \(ProtocolVersion.supported.lowerBound) to "
-          + "\(ProtocolVersion.supported.upperBound)).", isPermanent: true)
+          + "offer (it speaks \(spokenVersions)).", isPermanent: true)
     case .message(.refused(let refusal)) where refusal.code == .unsupportedVersion:
       server.close()
       let low = refusal.detail >> 16
@@ -265,6 +264,13 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     continuation.yield(.closed(reason.description))
     continuation.finish()
   }
+}
+
+/// The protocol versions this client speaks, in words: `version 2`, or `versions 2 to 3`.
+private var spokenVersions: String {
+  let versions = ProtocolVersion.supported
+  return versions.lowerBound == versions.upperBound
+    ? "version \(versions.lowerBound)" : "versions \(versions.lowerBound) to \(versions.upperBound)"
 }
 
 /// `milliseconds` in words, such as `30 seconds`.
