@@ -6,14 +6,13 @@ fake game to check what the client sends: nothing for a cell off the board, an a
 spectator's typing, and the server's refusal of a join whose input ended after the password.
 
 The timeouts are the client's own: 10 seconds for the greeting, 30 for a request's answer, and
-one ping interval (30 seconds) plus a deadline (30) without a frame during a game, so the whole
-run takes about two minutes.
+one ping interval (30 seconds) plus a deadline (30) without a frame during a game; the checks
+run side by side, so the whole run takes about a minute.
 
-Usage: python3 Scripts/e2e/online_faulty_server.py PATH_TO_TICTACTOE
+Usage: python3 Scripts/e2e/online-faulty-server.py PATH_TO_TICTACTOE
 """
 
 import atexit
-import hashlib
 import os
 import socket
 import ssl
@@ -33,12 +32,17 @@ ENV = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8", HOME=WORK
 ENV.pop("TICTACTOE_DATABASE", None)
 CODE = "ABCDEF"
 servers = []
+processes = []
 
 
 @atexit.register
-def stop_servers():
+def stop_everything():
+    """Stops the fake servers and kills any client still running, even after an exception."""
     for server in servers:
         server.stop()
+    for process in processes:
+        if process.poll() is None:
+            process.kill()
 
 
 # MARK: - The protocol, as bytes
@@ -195,6 +199,7 @@ def client(server, arguments, stdin_text=None, timeout=120):
         command(server, arguments),
         stdin=subprocess.DEVNULL if stdin_text is None else subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    processes.append(process)
     try:
         out, err = process.communicate(
             None if stdin_text is None else stdin_text.encode(), timeout=timeout)
@@ -211,6 +216,7 @@ class Client:
         self.process = subprocess.Popen(
             command(server, arguments), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=ENV)
+        processes.append(self.process)
         self.lines = []
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -247,23 +253,27 @@ class Client:
 
 
 def player_arguments(code=CODE):
+    """Plays as bob, the password on the first input line, joining the game `code`."""
     return ["play", "--user", "bob", "--password-stdin", "--join", code]
 
 
 def has_control_characters(text):
+    """Whether the text holds a control character other than a line feed."""
     return any(ord(c) < 32 and c != "\n" for c in text)
 
 
-# MARK: - A certificate
+# MARK: - A certificate: the one a real server makes for itself at its first start
 
-CERTIFICATE = os.path.join(WORK, "certificate.pem")
-KEY = os.path.join(WORK, "key.pem")
-subprocess.run(
-    ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-     "-nodes", "-keyout", KEY, "-out", CERTIFICATE, "-days", "2", "-subj", "/CN=localhost"],
-    check=True, capture_output=True)
-with open(CERTIFICATE) as pem:
-    FINGERPRINT = "SHA256:" + hashlib.sha256(ssl.PEM_cert_to_DER_cert(pem.read())).hexdigest()
+server_database = os.path.join(WORK, "server.sqlite")
+real_server = subprocess.Popen(
+    [BINARY, "serve", "--listen", "127.0.0.1:0", "--database", server_database],
+    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV)
+real_server.stdout.readline()  # Listening on HOST:PORT
+FINGERPRINT = real_server.stdout.readline().decode().strip().removeprefix("Fingerprint: ")
+real_server.terminate()
+real_server.wait(timeout=20)
+# The key and the certificate, in one file beside the database.
+CERTIFICATE = KEY = server_database + ".tls.pem"
 
 
 # MARK: - Checks, each on a server of its own, run side by side
@@ -430,4 +440,4 @@ for thread in threads:
     thread.start()
 for thread in threads:
     thread.join()
-finish("online_faulty_server.py", "a misbehaving server is named, and cells off the board stay home")
+finish("online-faulty-server.py", "a misbehaving server is named, and cells off the board stay home")
