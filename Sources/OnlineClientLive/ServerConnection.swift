@@ -40,7 +40,9 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   private let continuation = Mailbox()
   private let closeReason = Mutex<String?>(nil)
   private let pinger = Mutex<Int?>(nil)
+  /// Why this client closed the connection because of the server, once it has.
   private let fault = Mutex<OnlineFailure?>(nil)
+  /// Whether a frame came since the last ping was sent.
   private let heardSincePing = Mutex(true)
 
   /// How long a request may wait for its answer.

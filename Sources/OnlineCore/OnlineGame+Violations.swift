@@ -6,8 +6,8 @@ import GameRules
 extension OnlineGame.State {
   /// Why `snapshot` cannot be a game, in one sentence, or `nil` when it can.
   func violation(in snapshot: GameSnapshot) -> String? {
-    // Invite codes are case-insensitive; the server answers with the code it keeps.
-    if let code, snapshot.code.uppercased() != code.uppercased() {
+    // The code typed may differ in case, spaces and hyphens from the one the server keeps.
+    if let code, InviteCode.normalized(snapshot.code) != InviteCode.normalized(code) {
       return "The server at \(server) sent game \(snapshot.code.quotable) when game "
         + "\(code.quotable) was asked for."
     }
@@ -61,6 +61,9 @@ extension OnlineGame.State {
     return violation(ending: end, on: board)
   }
 
+  /// Why `end` cannot end a game standing at `board`, in one sentence, or `nil` when it can: a
+  /// completed game needs a line or a full board with that winner, a resigned or forfeited one
+  /// a winner and a board still in play.
   private func violation(ending end: GameEnd, on board: Board) -> String? {
     let follows: Bool
     switch end.reason {

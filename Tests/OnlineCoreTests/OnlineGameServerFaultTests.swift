@@ -79,11 +79,11 @@ struct OnlineGameServerFaultTests {
   ]
 
   /// A game other than the one asked for is not shown; the code the server keeps may differ
-  /// from the one typed only in case.
+  /// from the one typed in case, spaces and hyphens.
   @Test func aGameOtherThanTheOneAskedForStopsTheClient() async {
     let link = ScriptedLink()
     var state = OnlineGame.State(
-      server: server, intent: .watch(code: "abc234"), userName: nil, token: nil)
+      server: server, intent: .watch(code: "abc-234"), userName: nil, token: nil)
     state.link = .joining(attempt: 1)
     let store = TestStore(initialState: state) {
       OnlineGame(link: link.client, clock: TestClock().client)
