@@ -249,7 +249,8 @@ class Client:
             self.process.kill()
             status = self.process.wait()
         time.sleep(0.1)
-        return status, "\n".join(line for _, line in self.lines), self.process.stderr.read().decode()
+        out = "\n".join(line for _, line in self.lines)
+        return status, out, self.process.stderr.read().decode()
 
 
 def player_arguments(code=CODE):
@@ -365,7 +366,8 @@ def cell_off_the_board():
     time.sleep(0.5)
     status, out, err = player.finish()
     for cell in ["p1", "a16", "z9"]:
-        check(f"{cell} is not on the board." in out, f"{cell} was not refused as off the board: {out!r}")
+        check(f"{cell} is not on the board." in out,
+              f"{cell} was not refused as off the board: {out!r}")
     check(status == 0 and "Input ended; the seat is held" in out,
           f"the game did not go on after cells off the board: {status} {out!r} {err!r}")
     moves = [payload for payload in server.received if payload[0] == 0x14]
@@ -440,4 +442,5 @@ for thread in threads:
     thread.start()
 for thread in threads:
     thread.join()
-finish("online-faulty-server.py", "a misbehaving server is named, and cells off the board stay home")
+finish("online-faulty-server.py",
+       "a misbehaving server is named, and cells off the board stay home")
