@@ -158,9 +158,9 @@ private final class Node {
 
   /// The text as a JSON string.
   ///
-  /// Besides what JSON requires, every character that does not print (C1 controls, direction overrides, zero-width characters) is written as `\uXXXX`,
-  /// the same text to a parser, so that no output of the command line carries one raw to a
-  /// terminal.
+  /// Besides what JSON requires, every character that does not print (C1 controls, direction
+  /// overrides, zero-width characters) is written as `\uXXXX`, the same text to a parser, so
+  /// that no output of the command line carries one raw to a terminal.
   static func quoted(_ text: String) -> String {
     let isPlain = text.unicodeScalars.allSatisfy { scalar in
       (0x20..<0x7F).contains(scalar.value)
