@@ -364,7 +364,9 @@ wait_for "place your X" 10 || fail "suspend: the game did not appear"
 t send-keys -t "$session" 5
 wait_for "X plays b2" 5 || fail "suspend: no move"
 t send-keys -t "$session" C-z
-state() { ps -o stat= -o args= -t "$(t display -p -t "$session" '#{pane_tty}')" | grep "$binary" || true; }
+state() {
+  ps -o stat= -o args= -t "$(t display -p -t "$session" '#{pane_tty}')" | grep "$binary" || true
+}
 tries=100
 until [[ $(state) == T* ]] || ((tries-- == 0)); do sleep 0.05; done
 [[ $(state) == T* ]] || fail "suspend: Ctrl-Z did not stop the game ($(state))"
