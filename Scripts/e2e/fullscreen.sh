@@ -371,6 +371,12 @@ tries=100
 until [[ $(state) == T* ]] || ((tries-- == 0)); do sleep 0.05; done
 [[ $(state) == T* ]] || fail "suspend: Ctrl-Z did not stop the game ($(state))"
 wait_for "Stopped" 5 || fail "suspend: the shell did not take the terminal back"
+# Continued in the background, the game leaves the terminal to the shell and stops again.
+t send-keys -t "$session" "stty -g > '$work/z0'; kill -CONT %1; sleep 1; stty -g > '$work/z1'" Enter
+tries=100
+until [[ -s $work/z1 ]] || ((tries-- == 0)); do sleep 0.05; done
+[[ $(state) == T* ]] || fail "suspend: continued in the background, the game runs ($(state))"
+cmp -s "$work/z0" "$work/z1" || fail "suspend: continued in the background, the game took the terminal"
 t send-keys -t "$session" "fg" Enter
 wait_for "X plays b2" 5 || fail "suspend: fg did not bring the game back"
 [[ $(state) == S* ]] || fail "suspend: the game is not running after fg ($(state))"

@@ -110,6 +110,13 @@ public enum Terminal {
     }
   }
 
+  /// Whether the terminal's foreground is another process group (this program was continued
+  /// as a background job); `false` when that cannot be told.
+  private static var isInBackground: Bool {
+    let foreground = tcgetpgrp(STDIN_FILENO)
+    return foreground >= 0 && foreground != getpgrp()
+  }
+
   /// Suspends the program as Ctrl-Z does in a shell: the terminal is restored while stopped,
   /// and raw mode comes back when the shell continues it.
   public static func suspend() {
@@ -123,6 +130,9 @@ public enum Terminal {
     var mask = sigset_t()
     pthread_sigmask(SIG_UNBLOCK, &stop, &mask)
     raise(SIGTSTP)
+    // Continued in the background (`kill -CONT`, `bg`), the terminal is the shell's: stop
+    // again until `fg` makes this program the terminal's foreground again.
+    while isInBackground { raise(SIGTSTP) }
     pthread_sigmask(SIG_SETMASK, &mask, nil)
     // Continued: take the terminal back, with its attributes as the shell left them.
     _ = enterRawMode()
