@@ -337,8 +337,11 @@ public final class Engine: Sendable {
     case 2: value.isExact = top.proven != nil && (moverCannotWin || allProven)
     case 0: value.isExact = allProven
     default:
-      // A win the estimating search proved settles the position too.
-      value.isExact = (top.estimate ?? 0) >= Score.provenThreshold
+      // A win the estimating search proved settles the position too, and so does every move
+      // proven, by one search or the other.
+      value.isExact =
+        (top.estimate ?? 0) >= Score.provenThreshold
+        || facts.allSatisfy { $0.proven != nil || Score.isProven($0.estimate ?? 0) }
     }
     if value.isExact && top.tier == 2 { value = Evaluation(value: .draw, plies: empties) }
     return Analysis(evaluation: value, moves: moves, best: best.map(\.cell))
