@@ -158,7 +158,7 @@ extension DatabaseError {
       case .busy: .busy
       case .readOnly: .readOnly
       case .notADatabase, .typeMismatch: .corrupt
-      case .cannotOpen: .cannotOpen
+      case .cannotOpen, .hardLinked: .cannotOpen
       case .schemaTooNew: .tooNew
       case .constraint: .invalidRequest
       case .other: .other

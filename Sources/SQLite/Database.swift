@@ -67,6 +67,16 @@ public final class Database {
     if mode == .readWriteCreate {
       try Self.create(at: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) { _ in }
     }
+    // A file another program is creating has two names for an instant, until its temporary
+    // one is removed.
+    var names = FileSystem.linkCount(path)
+    for _ in 0..<20 where names > 1 {
+      usleep(10_000)
+      names = FileSystem.linkCount(path)
+    }
+    guard names <= 1 else {
+      throw SQLiteError(kind: .hardLinked(names: names), message: "\(names) links", path: path)
+    }
     // Check on a connection that cannot write: it neither rolls back a journal nor
     // checkpoints a log into a damaged file.
     try Self.check(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, accepting: accepting)

@@ -37,6 +37,13 @@ enum FileSystem {
     unlink(path + "-shm")
   }
 
+  /// How many names (hard links) the regular file at `path` has; 0 when there is none.
+  static func linkCount(_ path: String) -> Int {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return 0 }
+    return Int(status.st_nlink)
+  }
+
   /// Takes the group's and others' permissions off those of the files that exist and belong
   /// to this process's user; a failure leaves the mode as it was.
   static func restrictToOwner(_ paths: [String]) {

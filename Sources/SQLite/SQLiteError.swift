@@ -21,6 +21,9 @@ public struct SQLiteError: Error, Equatable, Sendable {
     case ioError
     /// The database's schema version is newer than any this code knows.
     case schemaTooNew(found: Int, known: Int)
+    /// The file has more than one name (hard links), which SQLite cannot keep safe: each name
+    /// would get a log of its own.
+    case hardLinked(names: Int)
     /// A column held a value of another type than the one asked for.
     case typeMismatch(column: Int, expected: String, found: String)
     /// Any other failure; `message` has SQLite's words.
@@ -124,6 +127,9 @@ extension SQLiteError: CustomStringConvertible {
     case .schemaTooNew(let found, let known):
       "\(file) was written by a newer version of this program (schema \(found), this version "
         + "knows up to \(known)); it was left unchanged."
+    case .hardLinked(let names):
+      "\(file) has \(names) names (hard links), and SQLite keeps a log beside each name, which "
+        + "could damage it; it was left unchanged, so remove the other names first."
     case .typeMismatch(let column, let expected, let found):
       "\(file) holds \(found) in column \(column) where \(expected) was expected."
     case .other:

@@ -122,6 +122,27 @@ struct PersistenceTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: path).isEmpty)
   }
 
+  @Test func aDatabaseWithTwoNamesIsRefusedUnderEither() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    _ = try LocalDatabase(path: path).addingAnn()
+    let other = folder.file("other.sqlite")
+    try FileManager.default.linkItem(atPath: path, toPath: other)
+    let before = contents(path)
+    for name in [path, other] {
+      #expect {
+        _ = try LocalDatabase(path: name)
+      } throws: { error in
+        (error as? DatabaseError)?.message.hasPrefix(
+          "The database \(name) has 2 names (hard links)") == true
+      }
+    }
+    #expect(contents(path) == before)
+    #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
+    try FileManager.default.removeItem(atPath: other)
+    _ = try LocalDatabase(path: path)
+  }
+
   @Test func readOnlyFileGivesOneSentenceAndStaysUnchanged() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("tictactoe.sqlite")
