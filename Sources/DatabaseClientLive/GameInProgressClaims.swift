@@ -43,7 +43,7 @@ final class GameInProgressClaims: Sendable {
 
   /// The sentence for an owner whose game another program plays.
   static let takenMessage =
-    "Another Tic-Tac-Toe is already playing as this player; finish or close that game first."
+    "Another Tic-Tac-Toe is already playing as this player; sign out of it or close it first."
 
   /// Takes the owner's game in progress for this client, or confirms it holds it already.
   ///

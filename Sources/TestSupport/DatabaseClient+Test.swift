@@ -92,7 +92,7 @@ public final class InMemoryDatabase: Sendable {
     try contents.withLock { (contents: inout Contents) throws in
       guard contents.claims[owner] ?? session == session else {
         throw DatabaseError(
-          "Another Tic-Tac-Toe is already playing as this player; finish or close that game first.",
+          "Another Tic-Tac-Toe is already playing as this player; sign out of it or close it first.",
           kind: .busy)
       }
       contents.claims[owner] = session

@@ -267,7 +267,7 @@ struct TicTacToeTests {
 
     // Another program, as a guest too: refused with a sentence, and no game can start.
     let taken = DatabaseError(
-      "Another Tic-Tac-Toe is already playing as this player; finish or close that game first.",
+      "Another Tic-Tac-Toe is already playing as this player; sign out of it or close it first.",
       kind: .busy)
     var state = TicTacToe.State()
     var form = NewGame.State()

@@ -95,8 +95,8 @@ struct SessionTests {
     #expect(second.status == 1)
     #expect(
       second.error
-        == "tictactoe: Another Tic-Tac-Toe is already playing as this player; finish or close "
-        + "that game first.\n")
+        == "tictactoe: Another Tic-Tac-Toe is already playing as this player; sign out of it or "
+        + "close it first.\n")
     #expect(second.output.isEmpty)
     first.type("a1")
     try await first.waitFor("O plays a1.")
