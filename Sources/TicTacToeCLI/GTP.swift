@@ -122,7 +122,14 @@ struct GTPSession {
       return .success("")
     case "komi":
       // Controllers set it for every game; k in a row has no komi, so it changes nothing.
-      guard arguments.count == 1, Double(arguments[0])?.isFinite == true else {
+      // A decimal number: Double would also read hexadecimal and exponents.
+      let digits = arguments.first.map {
+        $0.hasPrefix("-") || $0.hasPrefix("+") ? $0.dropFirst() : $0[...]
+      }
+      guard arguments.count == 1, let digits, !digits.isEmpty,
+        digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+        Double(digits) != nil
+      else {
         return .failure(GTPError("komi not a float"))
       }
       return .success("")

@@ -123,6 +123,9 @@ struct GTPCommandTests {
       known_command komi
       komi 6.5
       komi lots
+      komi -0.5
+      komi 0x10
+      komi 1e3
       play o A1
       play o A2
       play o A3
@@ -136,11 +139,13 @@ struct GTPCommandTests {
     #expect(answers[0] == "= true")
     #expect(answers[1] == "=")
     #expect(answers[2] == "? komi not a float")
+    #expect(answers[3] == "=")
+    #expect(answers[4] == "? komi not a float" && answers[5] == "? komi not a float")
     // O has a line, so genmove answers pass, which the other engine's controller plays on.
-    #expect(answers[6] == "= pass")
-    #expect(answers[7] == "=" && answers[8] == "=")
-    #expect(answers[9].contains("O has won"))
-    #expect(!answers[9].contains("X"))
+    #expect(answers[9] == "= pass")
+    #expect(answers[10] == "=" && answers[11] == "=")
+    #expect(answers[12].contains("O has won"))
+    #expect(!answers[12].contains("X"))
   }
 
   @Test func aColourTwoStonesBehindIsToldWhichSideIsAhead() throws {
