@@ -33,9 +33,11 @@ public enum Name {
   /// The most Unicode scalars one character of a name may hold.
   public static let maximumScalarsPerCharacter = 8
 
-  /// Letters and symbols that print as nothing: the Hangul fillers and the blank braille
-  /// pattern, which would make a name that looks empty or like another.
+  /// Letters, marks and symbols that print as nothing: the Hangul fillers, the combining
+  /// grapheme joiner and the blank braille pattern, which would make a name that looks empty or
+  /// like another.
   static let blanks: Set<Unicode.Scalar> = [
+    "\u{034F}",
     "\u{115F}", "\u{1160}", "\u{3164}", "\u{FFA0}", "\u{2800}",
   ]
 

@@ -24,7 +24,8 @@ struct NameTests {
 
   @Test(arguments: [
     "\u{1B}[2J\u{1B}]0;PWNED\u{07}", "Ann\u{0}", "Ann\nBob", "a\u{7F}", "\u{9B}31m", "Ann\u{202E}",
-    "\u{200B}", "\u{E000}", "a\u{2028}b", "\u{3164}", "Ann\u{2800}", "\u{0301}", "\u{0301}Ann",
+    "\u{200B}", "\u{E000}", "a\u{2028}b", "\u{3164}", "Ann\u{2800}", "An\u{034F}n", "\u{0301}",
+    "\u{0301}Ann",
   ])
   func controlAndInvisibleCharactersAreRefused(text: String) {
     #expect(throws: NameError.notPrintable) { try Name.validated(text) }
