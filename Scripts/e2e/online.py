@@ -292,6 +292,12 @@ check(expect_closed(plain, "a plain-TCP client"), "a plain-TCP client was not cl
 garbage = socket.create_connection(("127.0.0.1", port), timeout=10)
 garbage.sendall(os.urandom(4096))
 check(expect_closed(garbage, "a client sending garbage"), "garbage was not closed")
+# Each leaves the operator a line naming where it came from, with no raw control character.
+for what in ("plain TCP", "garbage"):
+    logged = server.err.expect(
+        r"tictactoe serve: Closed a connection from 127\.0\.0\.1: TLS handshake failed \(.*\)\.")
+    check(logged is not None and all(c.isprintable() for c in logged.group(0)),
+          f"the {what} connection left no printable line in the server's log")
 
 oversized = tls_connection()
 oversized.sendall(struct.pack(">I", 0xFFFFFFFF) + b"x" * 64)

@@ -1,5 +1,6 @@
 import Dispatch
 import GameProtocol
+import GameRules
 import NetworkIO
 import ServerCore
 
@@ -79,6 +80,18 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
     // Only connections that were reported as connected are reported as gone.
     if established.remove(connection.id) != nil {
       events(.disconnected(ClientID(connection.id.rawValue)))
+      return
+    }
+    // One that never got through TLS (a port scan, plain text, a client that gave up) leaves
+    // the operator a line.
+    let peer = connection.peer.host.escapingControlCharacters
+    switch reason {
+    case .handshakeFailed:
+      logLine("Closed a connection from \(peer): \(reason.description.escapingControlCharacters).")
+    case .timedOut:
+      logLine("Closed a connection from \(peer) that did not finish its TLS handshake in time.")
+    default:
+      break
     }
   }
 
