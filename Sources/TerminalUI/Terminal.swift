@@ -226,12 +226,10 @@ public enum Terminal {
     Thread.detachNewThread {
       var line: [UInt8] = []
       var isTooLong = false
-      var sawByte = false
       func yieldLine() {
         continuation.yield(String(decoding: line, as: UTF8.self) + (isTooLong ? "…" : ""))
         line.removeAll(keepingCapacity: true)
         isTooLong = false
-        sawByte = false
       }
       var buffer = [UInt8](repeating: 0, count: 4096)
       while true {
@@ -243,13 +241,13 @@ public enum Terminal {
             yieldLine()
           } else if line.count < maximumLineLength {
             line.append(byte)
-            sawByte = true
           } else {
             isTooLong = true
           }
         }
       }
-      if sawByte { yieldLine() }
+      // A line is cut only once it is full, so a last line with any byte is not empty.
+      if !line.isEmpty { yieldLine() }
       continuation.finish()
     }
     return lines
