@@ -28,11 +28,7 @@ final class GameInProgressClaims: Sendable {
       path = nil
       return
     }
-    let resolved = realpath(databasePath, nil).map { name in
-      defer { free(name) }
-      return String(cString: name)
-    }
-    path = (resolved ?? databasePath) + "-lock"
+    path = LocalDatabase.resolvedPath(databasePath) + "-lock"
   }
 
   deinit {

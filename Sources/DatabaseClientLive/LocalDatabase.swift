@@ -1,4 +1,5 @@
 public import DatabaseClient
+import Glibc
 public import SQLite
 import Synchronization
 
@@ -105,6 +106,15 @@ public final class LocalDatabase: Sendable {
       throw SQLiteError(
         kind: .notADatabase, message: "tables of another program", path: database.path)
     }
+  }
+
+  /// The file `path` leads to, with symbolic links and `..` resolved, or `path` as it is when
+  /// it cannot be resolved; locks kept beside a database go beside this name, so that every
+  /// name of one file shares them.
+  public static func resolvedPath(_ path: String) -> String {
+    guard let name = realpath(path, nil) else { return path }
+    defer { free(name) }
+    return String(cString: name)
   }
 
   /// Opens a private in-memory database, for tests and guest-only runs.

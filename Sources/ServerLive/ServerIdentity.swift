@@ -1,3 +1,4 @@
+import DatabaseClientLive
 import Glibc
 import TLS
 
@@ -11,11 +12,8 @@ enum ServerIdentity {
     // flock locks are separate from SQLite's fcntl locks, so these do not disturb them. The
     // lock file sits beside the file a symbolic link leads to, and the database file itself
     // is locked too, since a hard link gives it a second name in any folder.
-    let resolved = realpath(databasePath, nil).map { name in
-      defer { free(name) }
-      return String(cString: name)
-    }
-    for (path, creates) in [((resolved ?? databasePath) + ".lock", true), (databasePath, false)] {
+    let lockPath = LocalDatabase.resolvedPath(databasePath) + ".lock"
+    for (path, creates) in [(lockPath, true), (databasePath, false)] {
       let descriptor = open(path, O_RDWR | O_CLOEXEC | (creates ? O_CREAT : 0), 0o600)
       guard descriptor >= 0 else {
         throw ServeFailure(
