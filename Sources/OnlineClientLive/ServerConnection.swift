@@ -222,9 +222,7 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
   /// Closes the connection because of the server, keeping `failure` as the reason.
   private func giveUp(_ failure: OnlineFailure) {
-    fault.withLock { fault in
-      if fault == nil { fault = failure }
-    }
+    keep(failure)
     if let timer = pinger.withLock({ $0 }) { loop.cancel(timer: timer) }
     connection.withLock { $0 }?.abort(.timedOut)
     continuation.yield(.closed(failure.message))
@@ -254,11 +252,16 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   private func violated(_ what: String, on connection: Connection) {
     let failure = OnlineFailure(
       "The server at \(address) \(what.escapingControlCharacters).", isPermanent: true)
+    keep(failure)
+    continuation.yield(.closed(failure.message))
+    connection.abort(.closedLocally)
+  }
+
+  /// Keeps `failure` as the reason the connection was given up, unless one was kept already.
+  private func keep(_ failure: OnlineFailure) {
     fault.withLock { fault in
       if fault == nil { fault = failure }
     }
-    continuation.yield(.closed(failure.message))
-    connection.abort(.closedLocally)
   }
 
   public func connectionClosed(_ connection: Connection, reason: CloseReason) {
