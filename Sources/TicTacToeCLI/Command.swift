@@ -199,9 +199,7 @@ extension Command {
 
   private static func seconds(_ parsed: Arguments) throws(UsageError) -> Double? {
     guard let text = parsed.value("time") else { return nil }
-    // Decimal only: Double also reads hexadecimal ("0x10" is 16) and exponents.
-    let isDecimal = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
-    guard isDecimal, let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
+    guard let seconds = Double(decimal: text), seconds > 0, seconds <= 3_600 else {
       throw UsageError(
         "The time must be a number of seconds above 0 and up to 3600, not \"\(text.quotable)\".")
     }
@@ -294,5 +292,17 @@ extension Command {
     } catch {
       throw UsageError("--\(option): \(error)")
     }
+  }
+}
+
+extension Double {
+  /// The number written in `text` as ASCII digits with at most a decimal point, such as `0.5`
+  /// or `.25`; `nil` for anything else, where `Double(_:)` would also read hexadecimal (`0x10`
+  /// is 16), exponents, `nan` and `inf`.
+  init?(decimal text: some StringProtocol) {
+    guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+      let value = Double(text)
+    else { return nil }
+    self = value
   }
 }

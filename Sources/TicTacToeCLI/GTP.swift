@@ -122,14 +122,11 @@ struct GTPSession {
       return .success("")
     case "komi":
       // Controllers set it for every game; k in a row has no komi, so it changes nothing.
-      // A decimal number: Double would also read hexadecimal and exponents.
+      // A decimal number, with a sign.
       let digits = arguments.first.map {
         $0.hasPrefix("-") || $0.hasPrefix("+") ? $0.dropFirst() : $0[...]
       }
-      guard arguments.count == 1, let digits, !digits.isEmpty,
-        digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-        Double(digits) != nil
-      else {
+      guard arguments.count == 1, let digits, Double(decimal: digits) != nil else {
         return .failure(GTPError("komi not a float"))
       }
       return .success("")
