@@ -435,8 +435,10 @@ public struct OnlineGame: Reducer {
     guard !isPermanent else { return stop(reason, state: &state) }
     let attempt = state.link == .live ? 1 : state.link.attempt + 1
     guard attempt <= backoff.attempts else {
+      // The reason is a sentence of its own; the giving up extends it rather than nesting it.
+      let cause = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
       return stop(
-        "The server could not be reached again (\(reason)); the game is left as it is.",
+        "\(cause); gave up after \(backoff.attempts) attempts, and the game is left as it is.",
         state: &state)
     }
     if attempt == 1 { state.notices.append(.reconnecting) }

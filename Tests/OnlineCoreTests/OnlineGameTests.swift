@@ -244,10 +244,13 @@ struct OnlineGameTests {
     let store = TestStore(initialState: state) {
       OnlineGame(link: link.client, clock: clock.client, backoff: backoff)
     }
-    await store.send(.link(.closed(reason: "refused", isPermanent: false))) {
+    let reason = "Cannot reach the server at example.org:7457: could not connect (refused)."
+    await store.send(.link(.closed(reason: reason, isPermanent: false))) {
       $0.link = .closed
       $0.notices = [
-        .stopped("The server could not be reached again (refused); the game is left as it is.")
+        .stopped(
+          "Cannot reach the server at example.org:7457: could not connect (refused); gave up"
+            + " after 2 attempts, and the game is left as it is.")
       ]
     }
     await store.finish()
