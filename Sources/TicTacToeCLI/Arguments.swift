@@ -57,7 +57,9 @@ struct Arguments {
         guard inlineValue == nil else {
           throw UsageError("The option --\(name.quotable) takes no value.")
         }
-        flags.insert(name)
+        guard flags.insert(name).inserted else {
+          throw UsageError("The option --\(name.quotable) is given more than once.")
+        }
       } else if valued.contains(name) {
         let value: String
         if let inlineValue {

@@ -60,6 +60,7 @@ struct CommandParsingTests {
     (["analyze", "--k"], "The option --k needs a value."),
     (["count", "--json=yes"], "The option --json takes no value."),
     (["count", "--size", "3", "--size", "4"], "The option --size is given more than once."),
+    (["count", "--json", "--json"], "The option --json is given more than once."),
     (["solve", "extra"], "Unexpected argument \"extra\" for solve; see tictactoe solve --help."),
     (["-x"], "Unknown option -x for play; see tictactoe play --help."),
     (["play", "--rows", "3"], "Give both --rows and --columns, or --size for a square board."),
