@@ -127,9 +127,11 @@ package struct PbrainSession {
   private mutating func start(rows: Int, columns: Int) -> [String] {
     let sides = max(Board.minimumSide, k)...Board.maximumSide
     guard sides.contains(rows), sides.contains(columns) else {
+      // A side of zero or less is no board at all, so it is not named as a size.
+      let size = rows < 1 || columns < 1 ? "no board" : "unsupported size \(columns)×\(rows)"
       return [
-        "ERROR unsupported size \(columns)×\(rows): this brain plays boards of "
-          + "\(sides.lowerBound) to \(sides.upperBound) on each side"
+        "ERROR \(size): this brain plays boards of \(sides.lowerBound) to \(sides.upperBound) "
+          + "on each side"
       ]
     }
     guard let board = try? Board(rows: rows, columns: columns, k: k) else {

@@ -179,6 +179,16 @@ struct PbrainSessionTests {
     }
   }
 
+  @Test func sizesItDoesNotPlayAreRefusedWithTheRange() {
+    var brain = session()
+    let range = ": this brain plays boards of 5 to 15 on each side"
+    #expect(feed(&brain, "START 20") == ["ERROR unsupported size 20×20" + range])
+    #expect(feed(&brain, "RECTSTART 16,4") == ["ERROR unsupported size 16×4" + range])
+    #expect(feed(&brain, "START -5") == ["ERROR no board" + range])
+    #expect(feed(&brain, "RECTSTART 5,0") == ["ERROR no board" + range])
+    #expect(feed(&brain, "BEGIN") == ["ERROR no board yet; send START first"])
+  }
+
   @Test func unsupportedRulesAreRefusedWithTheReason() {
     var brain = session()
     let answers = [1, 2, 4, 8, 5].map { feed(&brain, "INFO rule \($0)").first ?? "" }
