@@ -66,7 +66,8 @@ public enum NameError: Error, Equatable, Sendable, CustomStringConvertible {
     case .tooLong(let count):
       "A name is at most \(Name.maximumLength) characters; this one has \(count)."
     case .notPrintable:
-      "A name may hold only printable characters, not control characters."
+      "A name may hold only characters that print as themselves: no control, format or blank "
+        + "characters, and no accent at its start."
     case .overloaded:
       "A name's characters may each hold at most \(Name.maximumScalarsPerCharacter) Unicode "
         + "scalars (a letter and its accents)."

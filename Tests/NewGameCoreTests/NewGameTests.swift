@@ -133,7 +133,8 @@ struct NewGameTests {
     await store.send(.view(.oNameChanged("\u{1B}[2J"))) { $0.settings.oName = "\u{1B}[2J" }
     #expect(
       store.state.validationMessage
-        == "O's name: A name may hold only printable characters, not control characters.")
+        == "O's name: A name may hold only characters that print as themselves: no control, "
+        + "format or blank characters, and no accent at its start.")
     #expect(!store.state.canStart)
     await store.finish()
   }
