@@ -42,10 +42,15 @@ extension OnlineGame.State {
   /// when it can.
   func violation(moved cell: Cell, ply: Int) -> String? {
     let played = moves.count
-    guard ply == played else {
+    if ply < played, moves[ply] != cell {
+      return "The server at \(server) sent move \(ply + 1) as \(cell.name) after it was "
+        + "\(moves[ply].name)."
+    }
+    guard ply <= played else {
       return "The server at \(server) sent move \(ply + 1) after \(played) "
         + "move\(played == 1 ? "" : "s"); the moves between are missing."
     }
+    guard ply == played else { return nil }
     guard let board else { return nil }
     do {
       _ = try board.playing(at: cell)

@@ -493,6 +493,8 @@ public struct OnlineGame: Reducer {
       if let violation = state.violation(moved: cell, ply: ply) {
         return stop(violation, state: &state)
       }
+      // The same move told twice changes nothing and is said once.
+      guard ply == snapshot.moves.count else { return .none }
       snapshot.moves.append(cell)
       if snapshot.status == .waiting { snapshot.status = .playing }
       state.snapshot = snapshot

@@ -43,8 +43,8 @@ struct OnlineGameServerFaultTests {
       "The server at example.org:7457 sent move 8 after 1 move; the moves between are missing."
     ),
     (
-      [b2, a1], .moved(code: code, ply: 0, cell: b2),
-      "The server at example.org:7457 sent move 1 after 2 moves; the moves between are missing."
+      [b2, a1], .moved(code: code, ply: 0, cell: a2),
+      "The server at example.org:7457 sent move 1 as a2 after it was b2."
     ),
     (
       [a1, a2, b1, b2, c1], .moved(code: code, ply: 5, cell: Cell(row: 2, column: 2)),
@@ -135,6 +135,20 @@ struct OnlineGameServerFaultTests {
       $0.notices.append(.ended(end))
       $0.link = .closed
     }
+    await store.finish()
+  }
+
+  /// A move told again, as it was, changes nothing: the client neither stops nor says it twice.
+  @Test func aMoveToldTwiceIsTakenOnce() async {
+    let link = ScriptedLink()
+    let store = watchingStore(link, moves: [Self.b2, Self.a1])
+    await store.send(.link(.message(.moved(code: code, ply: 0, cell: Self.b2))))
+    await store.send(.link(.message(.moved(code: code, ply: 1, cell: Self.a1))))
+    await store.send(.link(.message(.moved(code: code, ply: 2, cell: Self.c1)))) {
+      $0.snapshot?.moves.append(Self.c1)
+      $0.notices = [.moved(ply: 2)]
+    }
+    #expect(store.state.link == .live)
     await store.finish()
   }
 
