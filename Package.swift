@@ -126,7 +126,7 @@ let package = Package(
     .executableTarget(name: "pbrain-tictactoe", dependencies: ["TicTacToeCLI"]),
     .executableTarget(
       name: "tictactoe-benchmarks", dependencies: ["GameAI", "GameRules"], path: "Benchmarks",
-      exclude: ["rapfi-wins.txt"]),
+      exclude: ["rapfi-wins.txt", "rapfi-early-wins.txt"]),
     .executableTarget(
       name: "tictactoe-load",
       dependencies: [
