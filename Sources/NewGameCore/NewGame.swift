@@ -550,8 +550,9 @@ extension Stats {
 }
 
 extension GameRecord {
-  /// The record of a game a server finished, its players named by their accounts there.
-  init(_ game: FinishedGame) {
+  /// The record of a game a server finished, its players named by their accounts there: what
+  /// the Stats screen and the command line's `stats --server` show.
+  package init(_ game: FinishedGame) {
     self.init(
       id: game.id, x: PlayerRecord(name: game.xName), o: PlayerRecord(name: game.oName),
       rows: game.rows, columns: game.columns, k: game.k, firstMover: game.firstMover,

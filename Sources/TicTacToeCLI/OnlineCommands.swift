@@ -253,18 +253,6 @@ extension CLI {
   }
 }
 
-extension GameRecord {
-  /// The record of a game a server finished, its players named by their accounts there.
-  init(_ game: FinishedGame) {
-    self.init(
-      id: game.id, x: PlayerRecord(name: game.xName), o: PlayerRecord(name: game.oName),
-      rows: game.rows, columns: game.columns, k: game.k, firstMover: game.firstMover,
-      moves: game.moves,
-      result: game.winner.map { $0 == .x ? .xWins : .oWins } ?? .draw,
-      startedAt: game.startedAt, endedAt: game.endedAt)
-  }
-}
-
 /// Text and JSON for what servers answer.
 enum OnlineFormatting {
   static func listingText(_ listing: GameListing) -> String {
