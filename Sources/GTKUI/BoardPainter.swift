@@ -167,7 +167,7 @@ nonisolated public enum BoardPainter {
     }
     if let focused = picture.focused {
       let inset = geometry.cell * 0.07
-      setColor(context, palette.accent)
+      CairoDrawing.setColor(context, palette.accent)
       cairo_set_line_width(context, max(2, geometry.cell * 0.035))
       roundedRectangle(context, inset: inset, cell: focused, geometry)
       cairo_stroke(context)
@@ -177,9 +177,9 @@ nonisolated public enum BoardPainter {
   private static func paintSurface(
     _ geometry: BoardGeometry, _ palette: BoardPalette, _ context: OpaquePointer
   ) {
-    setColor(context, palette.surface)
+    CairoDrawing.setColor(context, palette.surface)
     let radius = min(12, geometry.cell * 0.12)
-    path(
+    CairoDrawing.addRoundedRectangle(
       context, x: geometry.left, y: geometry.top, width: geometry.cell * Double(geometry.columns),
       height: geometry.cell * Double(geometry.rows), radius: radius)
     cairo_fill(context)
@@ -194,7 +194,7 @@ nonisolated public enum BoardPainter {
     let margin = isSmall ? cell * 0.1 : 0
     let right = geometry.left + cell * Double(geometry.columns)
     let bottom = geometry.top + cell * Double(geometry.rows)
-    setColor(context, color)
+    CairoDrawing.setColor(context, color)
     cairo_set_line_width(context, max(1, cell * (isSmall ? 0.035 : 0.045)))
     cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
     for column in 1..<geometry.columns {
@@ -224,7 +224,7 @@ nonisolated public enum BoardPainter {
     }
     let inset = geometry.cell * 0.06
     for tint in tints {
-      setColor(context, tint)
+      CairoDrawing.setColor(context, tint)
       roundedRectangle(context, inset: inset, cell: cell.cell, geometry)
       cairo_fill(context)
     }
@@ -242,7 +242,7 @@ nonisolated public enum BoardPainter {
     }
     if cell.isHint {
       let inset = geometry.cell * 0.12
-      setColor(context, palette.accent)
+      CairoDrawing.setColor(context, palette.accent)
       cairo_set_line_width(context, max(1.5, geometry.cell * 0.03))
       var dashes = [max(3, geometry.cell * 0.08), max(2, geometry.cell * 0.05)]
       cairo_set_dash(context, &dashes, 2, 0)
@@ -272,7 +272,7 @@ nonisolated public enum BoardPainter {
   ) {
     let (x, y) = geometry.center(of: cell)
     let size = geometry.cell
-    setColor(context, color)
+    CairoDrawing.setColor(context, color)
     cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
     cairo_set_line_width(context, max(2, size * 0.1))
     switch mark {
@@ -323,7 +323,7 @@ nonisolated public enum BoardPainter {
       size *= max(fit, 0.5)
     }
     let (x, y) = geometry.center(of: cell)
-    setColor(context, color)
+    CairoDrawing.setColor(context, color)
     cairo_move_to(context, x - Double(width) / 2, y - Double(height) / 2)
     pango_cairo_show_layout(context, layout)
   }
@@ -341,7 +341,7 @@ nonisolated public enum BoardPainter {
     let reach = geometry.cell * 0.32 / length
     let dx = (end.x - start.x) * reach
     let dy = (end.y - start.y) * reach
-    setColor(context, palette.foreground)
+    CairoDrawing.setColor(context, palette.foreground)
     cairo_set_line_cap(context, CAIRO_LINE_CAP_ROUND)
     cairo_set_line_width(context, max(3, geometry.cell * 0.06))
     cairo_move_to(context, start.x - dx, start.y - dy)
@@ -360,29 +360,14 @@ nonisolated public enum BoardPainter {
     return 1 - (1 - clamped) * (1 - clamped) * (1 - clamped)
   }
 
-  private static func setColor(_ context: OpaquePointer, _ color: RGBA) {
-    cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha)
-  }
-
   private static func roundedRectangle(
     _ context: OpaquePointer, inset: Double, cell: Cell, _ geometry: BoardGeometry
   ) {
     let side = geometry.cell - 2 * inset
-    path(
+    CairoDrawing.addRoundedRectangle(
       context, x: geometry.left + Double(cell.column) * geometry.cell + inset,
       y: geometry.top + Double(cell.row) * geometry.cell + inset, width: side, height: side,
       radius: min(8, side * 0.15))
   }
 
-  private static func path(
-    _ context: OpaquePointer, x: Double, y: Double, width: Double, height: Double, radius: Double
-  ) {
-    let pi = Double.pi
-    cairo_new_sub_path(context)
-    cairo_arc(context, x + width - radius, y + radius, radius, -pi / 2, 0)
-    cairo_arc(context, x + width - radius, y + height - radius, radius, 0, pi / 2)
-    cairo_arc(context, x + radius, y + height - radius, radius, pi / 2, pi)
-    cairo_arc(context, x + radius, y + radius, radius, pi, 3 * pi / 2)
-    cairo_close_path(context)
-  }
 }

@@ -56,20 +56,22 @@ nonisolated public enum ChartPainter {
     cairo_save(context)
     defer { cairo_restore(context) }
     let radius = min(6, height / 2)
-    setColor(context, palette.foreground.fading(0.08))
-    rounded(context, x: 0, y: 0, width: width, height: height, radius: radius)
+    CairoDrawing.setColor(context, palette.foreground.fading(0.08))
+    CairoDrawing.addRoundedRectangle(
+      context, x: 0, y: 0, width: width, height: height, radius: radius)
     cairo_fill(context)
 
     // The segments share one rounded outline: clip to the filled part, then paint each.
     let filled = bar.segments.reduce(0) { $0 + $1.share } * width
     guard filled > 0 else { return }
     cairo_save(context)
-    rounded(context, x: 0, y: 0, width: filled, height: height, radius: radius)
+    CairoDrawing.addRoundedRectangle(
+      context, x: 0, y: 0, width: filled, height: height, radius: radius)
     cairo_clip(context)
     var left = 0.0
     for segment in bar.segments {
       let segmentWidth = segment.share * width
-      setColor(context, segment.kind.color(in: palette))
+      CairoDrawing.setColor(context, segment.kind.color(in: palette))
       cairo_rectangle(context, left, 0, segmentWidth, height)
       cairo_fill(context)
       paintCount(
@@ -84,8 +86,9 @@ nonisolated public enum ChartPainter {
   public static func paintSwatch(
     _ kind: ResultKind, palette: BoardPalette, on context: OpaquePointer, side: Double
   ) {
-    setColor(context, kind.color(in: palette))
-    rounded(context, x: 0, y: 0, width: side, height: side, radius: side / 4)
+    CairoDrawing.setColor(context, kind.color(in: palette))
+    CairoDrawing.addRoundedRectangle(
+      context, x: 0, y: 0, width: side, height: side, radius: side / 4)
     cairo_fill(context)
   }
 
@@ -110,20 +113,4 @@ nonisolated public enum ChartPainter {
     pango_cairo_show_layout(context, layout)
   }
 
-  private static func setColor(_ context: OpaquePointer, _ color: RGBA) {
-    cairo_set_source_rgba(context, color.red, color.green, color.blue, color.alpha)
-  }
-
-  private static func rounded(
-    _ context: OpaquePointer, x: Double, y: Double, width: Double, height: Double, radius: Double
-  ) {
-    let pi = Double.pi
-    let radius = min(radius, width / 2, height / 2)
-    cairo_new_sub_path(context)
-    cairo_arc(context, x + width - radius, y + radius, radius, -pi / 2, 0)
-    cairo_arc(context, x + width - radius, y + height - radius, radius, 0, pi / 2)
-    cairo_arc(context, x + radius, y + height - radius, radius, pi / 2, pi)
-    cairo_arc(context, x + radius, y + radius, radius, pi, 3 * pi / 2)
-    cairo_close_path(context)
-  }
 }
