@@ -81,22 +81,28 @@ public enum GameKeys {
       column: min(max(cursor.column + deltaColumns, 0), boardColumns - 1))
   }
 
-  /// The help overlay's lines: the keys, then what the marks around a cell mean.
-  public static let help: [String] = [
+  /// The help overlay's first lines, the same for local and online games: the keys that move
+  /// the cursor and play.
+  static let playingKeys: [String] = [
     "Keys",
     "",
     "  ← ↑ → ↓, w a s d, k j l   move the cursor",
     "  Enter or Space            play where the cursor is",
     "  1 – 9                     play a cell of a 3×3 board",
     "  mouse click               play a cell or press a button",
-    "  u  undo        r  redo    h  hint",
-    "  e  analysis: every empty cell's value",
-    "  n  new game / play again",
-    "  q  quit (asks while a game is on)",
-    "  ?, F1  show or hide this help",
-    "  Ctrl-Z  suspend    Ctrl-C  leave at once",
-    "",
-    "Marks: [X] the cursor, (X) the last move, <X> the winning line,",
-    "       + the hint",
   ]
+
+  /// The help overlay's lines: the keys, then what the marks around a cell mean.
+  public static let help: [String] =
+    playingKeys + [
+      "  u  undo        r  redo    h  hint",
+      "  e  analysis: every empty cell's value",
+      "  n  new game / play again",
+      "  q  quit (asks while a game is on)",
+      "  ?, F1  show or hide this help",
+      "  Ctrl-Z  suspend    Ctrl-C  leave at once",
+      "",
+      "Marks: [X] the cursor, (X) the last move, <X> the winning line,",
+      "       + the hint",
+    ]
 }

@@ -108,21 +108,16 @@ public enum OnlineGameInput {
   }
 
   /// The help overlay's lines.
-  public static let help: [String] = [
-    "Keys",
-    "",
-    "  ← ↑ → ↓, w a s d, k j l   move the cursor",
-    "  Enter or Space            play where the cursor is",
-    "  1 – 9                     play a cell of a 3×3 board",
-    "  mouse click               play a cell or press a button",
-    "  q  resign (asks first); leave a game that is over or watched",
-    "  n  back to New game once the game is over",
-    "  ?, F1  show or hide this help",
-    "  Ctrl-Z  suspend    Ctrl-C  leave at once (the server holds",
-    "          the seat for a while)",
-    "",
-    "Marks: [X] the cursor, (X) the last move, <X> the winning line",
-  ]
+  public static let help: [String] =
+    GameKeys.playingKeys + [
+      "  q  resign (asks first); leave a game that is over or watched",
+      "  n  back to New game once the game is over",
+      "  ?, F1  show or hide this help",
+      "  Ctrl-Z  suspend    Ctrl-C  leave at once (the server holds",
+      "          the seat for a while)",
+      "",
+      "Marks: [X] the cursor, (X) the last move, <X> the winning line",
+    ]
 }
 
 extension AppScreens {
