@@ -57,7 +57,11 @@ def frame(payload):
     return struct.pack(">I", len(payload)) + payload
 
 
-def welcome(version=2):
+# The protocol version the client speaks (ProtocolVersion.current in Sources/GameProtocol).
+PROTOCOL_VERSION = 3
+
+
+def welcome(version=PROTOCOL_VERSION):
     return b"\x81" + struct.pack(">H", version)
 
 
@@ -111,7 +115,7 @@ def read_frame(connection):
 class FakeServer:
     """Accepts TLS connections and runs `script(connection, server)` on each, after `greet`."""
 
-    def __init__(self, script, greet=True, version=2):
+    def __init__(self, script, greet=True, version=PROTOCOL_VERSION):
         self.script = script
         self.greet = greet
         self.version = version

@@ -33,6 +33,8 @@ WORK = tempfile.mkdtemp(prefix="tictactoe-online-")
 ENV = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8")
 ENV.pop("TICTACTOE_DATABASE", None)
 TIMEOUT = 20
+# The protocol version (ProtocolVersion.current in Sources/GameProtocol).
+VERSION = 3
 processes = []
 
 
@@ -322,17 +324,19 @@ hello = b"\x01" + struct.pack(">HH", 7, 9)
 versions.sendall(struct.pack(">I", len(hello)) + hello)
 answers = frames(versions)
 check(answers and struct.unpack(">H", answers[0][1:3])[0] == 3
-      and struct.unpack(">I", answers[0][4:8])[0] == (2 << 16 | 2),
+      and struct.unpack(">I", answers[0][4:8])[0] == (VERSION << 16 | VERSION),
       f"an unknown version was not told the server's range: {answers}")
 
-# A client of version 1 (whose history requests had no page) is told to update.
-old = tls_connection()
-hello = b"\x01" + struct.pack(">HH", 1, 1)
-old.sendall(struct.pack(">I", len(hello)) + hello)
-answers = frames(old)
-check(answers and struct.unpack(">H", answers[0][1:3])[0] == 3
-      and struct.unpack(">I", answers[0][4:8])[0] == (2 << 16 | 2),
-      f"a version 1 client was not told the server's range: {answers}")
+# Clients of version 1 (whose history requests had no page) and 2 (which cannot read
+# tooManyGames) are told to update.
+for low, high in [(1, 1), (2, 2), (1, 2)]:
+    old = tls_connection()
+    hello = b"\x01" + struct.pack(">HH", low, high)
+    old.sendall(struct.pack(">I", len(hello)) + hello)
+    answers = frames(old)
+    check(answers and struct.unpack(">H", answers[0][1:3])[0] == 3
+          and struct.unpack(">I", answers[0][4:8])[0] == (VERSION << 16 | VERSION),
+          f"a client of versions {low} to {high} was not told the server's range: {answers}")
 
 # A client that opens a connection and never finishes its handshake.
 stalled = socket.create_connection(("127.0.0.1", port), timeout=10)
@@ -443,7 +447,7 @@ class Peer:
     def __init__(self):
         self.connection = tls_connection()
         self.buffer = b""
-        self.send(b"\x01" + struct.pack(">HH", 2, 2))
+        self.send(b"\x01" + struct.pack(">HH", VERSION, VERSION))
         self.expect(0x81)
 
     def send(self, payload):

@@ -3,10 +3,13 @@
 /// `docs/protocol.md` documents each value; a change here is a change of the protocol.
 public enum ProtocolVersion {
   /// The version this build speaks.
-  public static let current: UInt16 = 2
+  public static let current: UInt16 = 3
 
   /// Every version this build can speak; a server picks the highest one a client also speaks.
-  public static let supported: ClosedRange<UInt16> = 2...2
+  ///
+  /// Only ``current``: a client of version 2 cannot read ``ErrorCode/tooManyGames`` (an error
+  /// code it does not know is a violation), so it is told to update rather than served.
+  public static let supported: ClosedRange<UInt16> = current...current
 
   /// The version both sides speak, given the range a peer offers, or `nil` when there is none.
   ///
@@ -56,6 +59,15 @@ public enum ProtocolLimits {
 
   /// The most games one `games` answer lists.
   public static let maximumListedGames = 100
+
+  /// The most unfinished games (being created, waiting for an opponent or being played) one
+  /// account may have created or sit in on a server.
+  ///
+  /// A `createGame`, or a `joinGame` that would take a new seat, from an account at the limit
+  /// is refused with ``ErrorCode/tooManyGames``; coming back to one's own seat never is. Ten is
+  /// more than a person plays at once, and keeps one account from filling the `games` listing
+  /// (``maximumListedGames``) and the server's database with games nobody will play.
+  public static let maximumUnfinishedGames = 10
 
   /// The port a server listens on unless told otherwise.
   public static let defaultPort: UInt16 = 7457

@@ -104,6 +104,10 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
   case alreadySignedIn = 31
   /// The password was right and the account has two-factor on: the request needs a code too.
   case codeRequired = 32
+  /// The account already has ``ProtocolLimits/maximumUnfinishedGames`` unfinished games (waiting
+  /// for an opponent or being played): it cannot create or join another until one ends. `detail`
+  /// is the limit. Since version 3.
+  case tooManyGames = 33
 }
 
 /// A refusal: what went wrong, which request it answers, and a number some codes carry.
@@ -113,7 +117,7 @@ public struct Refusal: Error, Equatable, Sendable {
   /// The message type of the refused request, or 0 when the refusal answers no request.
   public var request: UInt8
   /// A number whose meaning depends on the code (seconds to wait, the next move number, the
-  /// server's versions as `low << 16 | high`); 0 otherwise.
+  /// server's versions as `low << 16 | high`, the limit of unfinished games); 0 otherwise.
   public var detail: UInt32
 
   /// Creates a refusal.

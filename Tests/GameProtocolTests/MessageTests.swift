@@ -39,6 +39,7 @@ let everyServerMessage: [ServerMessage] = [
   .welcome(version: 1),
   .refused(Refusal(.notYourTurn, request: 0x14)),
   .refused(Refusal(.unsupportedVersion, request: 0x01, detail: 1 << 16 | 1)),
+  .refused(Refusal(.tooManyGames, request: 0x10, detail: 10)),
   .signedIn(accountID: 42, userName: "ann", token: "00ff"),
   .codeRequired,
   .accepted(request: 0x06),
@@ -204,6 +205,24 @@ struct MessageTests {
     let values = ErrorCode.allCases.map(\.rawValue)
     #expect(Set(values).count == values.count)
     #expect(values == Array(1...UInt16(values.count)))
+    // Numbers are the protocol's: a code added in a version keeps the number it came with.
+    #expect(ErrorCode.codeRequired.rawValue == 32)
+    #expect(ErrorCode.tooManyGames.rawValue == 33)
+  }
+
+  @Test func everyErrorCodeRoundTripsAndNoOtherIsRead() throws {
+    for code in ErrorCode.allCases {
+      for (request, detail) in [(UInt8(0), UInt32(0)), (0x10, 10), (0xff, .max)] {
+        let message = ServerMessage.refused(Refusal(code, request: request, detail: detail))
+        #expect(try ServerMessage(decoding: message.encoded()) == message, "\(code)")
+      }
+    }
+    let unknown = UInt16(ErrorCode.allCases.count + 1)
+    for raw in [0, unknown, .max] {
+      #expect(throws: ProtocolError.self, "error code \(raw)") {
+        try ServerMessage(decoding: [0x82, UInt8(raw >> 8), UInt8(raw & 0xff), 0, 0, 0, 0, 0])
+      }
+    }
   }
 
   @Test func longStringsAreCutAtACharacterBoundary() throws {
@@ -220,13 +239,22 @@ struct MessageTests {
 
 struct VersionTests {
   @Test func theHighestCommonVersionIsChosen() {
-    #expect(ProtocolVersion.negotiated(with: 2...2) == 2)
-    #expect(ProtocolVersion.negotiated(with: 1...3) == 2)
+    #expect(ProtocolVersion.negotiated(with: 3...3) == 3)
+    #expect(ProtocolVersion.negotiated(with: 1...4) == 3)
     #expect(ProtocolVersion.negotiated(with: 0...9) == ProtocolVersion.supported.upperBound)
-    // Version 1's history request had no page: its clients are told to update.
+    // Version 1's history request had no page, and version 2 cannot read `tooManyGames`: their
+    // clients are told to update.
     #expect(ProtocolVersion.negotiated(with: 1...1) == nil)
-    #expect(ProtocolVersion.negotiated(with: 3...4) == nil)
+    #expect(ProtocolVersion.negotiated(with: 2...2) == nil)
+    #expect(ProtocolVersion.negotiated(with: 1...2) == nil)
+    #expect(ProtocolVersion.negotiated(with: 4...5) == nil)
     #expect(ProtocolVersion.negotiated(with: 0...0) == nil)
+  }
+
+  @Test func thisBuildSpeaksItsCurrentVersionOnly() {
+    #expect(ProtocolVersion.current == 3)
+    #expect(ProtocolVersion.supported == ProtocolVersion.current...ProtocolVersion.current)
+    #expect(ProtocolVersion.negotiated(with: ProtocolVersion.supported) == ProtocolVersion.current)
   }
 }
 

@@ -170,24 +170,28 @@ struct GameServerTests {
     await store.send(.connected(id, address: "10.0.0.1")) {
       $0.clients[id] = GameServer.Client(address: "10.0.0.1")
     }
-    await store.send(.received(id, .hello(versions: 3...5))) {
+    await store.send(.received(id, .hello(versions: 4...5))) {
       $0.outbox = [
         .init(
-          id, .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 2 << 16 | 2)))),
+          id, .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 3 << 16 | 3)))),
         .init(id, .close),
       ]
     }
-    // A client of version 1, whose history requests had no page, is told to update too.
-    let old = ClientID(8)
-    await store.send(.connected(old, address: "10.0.0.1")) {
-      $0.clients[old] = GameServer.Client(address: "10.0.0.1")
-    }
-    await store.send(.received(old, .hello(versions: 1...1))) {
-      $0.outbox += [
-        .init(
-          old, .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 2 << 16 | 2)))),
-        .init(old, .close),
-      ]
+    // Clients of version 1, whose history requests had no page, and of version 2, which cannot
+    // read `tooManyGames`, are told to update too.
+    for (number, versions) in [(UInt64(8), UInt16(1)...1), (9, 2...2), (10, 1...2)] {
+      let old = ClientID(number)
+      await store.send(.connected(old, address: "10.0.0.1")) {
+        $0.clients[old] = GameServer.Client(address: "10.0.0.1")
+      }
+      await store.send(.received(old, .hello(versions: versions))) {
+        $0.outbox += [
+          .init(
+            old,
+            .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 3 << 16 | 3)))),
+          .init(old, .close),
+        ]
+      }
     }
     await store.finish()
   }
@@ -204,9 +208,9 @@ struct GameServerTests {
       await store.send(.connected(id, address: address)) {
         $0.clients[id] = GameServer.Client(address: address)
       }
-      await store.send(.received(id, .hello(versions: 1...2))) {
+      await store.send(.received(id, .hello(versions: 1...3))) {
         $0.clients[id]?.phase = .ready
-        $0.outbox.append(.init(id, .message(.welcome(version: 2))))
+        $0.outbox.append(.init(id, .message(.welcome(version: 3))))
       }
     }
     for (id, name, number) in [(a, "ann", Int64(1)), (b, "bob", 2)] {

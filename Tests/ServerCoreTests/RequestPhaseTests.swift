@@ -8,7 +8,7 @@ import Testing
 
 /// One of every client message, aimed at the test game where a game is named.
 let everyRequest: [ClientMessage] = [
-  .hello(versions: 2...2),
+  .hello(versions: ProtocolVersion.supported),
   .createAccount(userName: "eve", password: "long enough"),
   .signIn(userName: "ann", password: "password"),
   .submitCode("123456"),
@@ -47,7 +47,7 @@ struct RequestPhaseTests {
       var expected = state
       if case .hello = message {
         expected.clients[id]?.phase = .ready
-        expected.outbox = [.init(id, .message(.welcome(version: 2)))]
+        expected.outbox = [.init(id, .message(.welcome(version: ProtocolVersion.current)))]
       } else {
         expected.outbox = [
           .init(id, .message(.refused(Refusal(.helloExpected, request: message.type)))),
