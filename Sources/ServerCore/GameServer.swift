@@ -372,6 +372,10 @@ public struct GameServer: Reducer {
       state.refuse(.notSignedIn, request: request, to: id)
       return .none
     }
+    guard !state.isAtGameLimit(account.accountID) else {
+      state.refuseTooManyGames(request: request, to: id)
+      return .none
+    }
     let firstMover: Mark =
       switch options.first {
       case .x: .x
@@ -426,6 +430,11 @@ public struct GameServer: Reducer {
     }
     switch match.phase {
     case .waiting:
+      // Coming back to one's own seat is answered above; a new seat counts towards the limit.
+      guard !state.isAtGameLimit(account.accountID) else {
+        state.refuseTooManyGames(request: request, to: id)
+        return .none
+      }
       let seat = Match.Seat(
         accountID: account.accountID, name: account.userName, rating: account.rating, client: id)
       match.phase = .seating(seat)
@@ -786,6 +795,28 @@ extension GameServer.State {
 
   mutating func close(_ client: ClientID) {
     outbox.append(GameServer.Outgoing(client, .close))
+  }
+
+  /// The unfinished games `accountID` created, sits in or is being seated in.
+  ///
+  /// The server holds every unfinished game in memory (a restarted one reads them all from its
+  /// database before it listens). A game counts from the moment it is asked for until it has
+  /// ended, so that requests on several connections cannot pass the limit together.
+  ///
+  /// - Complexity: O(*n*) in the games held.
+  public func unfinishedGames(ofAccount accountID: Int64) -> Int {
+    matches.values.count { $0.holdsUnfinishedSeat(ofAccount: accountID) }
+  }
+
+  /// Whether `accountID` has as many unfinished games as one account may have.
+  func isAtGameLimit(_ accountID: Int64) -> Bool {
+    unfinishedGames(ofAccount: accountID) >= ProtocolLimits.maximumUnfinishedGames
+  }
+
+  mutating func refuseTooManyGames(request: UInt8, to client: ClientID) {
+    refuse(
+      .tooManyGames, request: request, detail: UInt32(ProtocolLimits.maximumUnfinishedGames),
+      to: client)
   }
 
   /// The open games and the games being played, newest first, at most the protocol's limit.

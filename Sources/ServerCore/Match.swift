@@ -115,6 +115,18 @@ public struct Match: Equatable, Sendable {
     return nil
   }
 
+  /// Whether the game is unfinished and `accountID` created it, sits in it or is being seated
+  /// in it: what counts towards ``ProtocolLimits/maximumUnfinishedGames``.
+  ///
+  /// A game being stored or being ended counts too, so that requests on several connections of
+  /// one account can never get past the limit together.
+  public func holdsUnfinishedSeat(ofAccount accountID: Int64) -> Bool {
+    if case .finished = phase { return false }
+    if mark(ofAccount: accountID) != nil { return true }
+    if case .seating(let joiner) = phase { return joiner.accountID == accountID }
+    return false
+  }
+
   /// Every connection that hears about the game: both seats and the spectators.
   public var audience: [ClientID] {
     var clients = spectators

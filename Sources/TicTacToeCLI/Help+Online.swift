@@ -1,3 +1,5 @@
+import GameProtocol
+
 extension Help {
   static let serve = """
     Run a game server: accounts, games, spectators and ratings for players on other machines,
@@ -16,6 +18,10 @@ extension Help {
                          certificate is kept beside it as PATH.tls.pem, mode 0600
       --reconnect-grace  how long a player whose connection dropped keeps the seat before
                          forfeiting (default 60)
+
+    Each account may have at most \(ProtocolLimits.maximumUnfinishedGames) unfinished games \
+    (waiting for an opponent or being
+    played); creating or joining another is refused until one of them ends.
 
     Output: Listening on HOST:PORT, then Fingerprint: SHA256: and 64 hex digits, which
     players can give their clients to trust this server from the first connection. The protocol is in docs/protocol.md.
