@@ -392,6 +392,11 @@ extension OnlineGame {
       return "The session ended; sign in again to continue."
     case .seatTakenOver:
       return "This seat was taken over by another connection of the same account."
+    case .tooManyGames:
+      return
+        "You already have \(refusal.detail) unfinished games on this server, the most one "
+        + "account may have; finish or resign one of them, or leave one still waiting for an "
+        + "opponent and wait for the server to drop it, then try again."
     default:
       return "The server refused the request (\(refusal.code))."
     }

@@ -593,7 +593,7 @@ public struct OnlineGame: Reducer {
       return stop(
         "This seat was taken over by another connection of the same account.", state: &state)
     case .noSuchGame, .gameFull, .gameOver, .notSignedIn, .invalidSettings, .unsupportedVersion,
-      .helloExpected, .malformedMessage, .frameTooLarge:
+      .helloExpected, .malformedMessage, .frameTooLarge, .tooManyGames:
       guard refusal.request != Self.moveRequest else { break }
       return stop(OnlineGame.sentence(for: refusal, code: state.code), state: &state)
     default:

@@ -319,6 +319,31 @@ struct OnlineGameTests {
     await store.finish()
   }
 
+  @Test func theLimitOfUnfinishedGamesStopsTheClientWithWhatToDo() async {
+    let sentence =
+      "You already have 10 unfinished games on this server, the most one account may have; "
+      + "finish or resign one of them, or leave one still waiting for an opponent and wait for "
+      + "the server to drop it, then try again."
+    for (intent, request) in [
+      (OnlineGame.Intent.create(GameOptions()), UInt8(0x10)), (.join(code: "QQQQQQ"), 0x11),
+    ] {
+      let link = ScriptedLink()
+      var state = OnlineGame.State(server: server, intent: intent, userName: "ann", token: "t1")
+      state.link = .joining(attempt: 1)
+      let store = TestStore(initialState: state) {
+        OnlineGame(link: link.client, clock: TestClock().client)
+      }
+      let refusal = Refusal(.tooManyGames, request: request, detail: 10)
+      await store.send(.link(.message(.refused(refusal)))) {
+        $0.link = .closed
+        $0.notices = [.stopped(sentence)]
+      }
+      #expect(store.state.lines(for: .stopped(sentence)) == [.sentence(sentence)])
+      #expect(OnlineGame.sentence(for: refusal, code: nil) == sentence)
+      await store.finish()
+    }
+  }
+
   @Test func connectionNoticesUseThePlayersNames() {
     var state = OnlineGame.State(
       server: server, intent: .join(code: code), userName: "ann", token: nil)
