@@ -33,8 +33,9 @@ WORK = tempfile.mkdtemp(prefix="tictactoe-online-")
 ENV = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8")
 ENV.pop("TICTACTOE_DATABASE", None)
 TIMEOUT = 20
-# The protocol version (ProtocolVersion.current in Sources/GameProtocol).
+# The protocol version and the limit of unfinished games per account (Sources/GameProtocol).
 VERSION = 3
+GAME_LIMIT = 10
 processes = []
 
 
@@ -473,6 +474,23 @@ class Peer:
                 return None
             self.buffer += chunk
 
+    def refusal(self):
+        """Reads the next frame, which must be a refusal; returns (code, request, detail)."""
+        while (len(self.buffer) < 4
+               or len(self.buffer) < 4 + struct.unpack(">I", self.buffer[:4])[0]):
+            chunk = self.connection.recv(65536)
+            if not chunk:
+                fail("the server closed a scripted connection while waiting for a refusal")
+                return None
+            self.buffer += chunk
+        (length,) = struct.unpack(">I", self.buffer[:4])
+        payload = self.buffer[4:4 + length]
+        self.buffer = self.buffer[4 + length:]
+        if payload[0] != 0x82:
+            fail(f"a scripted request was answered, not refused: {payload.hex()}")
+            return None
+        return struct.unpack(">HBI", payload[1:8])
+
 
 def text(value):
     data = value.encode()
@@ -506,6 +524,49 @@ paged = [game.get("id") for game in json.loads(out).get("games", [])] if status 
 check(len(paged) == PAGED_GAMES and len(set(paged)) == PAGED_GAMES
       and paged == sorted(paged, reverse=True),
       f"quin's history in JSON, every game once and newest first: {status} {paged} {err}")
+
+# MARK: - An account has at most GAME_LIMIT unfinished games, on any connection, after a restart
+
+CREATE = b"\x10" + bytes([3, 3, 3, 0])
+TOO_MANY = (33, 0x10, GAME_LIMIT)
+open_codes = []
+for _ in range(GAME_LIMIT):
+    pia.send(CREATE)
+    created = pia.expect(0x90)
+    if created is None:
+        break
+    (length,) = struct.unpack(">H", created[1:3])
+    open_codes.append(created[3:3 + length])
+pia.send(CREATE)
+check(pia.refusal() == TOO_MANY, f"game {GAME_LIMIT + 1} of one account was not refused")
+# Another connection of the same account shares the limit.
+pia_again = Peer()
+pia_again.send(b"\x03" + text("pia") + text("correct horse battery"))
+pia_again.expect(0x83)
+pia_again.send(CREATE)
+check(pia_again.refusal() == TOO_MANY, "a second connection of pia's got past the limit")
+# Quin, with no game under way, still creates one.
+quin.send(CREATE)
+check(quin.expect(0x90) is not None, "another account was refused a game")
+# The player is told what to do in one sentence.
+status, out, err = run(["play", "--server", address, "--user", "pia", "--password-stdin", "--new"],
+                       "pia.sqlite", "correct horse battery\n")
+check(status == 1 and f"You already have {GAME_LIMIT} unfinished games on this server, the most "
+      "one account may have; finish or resign one of them, or leave one still waiting for an "
+      "opponent and wait for the server to drop it, then try again." in err,
+      f"play --new at the limit: {status} {out} {err}")
+# A restarted server counts the games in its database; pia still comes back to her own.
+server.send_signal(signal.SIGTERM)
+check(server.wait(timeout=10) == 0, f"the server exited with {server.returncode} on SIGTERM")
+server, port, _ = start_server(address)
+pia_later = Peer()
+pia_later.send(b"\x03" + text("pia") + text("correct horse battery"))
+pia_later.expect(0x83)
+pia_later.send(CREATE)
+check(pia_later.refusal() == TOO_MANY, "after a restart, pia got past the limit")
+if open_codes:
+    pia_later.send(b"\x11" + struct.pack(">H", len(open_codes[0])) + open_codes[0])
+    check(pia_later.expect(0x90) is not None, "after a restart, pia could not come back to a game")
 
 # MARK: - A player away longer than the grace forfeits
 
