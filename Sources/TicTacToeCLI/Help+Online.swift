@@ -24,7 +24,8 @@ extension Help {
     played); creating or joining another is refused until one of them ends.
 
     Output: Listening on HOST:PORT, then Fingerprint: SHA256: and 64 hex digits, which
-    players can give their clients to trust this server from the first connection. The protocol is in docs/protocol.md.
+    players can give their clients to trust this server from the first connection. The
+    protocol is in docs/protocol.md.
     """
 
   static let games = """
