@@ -11,6 +11,25 @@ public enum ProtocolVersion {
   /// code it does not know is a violation), so it is told to update rather than served.
   public static let supported: ClosedRange<UInt16> = current...current
 
+  /// Why this build cannot talk to a server that refused its `hello` with
+  /// ``ErrorCode/unsupportedVersion``, as the end of a sentence about the server: `speaks
+  /// protocol version 2, and this tictactoe speaks version 3; update the older one`.
+  ///
+  /// The server's versions are read from the refusal as they are, even when they make no range.
+  public static func mismatch(_ refusal: Refusal) -> String {
+    let low = UInt16(refusal.detail >> 16)
+    let high = UInt16(refusal.detail & 0xffff)
+    return "speaks protocol \(words(low, high)), and this tictactoe speaks \(spoken); update the "
+      + "older one"
+  }
+
+  /// The versions this build speaks, in words: `version 3`, or `versions 2 to 3`.
+  public static var spoken: String { words(supported.lowerBound, supported.upperBound) }
+
+  private static func words(_ low: UInt16, _ high: UInt16) -> String {
+    low == high ? "version \(low)" : "versions \(low) to \(high)"
+  }
+
   /// The version both sides speak, given the range a peer offers, or `nil` when there is none.
   ///
   /// - Parameter offered: The lowest and highest versions the peer speaks.

@@ -117,15 +117,11 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
       server.close()
       throw OnlineFailure(
         "The server at \(address) chose protocol version \(version), which this tictactoe did not "
-          + "offer (it speaks \(spokenVersions)).", isPermanent: true)
+          + "offer (it speaks \(ProtocolVersion.spoken)).", isPermanent: true)
     case .message(.refused(let refusal)) where refusal.code == .unsupportedVersion:
       server.close()
-      let low = refusal.detail >> 16
-      let high = refusal.detail & 0xffff
       throw OnlineFailure(
-        "The server at \(address) speaks protocol versions \(low) to \(high), and this "
-          + "tictactoe speaks \(ProtocolVersion.supported.lowerBound) to "
-          + "\(ProtocolVersion.supported.upperBound); update the older one.", isPermanent: true)
+        "The server at \(address) \(ProtocolVersion.mismatch(refusal)).", isPermanent: true)
     case .closed(let reason):
       throw server.fault.withLock { $0 }
         ?? OnlineFailure("The server at \(address) closed the connection: \(reason).")
@@ -269,13 +265,6 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     continuation.yield(.closed(reason.description))
     continuation.finish()
   }
-}
-
-/// The protocol versions this client speaks, in words: `version 2`, or `versions 2 to 3`.
-private var spokenVersions: String {
-  let versions = ProtocolVersion.supported
-  return versions.lowerBound == versions.upperBound
-    ? "version \(versions.lowerBound)" : "versions \(versions.lowerBound) to \(versions.upperBound)"
 }
 
 /// `milliseconds` in words, such as `30 seconds`.

@@ -376,12 +376,7 @@ extension OnlineGame {
     case .invalidSettings:
       return "The server does not offer a game with these settings."
     case .unsupportedVersion:
-      let low = refusal.detail >> 16
-      let high = refusal.detail & 0xffff
-      return
-        "The server speaks protocol versions \(low) to \(high), and this tictactoe speaks "
-        + "\(ProtocolVersion.supported.lowerBound) to \(ProtocolVersion.supported.upperBound); "
-        + "update the older one."
+      return "The server \(ProtocolVersion.mismatch(refusal))."
     case .rateLimited:
       return "Too many sign-in attempts from this address; try again in \(refusal.detail) seconds."
     case .shuttingDown:

@@ -587,11 +587,8 @@ public struct OnlineGame: Reducer {
     case .shuttingDown:
       // The server is restarting: the drop that follows brings the reconnection.
       return .none
-    case .sessionExpired:
-      return stop("The session ended; sign in again to continue.", state: &state)
-    case .seatTakenOver:
-      return stop(
-        "This seat was taken over by another connection of the same account.", state: &state)
+    case .sessionExpired, .seatTakenOver:
+      return stop(OnlineGame.sentence(for: refusal, code: state.code), state: &state)
     case .noSuchGame, .gameFull, .gameOver, .notSignedIn, .invalidSettings, .unsupportedVersion,
       .helloExpected, .malformedMessage, .frameTooLarge, .tooManyGames:
       guard refusal.request != Self.moveRequest else { break }

@@ -256,6 +256,20 @@ struct VersionTests {
     #expect(ProtocolVersion.supported == ProtocolVersion.current...ProtocolVersion.current)
     #expect(ProtocolVersion.negotiated(with: ProtocolVersion.supported) == ProtocolVersion.current)
   }
+
+  @Test func aServersVersionsAreSaidAsTheyCome() {
+    func mismatch(_ low: UInt32, _ high: UInt32) -> String {
+      ProtocolVersion.mismatch(Refusal(.unsupportedVersion, request: 1, detail: low << 16 | high))
+    }
+    #expect(ProtocolVersion.spoken == "version 3")
+    #expect(
+      mismatch(2, 2)
+        == "speaks protocol version 2, and this tictactoe speaks version 3; update the older one")
+    #expect(mismatch(4, 6).hasPrefix("speaks protocol versions 4 to 6, "))
+    // A lying server's numbers are said, not trusted to make a range.
+    #expect(mismatch(9, 1).hasPrefix("speaks protocol versions 9 to 1, "))
+    #expect(mismatch(0xffff, 0xffff).hasPrefix("speaks protocol version 65535, "))
+  }
 }
 
 struct InviteCodeTests {
