@@ -256,6 +256,29 @@ struct OnlineGameTests {
     await store.finish()
   }
 
+  @Test(arguments: [
+    (ErrorCode.sessionExpired, "The session ended; sign in again to continue."),
+    (.seatTakenOver, "This seat was taken over by another connection of the same account."),
+  ])
+  func aSessionOrSeatLostStopsTheClientWhateverWasAsked(
+    refused: ErrorCode, sentence: String
+  ) async {
+    let link = ScriptedLink()
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: code), userName: "bob", token: "t1")
+    state.snapshot = snapshot(role: .o)
+    state.link = .live
+    state.hasBeenLive = true
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+    await store.send(.link(.message(.refused(Refusal(refused, request: OnlineGame.moveRequest))))) {
+      $0.link = .closed
+      $0.notices = [.stopped(sentence)]
+    }
+    await store.finish()
+  }
+
   @Test func aRefusedMoveIsSaidAndTheGameGoesOn() async {
     let link = ScriptedLink()
     var state = OnlineGame.State(
