@@ -340,9 +340,22 @@ def keys(gtk, database):
     rawinput.keyCombo("<Control>z")
     wait_for(lambda: counts(app.cells()) == (1, 0), "Ctrl+Z takes back O's move")
     ok("Ctrl+Z undoes")
+    check(not app.all("push button", "Play again"), "no Play again while the game goes on")
     rawinput.keyCombo("<Control>n")
-    wait_for(lambda: counts(app.cells()) == (0, 0), "Ctrl+N starts another game")
-    ok("Ctrl+N plays again")
+    wait_for(lambda: app.all("push button", "Keep playing"),
+             "Ctrl+N during a game asks before leaving it")
+    check(counts(app.cells()) == (1, 0), "the question leaves the game as it was")
+    app.press("Keep playing")
+    wait_for(lambda: not app.all("push button", "Keep playing"), "Keep playing closes the question")
+    check(counts(app.cells()) == (1, 0), "Keep playing keeps the game")
+    ok("Ctrl+N during a game asks first, and Keep playing keeps it")
+    for cell in ("Row 1, column 2, empty", "Row 2, column 1, empty", "Row 1, column 3, empty",
+                 "Row 3, column 1, empty"):
+        app.press(cell)
+    wait_for(lambda: app.title() == "Winner! Congrats Ann!", "X wins down the first column")
+    rawinput.keyCombo("<Control>n")
+    wait_for(lambda: counts(app.cells()) == (0, 0), "Ctrl+N after the game starts another")
+    ok("Ctrl+N plays again once the game is over")
     rawinput.pressKey("F1")
     help_window = wait_for(
         lambda: first([node for node in app.root.children if node.name == "Keyboard help"]),

@@ -140,7 +140,9 @@ public enum DesktopCommand: Hashable, Sendable, CaseIterable {
     case .moveBetweenCells: "Move between cells with the arrow keys"
     case .playCell: "Play the cell that has the focus"
     case .undo: "Undo"
-    case .playAgain: "Play again (on New game: start the game)"
+    case .playAgain:
+      "Play again once the game is over, a new game (asked first) while it goes on; on New "
+        + "game, start the game"
     case .pressButton: "Press a button by its underlined letter"
     case .nextControl: "Move between controls"
     case .help: "Show this help"

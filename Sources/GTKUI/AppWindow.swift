@@ -317,7 +317,7 @@ public final class AppWindow {
     case .playCell: "Return space"
     case .undo: "<Control>z"
     case .playAgain: "<Control>n"
-    case .pressButton: "<Alt>u <Alt>h <Alt>a <Alt>p"
+    case .pressButton: "<Alt>u <Alt>r <Alt>h <Alt>a <Alt>p"
     case .nextControl: "Tab <Shift>Tab"
     case .help: "F1 <Control>question"
     case .preferences: "<Control>comma"
@@ -342,11 +342,12 @@ public final class AppWindow {
     store.send(.newGame(.game(.view(.undoTapped))))
   }
 
-  /// Ctrl+N: another game on the Game screen, the game the form describes on New game.
+  /// Ctrl+N: on the Game screen, another game once this one is over and a new game (asked
+  /// first) while it goes on; on New game, the game the form describes.
   private func newGame() {
     guard case .screen(let screen) = page else { return }
     switch screen {
-    case .game: store.send(.newGame(.game(.view(.playAgainTapped))))
+    case .game: store.send(.newGame(.game(.view(.newGameTapped))))
     case .newGame: store.send(.newGame(.view(.letsPlayTapped)))
     default: break
     }

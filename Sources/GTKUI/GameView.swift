@@ -84,6 +84,8 @@ public final class GameView {
     analysisButton.setClass("active", state.analysis != nil)
     analysisLabel.message = state.analysisSummary
     statusLabel.message = state.failure?.sentence
+    // Another game is a game-over action; while a game goes on, the menu's New Game asks first.
+    playAgainButton.isVisible = state.isGameOver
     playAgainButton.setClass("suggested-action", state.isGameOver)
     playAgainButton.accessibleDescription = state.resultSentence ?? ""
     renderQuestion(state)

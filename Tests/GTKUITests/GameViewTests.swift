@@ -46,7 +46,7 @@ final class GameViewTests: XCTestCase {
       let window = present(view.root)
       defer { window.destroy() }
       view.render(try game(.hotSeat, moves: ["a1", "a2", "b1", "b2"]))
-      XCTAssertFalse(view.playAgainButton.hasClass("suggested-action"))
+      XCTAssertFalse(view.playAgainButton.isVisible, "another game is for after this one")
 
       view.render(try game(.hotSeat, moves: ["a1", "a2", "b1", "b2", "c1"]))
 
@@ -57,6 +57,7 @@ final class GameViewTests: XCTestCase {
           "Row 1, column 1, X", "Row 1, column 2, X", "Row 1, column 3, X",
         ])
       XCTAssertEqual(view.titleLabel.text, "Winner! Congrats Blob!")
+      XCTAssertTrue(view.playAgainButton.isVisible)
       XCTAssertTrue(view.playAgainButton.isFocused)
       XCTAssertEqual(view.playAgainButton.accessibleDescription, "X wins with a1, b1, c1.")
       XCTAssertTrue(view.playAgainButton.hasClass("suggested-action"))
@@ -74,6 +75,7 @@ final class GameViewTests: XCTestCase {
 
       view.cells[1][2].click()
       view.undoButton.click()
+      view.render(try game(.hotSeat, moves: ["a1", "a2", "b1", "b2", "c1"]))
       view.playAgainButton.click()
 
       XCTAssertEqual(
