@@ -10,6 +10,7 @@ Run by Scripts/gtk-e2e.sh inside `xvfb-run` and `dbus-run-session`, with the sys
     python3 Scripts/a11y_check.py responsive GTK DATABASE SECONDS
     python3 Scripts/a11y_check.py chrome GTK DATABASE
     python3 Scripts/a11y_check.py online GTK CLI FOLDER
+    python3 Scripts/a11y_check.py failure GTK FOLDER
 
 Each check prints `ok N - what`; the first failure prints `FAILED: what` and exits 1.
 No coordinates are used: widgets are found by accessible name and role, and pressed through
@@ -788,10 +789,63 @@ def toast(app, text, timeout=10.0):
     ok(f"a toast says {text}")
 
 
+def failure(gtk, folder):
+    """A database that cannot be opened, then a move that cannot be stored: each is said in a
+    message dialog (started from the desktop, nobody reads standard error), and Quit exits 1."""
+    import sqlite3
+
+    def says(part):
+        return first([label.name for label in app.all("label") if part in label.name])
+
+    def quit_in_dialog():
+        # The header bar's back button is named Quit too: press the dialog's own.
+        def button():
+            for window in app.root.children:
+                if window.findChildren(lambda node: node.roleName == "label"
+                                       and node.name == "Tic-Tac-Toe cannot go on"):
+                    return first(window.findChildren(
+                        lambda node: node.roleName == "push button" and node.name == "Quit"))
+            return None
+        wait_for(button, "the dialog has a Quit button").doActionNamed("click")
+
+    garbage = os.path.join(folder, "garbage.sqlite")
+    content = b"not a database\n" * 100
+    with open(garbage, "wb") as file:
+        file.write(content)
+    app = App(gtk, garbage)
+    app.one("label", "Tic-Tac-Toe cannot go on")
+    sentence = wait_for(lambda: says("garbage.sqlite"), "the dialog names the file")
+    ok(f"a file that is not a database is said in a dialog: {sentence!r}")
+    quit_in_dialog()
+    check(app.process.wait(timeout=10) == 1, "Quit leaves with exit status 1")
+    with open(garbage, "rb") as file:
+        check(file.read() == content, "the file is left as it was")
+
+    locked = os.path.join(folder, "locked.sqlite")
+    app = App(gtk, locked, "play", "--computer", "none", "--x", "Ann", "--o", "Bob")
+    wait_for(lambda: app.title() == "Ann, place your X", "the game opens")
+    app.press("Row 1, column 1, empty")
+    wait_for(lambda: app.cells().get((1, 1)) == "X", "the first move is played")
+    # Another program holds the database's write lock while O moves.
+    holder = sqlite3.connect(locked, timeout=10, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        app.press("Row 2, column 2, empty")
+        app.one("label", "Tic-Tac-Toe cannot go on", timeout=30)
+        sentence = wait_for(lambda: says("is not stored"), "the dialog says what is not stored")
+        ok(f"a move that cannot be stored is said in a dialog: {sentence!r}")
+        check("b2" in sentence, "the sentence names the move")
+        quit_in_dialog()
+        check(app.process.wait(timeout=10) == 1, "Quit leaves with exit status 1")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
 def main(arguments):
     scenarios = {
         "guest": guest, "board": board, "keys": keys, "signin": signin, "responsive": responsive,
-        "chrome": chrome, "online": online,
+        "chrome": chrome, "online": online, "failure": failure,
     }
     if not arguments or arguments[0] not in scenarios:
         print(__doc__, file=sys.stderr)

@@ -5,7 +5,8 @@
 #     bash Scripts/gtk-e2e.sh PATH_TO_TICTACTOE_GTK PATH_TO_TICTACTOE
 #
 # Plays as a guest against Unbeatable by cell names, checks 3×3 and 7×7 boards, plays from the
-# keyboard (as assistive technologies synthesise it), signs in with an account and two-factor
+# keyboard (as assistive technologies synthesise it), sees a database it cannot open and a move
+# it cannot store said in a message dialog, signs in with an account and two-factor
 # made by the command line, measures responsiveness on 15×15, and goes round the window: the
 # primary menu, About, the keyboard shortcuts, Preferences, a whole game with its toast, Stats;
 # then an online game against a real server, watched by a guest on a second desktop, with
@@ -50,6 +51,8 @@ check guest "$gtk" "$work/guest.sqlite"
 check board "$gtk" "$work/board3.sqlite" 3
 check board "$gtk" "$work/board7.sqlite" 7
 check keys "$gtk" "$work/keys.sqlite"
+mkdir "$work/failure"
+check failure "$gtk" "$work/failure"
 
 echo "-- an account with two-factor, made by the command line"
 printf '%s\n' "$password" | "$cli" account create "$user" --password-stdin --database "$database" \

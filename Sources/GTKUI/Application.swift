@@ -12,7 +12,8 @@ public enum GTKApplication {
   public static let id = "org.tictactoe.TicTacToe"
 
   private static var store: Store<TicTacToe>?
-  private static var windows: [AppWindow] = []
+  /// The windows open, kept alive while the application runs.
+  private static var windows: [AnyObject] = []
   private static var application: UnsafeMutablePointer<GtkApplication>?
   private static var status: Int32 = 0
   private static var lastTick = 0
@@ -31,9 +32,33 @@ public enum GTKApplication {
   /// app.
   ///
   /// - Returns: The exit status: 1 when the core stopped the app, after its sentence went to
-  ///   standard error.
+  ///   standard error and was shown in a message dialog until dismissed.
   public static func run(store: Store<TicTacToe>) -> Int32 {
     self.store = store
+    return runApplication()
+  }
+
+  /// Shows why the app cannot start (a database it cannot open, say) in a message dialog of its
+  /// own until it is dismissed, SIGINT or SIGTERM: started from the desktop, nobody reads
+  /// standard error, where the caller has written the sentence too.
+  ///
+  /// - Returns: The exit status, 1; at once when there is no display to show the dialog on.
+  public static func runFailure(_ sentence: String) -> Int32 {
+    startupFailure = sentence
+    status = 1
+    guard gtk_init_check() != 0 else { return status }
+    return runApplication()
+  }
+
+  /// The sentence of ``runFailure(_:)``, shown instead of the window.
+  private static var startupFailure: String?
+  /// The dialog saying why the app stopped, while it is shown.
+  private static var failureDialog: MessageDialog?
+
+  /// The heading over a sentence saying why the app stopped.
+  package static let failureHeading = "Tic-Tac-Toe cannot go on"
+
+  private static func runApplication() -> Int32 {
     // libadwaita's application loads its style sheet and follows the system's colour scheme.
     let application = cadw_gtk_application(adw_application_new(id, G_APPLICATION_NON_UNIQUE))
     self.application = application
@@ -54,21 +79,45 @@ public enum GTKApplication {
   }
 
   fileprivate static func didActivate(_ application: UnsafeMutablePointer<GtkApplication>) {
+    if let startupFailure {
+      // A window never shown: a dialog without a parent is discouraged (and logged as such).
+      let parent = Window(application: application, title: AppInfo.name)
+      windows.append(parent)
+      showFailure(startupFailure, over: parent, application: application)
+      return
+    }
     guard let store else { return }
     activatedAt = g_get_monotonic_time()
     let window = AppWindow(application: application, store: store)
-    window.onTermination = { termination in
-      if case .failed(let sentence) = termination {
-        FileHandle.standardError.write(Data("tictactoe-gtk: \(sentence)\n".utf8))
-        status = 1
-      }
-      if let application = self.application {
-        g_application_quit(cgtk_g_application(application))
-      }
+    window.onTermination = { [weak window] termination in
+      guard case .failed(let sentence) = termination, let window else { return quit() }
+      FileHandle.standardError.write(Data("tictactoe-gtk: \(sentence)\n".utf8))
+      status = 1
+      showFailure(sentence, over: window.window, application: application)
     }
     windows.append(window)
     window.window.present()
     store.send(.started)
+  }
+
+  /// Says why the app stopped in a message dialog, over the window when there is one, and
+  /// quits once it is answered or closed.
+  private static func showFailure(
+    _ sentence: String, over parent: Window?, application: UnsafeMutablePointer<GtkApplication>
+  ) {
+    let dialog = MessageDialog(
+      over: parent, heading: failureHeading, body: sentence,
+      answers: [(id: "quit", label: "Quit", style: .suggested)], cancel: "quit",
+      preferred: "quit")
+    // Alone, the dialog is what keeps the application running.
+    gtk_window_set_application(cgtk_window(dialog.widget), application)
+    dialog.onResponse = { _ in quit() }
+    failureDialog = dialog
+    dialog.present()
+  }
+
+  private static func quit() {
+    if let application { g_application_quit(cgtk_g_application(application)) }
   }
 
   fileprivate static func didTick() {

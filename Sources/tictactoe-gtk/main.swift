@@ -29,7 +29,7 @@ do {
     databasePath: Invocation.databasePath(in: arguments), timeBudget: timeBudget)
 } catch {
   FileHandle.standardError.write(Data("tictactoe-gtk: \(error.message)\n".utf8))
-  exit(CLI.ExitCode.failure)
+  exit(GTKApplication.runFailure(error.message))
 }
 
 let store = Store(initialState: TicTacToe.State(launch: launch)) { clients.app() }
