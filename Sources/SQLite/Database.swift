@@ -77,6 +77,9 @@ public final class Database {
     guard names <= 1 else {
       throw SQLiteError(kind: .hardLinked(names: names), message: "\(names) links", path: path)
     }
+    if mode != .readOnly, FileSystem.ownerCanWrite(path) {
+      FileSystem.restoreOwnerWrite([path + "-wal", path + "-shm"])
+    }
     // Check on a connection that cannot write: it neither rolls back a journal nor
     // checkpoints a log into a damaged file.
     try Self.check(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, accepting: accepting)

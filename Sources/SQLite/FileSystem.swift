@@ -55,6 +55,21 @@ enum FileSystem {
     }
   }
 
+  /// Gives the owner back the write permission on those of the files that exist, belong to
+  /// this process's user and lack it; a failure leaves the mode as it was.
+  ///
+  /// SQLite gives a new log and index the database file's mode. Made while the file was
+  /// read-only, they stay read-only after the file is made writable again, and every write
+  /// then fails as if the database itself were read-only.
+  static func restoreOwnerWrite(_ paths: [String]) {
+    for path in paths {
+      var status = stat()
+      guard stat(path, &status) == 0, status.st_uid == geteuid(), status.st_mode & S_IWUSR == 0
+      else { continue }
+      _ = chmod(path, (status.st_mode | S_IWUSR) & 0o700)
+    }
+  }
+
   /// Removes those of the files that exist and are empty, after their connection closed.
   static func removeEmptyFiles(_ paths: [String]) {
     // The index (-shm) is never empty once made, so it goes only together with an empty log.

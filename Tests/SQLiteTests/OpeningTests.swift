@@ -76,6 +76,36 @@ struct OpeningTests {
     #expect(try database.journalMode() == "wal")
   }
 
+  @Test func aLogLeftReadOnlyBecomesWritableWithTheFile() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    try Database(path: path).execute("CREATE TABLE t (n INTEGER)")
+    // Read while the file was read-only: SQLite makes the log and index read-only too.
+    try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: path)
+    do {
+      let reader = try Database(path: path, mode: .readOnly)
+      #expect(try reader.query("SELECT count(*) FROM t")[0].get(0) == 0)
+      #expect(try permissions(path + "-shm") == 0o400)
+    }
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+    let writer = try Database(path: path)
+    try writer.execute("INSERT INTO t VALUES (1)")
+    #expect(try permissions(path + "-shm") == 0o600)
+    #expect(try permissions(path + "-wal") == 0o600)
+  }
+
+  @Test func aReadOnlyOpeningLeavesTheModesAlone() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    try Database(path: path).execute("CREATE TABLE t (n INTEGER)")
+    try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: path)
+    _ = try Database(path: path, mode: .readOnly).query("SELECT count(*) FROM t")
+    let writer = try? Database(path: path)
+    #expect(writer == nil, "a file its owner made read-only stays read-only")
+    #expect(try permissions(path) == 0o400)
+    #expect(try permissions(path + "-shm") == 0o400)
+  }
+
   @Test func creatingOverAnExistingFileKeepsIt() throws {
     let folder = try TemporaryFolder()
     let path = try realDatabase(in: folder)
