@@ -24,11 +24,17 @@ struct Arguments {
   private(set) var values: [String: String] = [:]
   private(set) var flags: Set<String> = []
   private(set) var positionals: [String] = []
+  /// The program the arguments are for, when it is not `tictactoe`: `tictactoe-gtk` takes
+  /// play's options without the word play, so its sentences name it and its own `--help`.
+  private let program: String?
 
-  /// Splits `arguments` for `command`, refusing unknown or repeated options.
+  /// Splits `arguments` for `command` of `program` (`nil`: of `tictactoe`), refusing unknown or
+  /// repeated options.
   init(
-    _ arguments: [String], command: String, valued: Set<String>, flags allowedFlags: Set<String>
+    _ arguments: [String], command: String, program: String? = nil, valued: Set<String>,
+    flags allowedFlags: Set<String>
   ) throws(UsageError) {
+    self.program = program
     var index = 0
     var onlyPositionals = false
     for argument in arguments { try Self.check(argument) }
@@ -44,8 +50,7 @@ struct Arguments {
         continue
       }
       guard argument.hasPrefix("--") else {
-        throw UsageError(
-          "Unknown option \(argument.quotable) for \(command); see tictactoe \(command) --help.")
+        throw UsageError("Unknown option \(argument.quotable) \(forCommand(command)).")
       }
       var name = String(argument.dropFirst(2))
       var inlineValue: String?
@@ -77,8 +82,7 @@ struct Arguments {
         guard !value.isEmpty else { throw UsageError("The option --\(name) needs a value.") }
         values[name] = value
       } else {
-        throw UsageError(
-          "Unknown option --\(name.quotable) for \(command); see tictactoe \(command) --help.")
+        throw UsageError("Unknown option --\(name.quotable) \(forCommand(command)).")
       }
     }
   }
@@ -120,8 +124,14 @@ struct Arguments {
   func requirePositionals(atMost count: Int, command: String) throws(UsageError) {
     guard positionals.count <= count else {
       throw UsageError(
-        "Unexpected argument \"\(positionals[count].quotable)\" for \(command); see tictactoe \(command) --help."
-      )
+        "Unexpected argument \"\(positionals[count].quotable)\" \(forCommand(command)).")
     }
+  }
+
+  /// Where a refused argument was given and where to read what is taken: `for play; see
+  /// tictactoe play --help`, or `for tictactoe-gtk; see tictactoe-gtk --help`.
+  private func forCommand(_ command: String) -> String {
+    if let program { return "for \(program); see \(program) --help" }
+    return "for \(command); see tictactoe \(command) --help"
   }
 }

@@ -94,6 +94,27 @@ extension Command {
     try parseWithCommon(arguments).command
   }
 
+  /// Parses the options of `tictactoe play` given to another program, such as `tictactoe-gtk`,
+  /// which takes them without the word play.
+  ///
+  /// - Parameters:
+  ///   - arguments: The options, without `play`, `--help` or `--version`.
+  ///   - program: The program's name, which a refusal names with its own `--help`.
+  /// - Returns: The options as `tictactoe play` reads them.
+  /// - Throws: ``UsageError`` with one sentence for anything malformed.
+  public static func parsePlayOptions(
+    _ arguments: [String], for program: String
+  ) throws(UsageError) -> PlayOptions {
+    let parsed = try Arguments(arguments, syntax: Syntax.play, program: program)
+    try parsed.requirePositionals(atMost: 0, command: "play")
+    var options = try playOptions(parsed)
+    options.online = try onlinePlay(parsed, options: options)
+    // Refused as tictactoe play refuses them, though only the options are returned.
+    _ = try server(parsed, for: .play(options))
+    _ = try serverFingerprint(parsed)
+    return options
+  }
+
   static func parseWithCommon(
     _ arguments: [String]
   ) throws(UsageError) -> (command: Command, common: CommonOptions) {

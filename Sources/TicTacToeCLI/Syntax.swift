@@ -211,8 +211,11 @@ public enum Syntax {
 }
 
 extension Arguments {
-  /// Splits `arguments` for a declared subcommand, refusing options it does not declare.
-  init(_ arguments: [String], syntax: CommandSyntax) throws(UsageError) {
-    try self.init(arguments, command: syntax.name, valued: syntax.valued, flags: syntax.flags)
+  /// Splits `arguments` for a declared subcommand of `program` (`nil`: of `tictactoe`),
+  /// refusing options it does not declare.
+  init(_ arguments: [String], syntax: CommandSyntax, program: String? = nil) throws(UsageError) {
+    try self.init(
+      arguments, command: syntax.name, program: program, valued: syntax.valued,
+      flags: syntax.flags)
   }
 }

@@ -41,27 +41,28 @@ enum Invocation {
         return
       }
     }
-    switch try Command.parse(["play"] + rest) {
-    case .play(let options):
-      guard !options.passwordFromStandardInput, options.code == nil else {
-        throw UsageError(
-          "tictactoe-gtk asks for the password and code in its window; "
-            + "leave out --password-stdin and --code.")
-      }
-      let timeBudget =
-        options.seconds.map { Duration.milliseconds(Int64($0 * 1_000)) } ?? .seconds(1)
-      // The password is typed in the window: open Sign in with the name filled in.
-      self = .open(
-        options.user.map { .signIn(userName: $0) }
-          ?? .game(options.request, session: nil, isStandalone: false),
-        timeBudget: timeBudget)
-    case .help:
+    if rest.contains("--help") || rest.contains("-h") {
       self = .print(Self.help)
-    case .version:
-      self = .print("tictactoe-gtk 0.1.0")
-    default:
-      throw UsageError("tictactoe-gtk takes only play and its options.")
+      return
     }
+    if rest.contains("--version") {
+      self = .print("tictactoe-gtk 0.1.0")
+      return
+    }
+    // A refusal names tictactoe-gtk and its --help, not a play the user may not have typed.
+    let options = try Command.parsePlayOptions(rest, for: "tictactoe-gtk")
+    guard !options.passwordFromStandardInput, options.code == nil else {
+      throw UsageError(
+        "tictactoe-gtk asks for the password and code in its window; "
+          + "leave out --password-stdin and --code.")
+    }
+    let timeBudget =
+      options.seconds.map { Duration.milliseconds(Int64($0 * 1_000)) } ?? .seconds(1)
+    // The password is typed in the window: open Sign in with the name filled in.
+    self = .open(
+      options.user.map { .signIn(userName: $0) }
+        ?? .game(options.request, session: nil, isStandalone: false),
+      timeBudget: timeBudget)
   }
 
   /// The value of `--database` among `arguments`, if given.

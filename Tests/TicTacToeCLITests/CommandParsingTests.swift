@@ -89,6 +89,27 @@ struct CommandParsingTests {
     #expect(throws: UsageError(message)) { try Command.parse(arguments) }
   }
 
+  @Test(arguments: [
+    (["--bogus"], "Unknown option --bogus for tictactoe-gtk; see tictactoe-gtk --help."),
+    (["-x"], "Unknown option -x for tictactoe-gtk; see tictactoe-gtk --help."),
+    (["extra"], "Unexpected argument \"extra\" for tictactoe-gtk; see tictactoe-gtk --help."),
+    (["--computer", "maybe"], "The computer plays x, o, both or none, not \"maybe\"."),
+  ])
+  func anotherProgramTakingPlayOptionsIsNamedInItsMistakes(arguments: [String], message: String) {
+    #expect(throws: UsageError(message)) {
+      try Command.parsePlayOptions(arguments, for: "tictactoe-gtk")
+    }
+  }
+
+  @Test func anotherProgramReadsPlayOptionsAsPlayDoes() throws {
+    let arguments = ["--size", "4", "--computer", "none", "--x", "Ann"]
+    guard case .play(let options) = try Command.parse(["play"] + arguments) else {
+      Issue.record("expected play")
+      return
+    }
+    #expect(try Command.parsePlayOptions(arguments, for: "tictactoe-gtk") == options)
+  }
+
   @Test func timesAreDecimalSeconds() throws {
     #expect(
       try Command.parse(["gtp", "--time", "0.25"]) == Command.parse(["gtp", "--time", ".25"]))
