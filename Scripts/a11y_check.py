@@ -175,6 +175,53 @@ def is_enabled(node):
     return node.getState().contains(pyatspi.STATE_SENSITIVE)
 
 
+# GTK names an object that has no name by its class, such as "GtkSpinButton".
+CLASS_NAME = re.compile(r"^(Gtk|Adw)[A-Z][A-Za-z]*$")
+
+
+def name_problem(name):
+    """What is wrong with an accessible name that a screen reader would read, or None."""
+    name = (name or "").strip()
+    if not name:
+        return "no name"
+    if CLASS_NAME.match(name):
+        return "only its class's name"
+    words = name.split(" ")
+    half = len(words) // 2
+    if len(words) % 2 == 0 and words[:half] == words[half:]:
+        return "its name twice"
+    return None
+
+
+def check_focus_stops_named(app, screen):
+    """Every object of the app that can take the keyboard focus has a name of its own: no empty
+    name, no class name, no name said twice. A container with nothing to say is no focus stop.
+
+    Walks every window of the app, skipping into a board's cells only to check each one."""
+    unnamed = []
+    stack = [(app.root, "")]
+    while stack:
+        node, path = stack.pop()
+        try:
+            role, name = node.roleName, node.name
+            state = node.getState()
+            children = list(node.children)
+        except Exception:  # a node that went while the tree was walked
+            continue
+        here = f"{path}/{role}"
+        if state.contains(pyatspi.STATE_FOCUSABLE):
+            problem = name_problem(name)
+            if problem:
+                unnamed.append(f"{here} {name!r} ({problem})")
+        if role == "combo box":
+            # The row is the focus stop. libadwaita draws its choice inside with a list that
+            # never takes the focus (can-focus false), which GTK 4.8 still calls focusable.
+            continue
+        stack.extend((child, here) for child in reversed(children))
+    check(not unnamed, f"{screen}: every focusable object has a name of its own"
+          + (f"; not: {unnamed}" if unnamed else ""))
+
+
 def check_board(app, rows, columns, what):
     marks = app.cells()
     names = [button.name for button in app.cell_buttons()]
@@ -208,9 +255,13 @@ def guest(gtk, database):
     app = App(gtk, database)
     app.one("label", "Sign in")
     ok("opens at Sign in")
+    check_focus_stops_named(app, "Sign in")
     app.press("Play as guest")
     app.one("label", "Playing as a guest")
     ok("Play as guest opens New game")
+    spin = app.one("spin button", "In a row to win")
+    check(spin.value == 3, "the In a row to win spin button is named by its row and says 3")
+    check_focus_stops_named(app, "New game")
     app.type_into("X player", "Ann")
     app.press("Against the computer")
     app.press("Computer plays O")
@@ -221,6 +272,7 @@ def guest(gtk, database):
     ok("Let's play! opens the game: Ann, place your X")
     marks = check_board(app, 3, 3, "a 3×3 board")
     check(all(mark == "empty" for mark in marks.values()), "every cell starts empty")
+    check_focus_stops_named(app, "Game")
 
     moves = 0
     while True:
@@ -288,8 +340,13 @@ def guest(gtk, database):
     check(re.match(r"^Computer \(Unbeatable\): 0 wins, [01] loss(es)?, [01] draws?$", tally)
           is not None, f"Stats counts the finished game: {tally!r}")
     recent = wait_for(lambda: first([button for button in app.all("push button")
-                                     if button.name.startswith("Ann vs Computer: ")]),
-                      "Stats lists the finished game")
+                                     if button.description == "Replay this game"]),
+                      "Stats lists the finished game with a replay button")
+    result = "tied" if title == "Tied game!" else "Computer won"
+    expected = f"Ann vs Computer: {result} in {moves * 2 - (title == 'Tied game!')} moves"
+    check(recent.name == expected,
+          f"the replay button is named {expected!r} once: {recent.name!r}")
+    check_focus_stops_named(app, "Stats")
     recent.doActionNamed("click")
     wait_for(lambda: app.all("label", "Move 0 of " + str(moves * 2 - (title == "Tied game!"))),
              "the recent game opens for replay at its start")
@@ -297,6 +354,7 @@ def guest(gtk, database):
     wait_for(lambda: any(label.name.startswith("Move 1 of ") for label in app.all("label")),
              "Forward a move steps the replay")
     ok("a recent game replays move by move")
+    check_focus_stops_named(app, "Stats with a replay")
     app.press("Done")
     app.one("push button", "Let's play!")
     app.press("Back to Sign in")
@@ -384,6 +442,7 @@ def signin(gtk, database, user, password, secret):
     app.press("Sign in")
     app.one("label", "Two-factor authentication")
     ok("the password leads to Two-factor")
+    check_focus_stops_named(app, "Two-factor")
     app.type_into("Code", "000000" if totp(secret, 1) != "000000" else "111111")
     app.press("Verify")
     app.one("label", "That code is not valid. Check your authenticator app and try again.")
@@ -512,10 +571,15 @@ def chrome(gtk, database):
     app.one("push button", "Let's play!")
     ok("after the game, the back button returns to New game without a question")
     choose("Statistics")
-    recent = wait_for(lambda: first([node.name for node in app.root.findChildren(
-        lambda node: node.name.startswith("Ann vs Bob: "))]),
-        "Statistics opens Stats, listing the game just played")
-    check(recent == "Ann vs Bob: Ann won in 5 moves", f"Stats lists the game: {recent!r}")
+    # The button, not the row: a row named by its title hid a button whose name was doubled.
+    recent = wait_for(lambda: first(app.all("push button", "Ann vs Bob: Ann won in 5 moves")),
+                      "Statistics opens Stats, with a button named after the game just played")
+    replays = [(node.name, node.description) for node in app.all("push button")
+               if node.description == "Replay this game"]
+    check(replays == [("Ann vs Bob: Ann won in 5 moves", "Replay this game")],
+          f"Stats lists the game once, its replay button named exactly: {replays!r}")
+    check(recent is not None, "the replay button is named Ann vs Bob: Ann won in 5 moves")
+    check_focus_stops_named(app, "Stats from the menu")
 
     choose("Preferences")
     preferences = window("Preferences")

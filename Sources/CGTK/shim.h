@@ -46,6 +46,12 @@ static inline void cgtk_name_mnemonic_button(GtkWidget *button, const char *text
   cgtk_set_accessible_label(button, text);
 }
 
+/* Whether a widget is a GtkListBox, or a GtkScrolledWindow (the type checks are macros). */
+static inline gboolean cgtk_is_list_box(GtkWidget *widget) { return GTK_IS_LIST_BOX(widget); }
+static inline gboolean cgtk_is_scrolled_window(GtkWidget *widget) {
+  return GTK_IS_SCROLLED_WINDOW(widget);
+}
+
 /* The accessible name last set with cgtk_set_accessible_label, or NULL. */
 static inline const char *cgtk_accessible_label(GtkWidget *widget) {
   return (const char *)g_object_get_data(G_OBJECT(widget), "cgtk-accessible-label");

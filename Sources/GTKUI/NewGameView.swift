@@ -58,6 +58,8 @@ public final class NewGameView {
     sizeRow.choices = NewGame.State.sizeChoices.map(\.title)
     sizeRow.onSelect = { send(.sizeChanged(NewGame.State.sizeChoices[$0].side)) }
     kField.onChange = { send(.kChanged($0)) }
+    // Its row's title shows beside it, but names only the row.
+    kField.accessibleName = NewGame.Choice.k.title
     Button.send(
       [
         letsPlayButton: .letsPlayTapped, statsButton: .statsTapped,

@@ -189,11 +189,31 @@ package final class ToastOverlay: Element {
 
 // MARK: - Pages and boxed lists
 
+extension Element {
+  /// Keeps the list boxes and scrolled windows a libadwaita widget builds inside itself out of
+  /// the focus chain: the widgets in them take the focus, and they have no name to give.
+  func makeInnerContainersUnfocusable() {
+    var pending = [widget]
+    while let next = pending.popLast() {
+      if next != widget, cgtk_is_list_box(next) != 0 || cgtk_is_scrolled_window(next) != 0 {
+        gtk_widget_set_focusable(next, 0)
+      }
+      var child = gtk_widget_get_first_child(next)
+      while let found = child {
+        pending.append(found)
+        child = gtk_widget_get_next_sibling(found)
+      }
+    }
+  }
+}
+
 /// A page for an empty or a finished state: an icon, a title and a sentence, centred.
 package final class StatusPage: Element {
   init(icon: String) {
     super.init(adw_status_page_new())
     adw_status_page_set_icon_name(cadw_status_page(widget), icon)
+    // Its scrolled window held nothing to focus, so it was a Tab stop of its own, unnamed.
+    makeInnerContainersUnfocusable()
   }
 
   /// The title under the icon.
@@ -219,6 +239,9 @@ package final class BoxedList: Element {
     super.init(adw_preferences_group_new())
     if !title.isEmpty { adw_preferences_group_set_title(cadw_preferences_group(widget), title) }
     for row in rows { add(row) }
+    // Its list is only a container: its rows take the focus. Focusable, a list without a title
+    // was an object that assistive technologies could only name by its class.
+    makeInnerContainersUnfocusable()
   }
 
   /// Adds a row.
@@ -281,9 +304,15 @@ package final class ActionRow: Element {
     return self
   }
 
-  /// Makes a click anywhere on the row press `target`.
+  /// Makes a click anywhere on the row press `target`, which keeps its own accessible name.
   func activates(_ target: Element) {
     adw_action_row_set_activatable_widget(cadw_action_row(widget), target.widget)
+    // libadwaita labels the target by the row's title too, and GTK 4.8 joins both: a target
+    // named as the row was named twice ("Ada vs Bob: … Ada vs Bob: …").
+    if target.accessibleName != nil {
+      gtk_accessible_reset_relation(
+        OpaquePointer(target.widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
+    }
   }
 }
 
@@ -352,6 +381,8 @@ package final class WidgetRow: Element {
     super.init(adw_preferences_row_new())
     gtk_list_box_row_set_child(cadw_list_box_row(widget), child.margin(6).widget)
     gtk_list_box_row_set_activatable(cadw_list_box_row(widget), 0)
+    // The widgets inside take the focus; the row itself has no name to give.
+    gtk_widget_set_focusable(widget, 0)
   }
 }
 
@@ -371,6 +402,8 @@ package final class FieldRow: Element {
     super.init(adw_preferences_row_new())
     gtk_list_box_row_set_child(cadw_list_box_row(widget), column.margin(6).widget)
     gtk_list_box_row_set_activatable(cadw_list_box_row(widget), 0)
+    // The field takes the focus; the row was a second, silent Tab stop before it.
+    gtk_widget_set_focusable(widget, 0)
   }
 }
 

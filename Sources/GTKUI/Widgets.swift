@@ -547,6 +547,9 @@ package final class Scrolled: Element {
     gtk_scrolled_window_set_policy(
       cgtk_scrolled_window(widget), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
     gtk_widget_set_vexpand(widget, 1)
+    // Only a container: the controls inside take the focus, and scroll it into view. Focusable,
+    // it was an object without a name that assistive technologies offered.
+    gtk_widget_set_focusable(widget, 0)
   }
 
   /// How far down the content is scrolled, in pixels.
