@@ -96,6 +96,31 @@ for page in tictactoe tictactoe-gtk; do
 done
 ok "man tictactoe and man tictactoe-gtk show the installed pages without warnings"
 
+doc=/usr/share/doc/tictactoe
+# Debian Policy 12.5: a copyright file, here machine-readable (DEP-5): the Format line, a header
+# naming the upstream, and a Files: * paragraph with Copyright and License.
+[[ -f $doc/copyright ]] || fail "no $doc/copyright"
+[[ $(head -n 1 "$doc/copyright") == "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" ]] ||
+  fail "$doc/copyright does not start with the DEP-5 Format line"
+grep -qx "Upstream-Name: tictactoe" "$doc/copyright" || fail "$doc/copyright names no Upstream-Name"
+# The paragraph after the header: Files: *, then its Copyright and License fields.
+files=$(sed -n '/^Files: \*$/,/^$/p' "$doc/copyright")
+grep -qE '^Copyright: [0-9]{4}(-[0-9]{4})? .+' <<<"$files" && grep -qE '^License: .+' <<<"$files" ||
+  fail "$doc/copyright has no Files: * paragraph with Copyright and License"
+ok "$doc/copyright is a DEP-5 copyright file"
+# Policy 12.7: a native package's changelog.gz, compressed with gzip -9n (no name, no time).
+[[ -f $doc/changelog.gz ]] || fail "no $doc/changelog.gz"
+gzip -t "$doc/changelog.gz" || fail "$doc/changelog.gz is not gzip"
+# Byte 3 holds the flags (8: a file name is stored), bytes 4 to 7 the time, byte 8 the level (2: -9).
+header=$(od -An -tx1 -j3 -N6 "$doc/changelog.gz" | tr -d ' \n')
+[[ $header == 000000000002 ]] || fail "$doc/changelog.gz was not made with gzip -9n ($header)"
+zcat "$doc/changelog.gz" >"$work/changelog"
+[[ $(dpkg-parsechangelog -l "$work/changelog" -S Version) == "$version" ]] ||
+  fail "$doc/changelog.gz does not describe version $version: $(cat "$work/changelog")"
+[[ -z $(dpkg-parsechangelog -l "$work/changelog" 2>&1 >/dev/null) ]] ||
+  fail "dpkg-parsechangelog warns about $doc/changelog.gz"
+ok "$doc/changelog.gz is a gzip -9n Debian changelog for $version"
+
 id=org.tictactoe.TicTacToe
 desktop-file-validate "/usr/share/applications/$id.desktop" || fail "the desktop entry is invalid"
 appstreamcli validate --no-net "/usr/share/metainfo/$id.metainfo.xml" >/dev/null ||

@@ -145,6 +145,47 @@ EOF
 printf 'The Tic-Tac-Toe programs for Linux, in Swift.\nSee tictactoe(6) and tictactoe-gtk(6).\n' \
   >"$root/usr/share/doc/tictactoe/README"
 
+echo "-- copyright and changelog"
+# Debian Policy 12.5 and 12.7: every package has a copyright file, and a native package a
+# changelog.gz. The years and the date come from the commits (SOURCE_DATE_EPOCH when set), so
+# the same source gives the same files.
+holder="The Tic-Tac-Toe developers"
+contact="$holder <developers@tictactoe.invalid>"
+if [[ -n ${SOURCE_DATE_EPOCH:-} ]]; then
+  last=$SOURCE_DATE_EPOCH
+elif ! last=$(git log -1 --format=%ct 2>/dev/null); then
+  last=$(date +%s)
+fi
+first=$(git log --reverse --format=%ct 2>/dev/null | head -n 1 || true)
+first_year=$(date -u -d "@${first:-$last}" +%Y)
+last_year=$(date -u -d "@$last" +%Y)
+years=$first_year
+[[ $last_year == "$first_year" ]] || years="$first_year-$last_year"
+# The sources state no licence yet. A licence file added later must be named in the copyright
+# file, not shipped under the sentence below.
+for file in LICENSE LICENSE.md LICENSE.txt COPYING; do
+  [[ ! -e $file ]] || fail "$file exists: name its licence in the copyright file package-deb.sh writes"
+done
+cat >"$root/usr/share/doc/tictactoe/copyright" <<COPYRIGHT
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: tictactoe
+Upstream-Contact: $contact
+Comment: The sources carry no licence: there is no LICENSE file and the README
+ names none.
+
+Files: *
+Copyright: $years $holder
+License: none
+ No licence has been granted for this work.
+COPYRIGHT
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || true)
+{
+  printf 'tictactoe (%s) unstable; urgency=medium\n\n' "$version"
+  printf '  * Release %s%s.\n\n' "$version" "${commit:+, built from commit $commit}"
+  printf ' -- %s  %s\n' "$contact" "$(LC_ALL=C date -u -R -d "@$last")"
+} | gzip -9n >"$root/usr/share/doc/tictactoe/changelog.gz"
+chmod 0644 "$root/usr/share/doc/tictactoe/copyright" "$root/usr/share/doc/tictactoe/changelog.gz"
+
 mkdir -p "$output"
 package=$output/tictactoe_${version}_$architecture.deb
 dpkg-deb --root-owner-group -Zxz -z1 --build "$root" "$package" >/dev/null
