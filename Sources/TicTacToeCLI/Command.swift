@@ -105,14 +105,22 @@ extension Command {
   public static func parsePlayOptions(
     _ arguments: [String], for program: String
   ) throws(UsageError) -> PlayOptions {
-    let parsed = try Arguments(arguments, syntax: Syntax.play, program: program)
-    try parsed.requirePositionals(atMost: 0, command: "play")
-    var options = try playOptions(parsed)
-    options.online = try onlinePlay(parsed, options: options)
+    let (parsed, options) = try play(arguments, program: program)
     // Refused as tictactoe play refuses them, though only the options are returned.
     _ = try server(parsed, for: .play(options))
     _ = try serverFingerprint(parsed)
     return options
+  }
+
+  /// The arguments of `play` (of `program`, when not `tictactoe`) and the options they give.
+  private static func play(
+    _ arguments: [String], program: String? = nil
+  ) throws(UsageError) -> (Arguments, PlayOptions) {
+    let parsed = try Arguments(arguments, syntax: Syntax.play, program: program)
+    try parsed.requirePositionals(atMost: 0, command: "play")
+    var options = try playOptions(parsed)
+    options.online = try onlinePlay(parsed, options: options)
+    return (parsed, options)
   }
 
   static func parseWithCommon(
@@ -175,10 +183,8 @@ extension Command {
     case "serve", "games":
       (command, parsed) = try parseOnline(name, rest)
     default:
-      parsed = try Arguments(rest, syntax: Syntax.play)
-      try parsed.requirePositionals(atMost: 0, command: name)
-      var options = try playOptions(parsed)
-      options.online = try onlinePlay(parsed, options: options)
+      let options: PlayOptions
+      (parsed, options) = try play(rest)
       command = .play(options)
     }
     return (
