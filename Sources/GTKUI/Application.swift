@@ -56,7 +56,7 @@ public enum GTKApplication {
   private static var failureDialog: MessageDialog?
 
   /// The heading over a sentence saying why the app stopped.
-  package static let failureHeading = "Tic-Tac-Toe cannot go on"
+  private static let failureHeading = "Tic-Tac-Toe cannot go on"
 
   private static func runApplication() -> Int32 {
     // libadwaita's application loads its style sheet and follows the system's colour scheme.
@@ -80,10 +80,11 @@ public enum GTKApplication {
 
   fileprivate static func didActivate(_ application: UnsafeMutablePointer<GtkApplication>) {
     if let startupFailure {
-      // A window never shown: a dialog without a parent is discouraged (and logged as such).
+      // A window never shown, which keeps the application running: a dialog without a parent
+      // is discouraged (and logged as such).
       let parent = Window(application: application, title: AppInfo.name)
       windows.append(parent)
-      showFailure(startupFailure, over: parent, application: application)
+      showFailure(startupFailure, over: parent)
       return
     }
     guard let store else { return }
@@ -93,24 +94,20 @@ public enum GTKApplication {
       guard case .failed(let sentence) = termination, let window else { return quit() }
       FileHandle.standardError.write(Data("tictactoe-gtk: \(sentence)\n".utf8))
       status = 1
-      showFailure(sentence, over: window.window, application: application)
+      showFailure(sentence, over: window.window)
     }
     windows.append(window)
     window.window.present()
     store.send(.started)
   }
 
-  /// Says why the app stopped in a message dialog, over the window when there is one, and
-  /// quits once it is answered or closed.
-  private static func showFailure(
-    _ sentence: String, over parent: Window?, application: UnsafeMutablePointer<GtkApplication>
-  ) {
+  /// Says why the app stopped in a message dialog over `parent`, and quits once it is answered
+  /// or closed.
+  private static func showFailure(_ sentence: String, over parent: Window) {
     let dialog = MessageDialog(
       over: parent, heading: failureHeading, body: sentence,
       answers: [(id: "quit", label: "Quit", style: .suggested)], cancel: "quit",
       preferred: "quit")
-    // Alone, the dialog is what keeps the application running.
-    gtk_window_set_application(cgtk_window(dialog.widget), application)
     dialog.onResponse = { _ in quit() }
     failureDialog = dialog
     dialog.present()
