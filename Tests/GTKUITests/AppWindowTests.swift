@@ -151,12 +151,24 @@ extension AppWindowTests {
 /// A store over test clients: the demo accounts, records in memory, an engine that takes the
 /// first empty cell, a clock that does not wait.
 @MainActor
-func makeStore() -> Store<TicTacToe> {
-  Store(initialState: TicTacToe.State()) {
+func makeStore(_ state: TicTacToe.State = TicTacToe.State()) -> Store<TicTacToe> {
+  Store(initialState: state) {
     TicTacToe(
       authentication: .demo, database: InMemoryDatabase().client, engine: .firstEmptyCell,
       clock: .immediate, random: .lowest, thinkingPause: .zero)
   }
+}
+
+/// A store of ``makeStore(_:)`` with a game of Ann against Bob on the Game screen.
+@MainActor
+func makeStoreInAGameOfAnnAndBob() -> Store<TicTacToe> {
+  var form = NewGame.State()
+  form.settings = GameSettings(xName: "Ann", oName: "Bob")
+  var state = TicTacToe.State()
+  state.destination = .newGame(form)
+  let store = makeStore(state)
+  store.send(.newGame(.view(.letsPlayTapped)))
+  return store
 }
 
 /// Runs the main run loop and GTK's main context until `condition` holds or two seconds pass.

@@ -136,16 +136,7 @@ final class DesktopTests: XCTestCase {
     let preferences = preferences
     try MainActor.assumeIsolated {
       try requireDisplay()
-      var form = NewGame.State()
-      form.settings = GameSettings(xName: "Ann", oName: "Bob")
-      var state = TicTacToe.State()
-      state.destination = .newGame(form)
-      let store = Store(initialState: state) {
-        TicTacToe(
-          authentication: .demo, database: InMemoryDatabase().client, engine: .firstEmptyCell,
-          clock: .immediate, random: .lowest, thinkingPause: .zero)
-      }
-      store.send(.newGame(.view(.letsPlayTapped)))
+      let store = makeStoreInAGameOfAnnAndBob()
       let app = AppWindow(application: nil, store: store, preferences: preferences)
       defer { app.window.destroy() }
       let board = try XCTUnwrap(app.gameView)

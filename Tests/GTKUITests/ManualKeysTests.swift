@@ -25,16 +25,7 @@ final class ManualKeysTests: XCTestCase {
       let documented = try Self.documentedKeys(in: roff)
       XCTAssertFalse(documented.isEmpty, "tictactoe-gtk(6) has a KEYS section")
 
-      var form = NewGame.State()
-      form.settings = GameSettings(xName: "Ann", oName: "Bob")
-      var state = TicTacToe.State()
-      state.destination = .newGame(form)
-      let store = Store(initialState: state) {
-        TicTacToe(
-          authentication: .demo, database: InMemoryDatabase().client, engine: .firstEmptyCell,
-          clock: .immediate, random: .lowest, thinkingPause: .zero)
-      }
-      store.send(.newGame(.view(.letsPlayTapped)))
+      let store = makeStoreInAGameOfAnnAndBob()
       let app = AppWindow(
         application: nil, store: store,
         preferences: PreferencesFile(path: folder + "/tictactoe-gtk.ini"))

@@ -256,6 +256,18 @@ struct OnlineGameTests {
     await store.finish()
   }
 
+  /// A store of Bob's client, seated as O in a live game over `link`.
+  private func bobPlayingO(_ link: ScriptedLink) -> TestStore<OnlineGame> {
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: code), userName: "bob", token: "t1")
+    state.snapshot = snapshot(role: .o)
+    state.link = .live
+    state.hasBeenLive = true
+    return TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+  }
+
   @Test(arguments: [
     (ErrorCode.sessionExpired, "The session ended; sign in again to continue."),
     (.seatTakenOver, "This seat was taken over by another connection of the same account."),
@@ -264,14 +276,7 @@ struct OnlineGameTests {
     refused: ErrorCode, sentence: String
   ) async {
     let link = ScriptedLink()
-    var state = OnlineGame.State(
-      server: server, intent: .join(code: code), userName: "bob", token: "t1")
-    state.snapshot = snapshot(role: .o)
-    state.link = .live
-    state.hasBeenLive = true
-    let store = TestStore(initialState: state) {
-      OnlineGame(link: link.client, clock: TestClock().client)
-    }
+    let store = bobPlayingO(link)
     await store.send(.link(.message(.refused(Refusal(refused, request: OnlineGame.moveRequest))))) {
       $0.link = .closed
       $0.notices = [.stopped(sentence)]
@@ -281,14 +286,7 @@ struct OnlineGameTests {
 
   @Test func aRefusedMoveIsSaidAndTheGameGoesOn() async {
     let link = ScriptedLink()
-    var state = OnlineGame.State(
-      server: server, intent: .join(code: code), userName: "bob", token: "t1")
-    state.snapshot = snapshot(role: .o)
-    state.link = .live
-    state.hasBeenLive = true
-    let store = TestStore(initialState: state) {
-      OnlineGame(link: link.client, clock: TestClock().client)
-    }
+    let store = bobPlayingO(link)
     let a1 = Cell(row: 0, column: 0)
     await store.send(.view(.cellTapped(a1))) { $0.pendingMove = a1 }
     #expect(await link.waitForSent() == [.move(code: code, ply: 0, cell: a1)])
