@@ -52,7 +52,7 @@ public final class GameView {
       Box.column(
         spacing: 12, Box.row(spacing: 12, titleLabel, spinner).centered(), frame, analysisLabel,
         statusLabel, Box.row(spacing: 18, controls, playAgainButton).centered()
-      ).margin(18), title: titleLabel)
+      ).margin(18, bottom: ToastOverlay.clearance), title: titleLabel)
     root = scaler.root
     frame.onKeyPressed { [weak self] keyval, modifiers in
       self?.moveFocus(keyval: keyval, modifiers: modifiers) ?? false

@@ -55,7 +55,7 @@ public final class OnlineGameView {
     let column = Box.column(
       spacing: 12, Box.row(spacing: 12, titleLabel, spinner).centered(), inviteRow, frame,
       statusLabel, controlButton.centered()
-    ).margin(18)
+    ).margin(18, bottom: ToastOverlay.clearance)
     scaler = TitleScaler(column, title: titleLabel)
     root = scaler.root
     // Resign asks first (the core's question); Leave leaves.

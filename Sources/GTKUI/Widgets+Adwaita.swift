@@ -168,6 +168,10 @@ package final class ToastOverlay: Element {
   /// Every message shown so far, oldest first, for tests.
   package private(set) var shown: [String] = []
 
+  /// The height a toast and its margin take at the bottom of the window: a screen with its
+  /// buttons at the bottom leaves it free, so that a toast never covers them.
+  static let clearance: Int32 = 80
+
   init(_ child: Element) {
     super.init(adw_toast_overlay_new())
     adw_toast_overlay_set_child(cadw_toast_overlay(widget), child.widget)

@@ -122,8 +122,13 @@ public class Element {
   /// Puts the same margin on every side.
   @discardableResult
   func margin(_ size: Int32) -> Self {
+    margin(size, bottom: size)
+  }
+
+  /// Sets the margin on the top and the sides to `size`, and at the bottom to `bottom`.
+  func margin(_ size: Int32, bottom: Int32) -> Self {
     gtk_widget_set_margin_top(widget, size)
-    gtk_widget_set_margin_bottom(widget, size)
+    gtk_widget_set_margin_bottom(widget, bottom)
     gtk_widget_set_margin_start(widget, size)
     gtk_widget_set_margin_end(widget, size)
     return self
