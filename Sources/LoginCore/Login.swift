@@ -232,17 +232,6 @@ public struct Login: Reducer {
     "The server is a host name or an address, with :PORT unless it is 7457, such as "
     + "example.org or 127.0.0.1:7457."
 
-  /// The refusal of a server whose fingerprint changed, saying how to accept the new one.
-  public static func changedFingerprintMessage(
-    _ address: ServerAddress, pinned: [UInt8], presented: [UInt8]
-  ) -> String {
-    let new = ServerFingerprint.text(presented)
-    return "The server at \(address) presented the fingerprint \(new), but "
-      + "\(ServerFingerprint.text(pinned)) was trusted before; nothing was sent to it. If its "
-      + "certificate really changed, trust the new one with tictactoe games --server \(address) "
-      + "--server-fingerprint \(new)"
-  }
-
   private func core(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .view(.userNameChanged(let userName)):
@@ -330,7 +319,7 @@ public struct Login: Reducer {
           address: connecting.address, fingerprint: fingerprint, request: connecting.request)
       case .changed(let pinned, let presented):
         state.password = ""
-        state.errorMessage = Self.changedFingerprintMessage(
+        state.errorMessage = TrustStatus.changedFingerprintMessage(
           connecting.address, pinned: pinned, presented: presented)
       }
       return .none

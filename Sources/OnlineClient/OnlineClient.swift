@@ -11,6 +11,20 @@ public enum TrustStatus: Equatable, Sendable {
   case changed(pinned: [UInt8], presented: [UInt8])
 }
 
+extension TrustStatus {
+  /// The refusal of a server whose fingerprint changed, saying how to accept the new one from
+  /// either front end: a command that pins it in this computer's database.
+  public static func changedFingerprintMessage(
+    _ address: ServerAddress, pinned: [UInt8], presented: [UInt8]
+  ) -> String {
+    let new = ServerFingerprint.text(presented)
+    return "The server at \(address) presented the fingerprint \(new), but "
+      + "\(ServerFingerprint.text(pinned)) was trusted before; nothing was sent to it. If its "
+      + "certificate really changed, trust the new one with tictactoe games --server \(address) "
+      + "--server-fingerprint \(new)."
+  }
+}
+
 /// The game servers, as the features see them: whether a server is trusted, its accounts, its
 /// games, and connections that carry one game.
 ///

@@ -83,9 +83,7 @@ public struct TrustStore: Sendable {
       return
     case .changed(let pinned, _):
       throw OnlineFailure(
-        "The server at \(address) presented the fingerprint \(presentedText), but "
-          + "\(ServerFingerprint.text(pinned)) was trusted before; if its certificate really "
-          + "changed, run again with --server-fingerprint \(presentedText) to trust the new one.",
+        TrustStatus.changedFingerprintMessage(address, pinned: pinned, presented: presented),
         isPermanent: true)
     case .firstUse:
       guard case .pin(let announce) = firstUse else {

@@ -94,8 +94,11 @@ extension Command {
     try parseWithCommon(arguments).command
   }
 
-  /// Parses the options of `tictactoe play` given to another program, such as `tictactoe-gtk`,
-  /// which takes them without the word play.
+  /// Parses the options of `tictactoe play` given to a program with a window, such as
+  /// `tictactoe-gtk`, which takes them without the word play.
+  ///
+  /// The terminal's own options are refused rather than ignored: the window draws in colour,
+  /// and plays online from its Sign in and New game screens.
   ///
   /// - Parameters:
   ///   - arguments: The options, without `play`, `--help` or `--version`.
@@ -105,19 +108,32 @@ extension Command {
   public static func parsePlayOptions(
     _ arguments: [String], for program: String
   ) throws(UsageError) -> PlayOptions {
-    let (parsed, options) = try play(arguments, program: program)
-    // Refused as tictactoe play refuses them, though only the options are returned.
-    _ = try server(parsed, for: .play(options))
-    _ = try serverFingerprint(parsed)
-    return options
+    try play(arguments, program: program).options
   }
 
-  /// The arguments of `play` (of `program`, when not `tictactoe`) and the options they give.
+  /// Refuses the options only the terminal honours, given to `program`, which has a window.
+  private static func refuseTerminalOptions(
+    _ parsed: Arguments, for program: String
+  ) throws(UsageError) {
+    if let option = ["plain", "no-color"].first(where: parsed.has) {
+      throw UsageError("\(program) opens a window; --\(option) is for tictactoe play.")
+    }
+    let online = ["server", "server-fingerprint", "join", "watch"].first { parsed.value($0) != nil }
+    if let option = online ?? (parsed.has("new") ? "new" : nil) {
+      throw UsageError(
+        "\(program) plays online from its window (the server on Sign in, the game on New "
+          + "game); --\(option) is for tictactoe play.")
+    }
+  }
+
+  /// The arguments of `play` (of `program`, a window, when not `tictactoe`) and the options
+  /// they give.
   private static func play(
     _ arguments: [String], program: String? = nil
-  ) throws(UsageError) -> (Arguments, PlayOptions) {
+  ) throws(UsageError) -> (parsed: Arguments, options: PlayOptions) {
     let parsed = try Arguments(arguments, syntax: Syntax.play, program: program)
     try parsed.requirePositionals(atMost: 0, command: "play")
+    if let program { try refuseTerminalOptions(parsed, for: program) }
     var options = try playOptions(parsed)
     options.online = try onlinePlay(parsed, options: options)
     return (parsed, options)

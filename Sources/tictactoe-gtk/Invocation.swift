@@ -89,7 +89,9 @@ enum Invocation {
                          [--first x|o|alternate|random] [--time SECONDS] [--user NAME]
                          [--database PATH]
 
-    The options are those of tictactoe play; --user opens Sign in with that name. Keys: arrows move on the board, Enter plays,
-    Ctrl+Z undo, Ctrl+N play again, F1 help.
+    The options are those of tictactoe play but the terminal's (--plain, --no-color) and the
+    online ones: the window plays online from Sign in and New game. --user opens Sign in with
+    that name. Keys: arrows move on the board, Enter plays, Ctrl+Z undo, Ctrl+N play again (a
+    new game, asked first, during one), F1 help.
     """
 }

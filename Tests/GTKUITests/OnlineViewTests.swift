@@ -413,7 +413,7 @@ extension OnlineViewTests {
       pump { login.errorLabel.isVisible }
       XCTAssertEqual(
         login.errorLabel.text,
-        Login.changedFingerprintMessage(onlineServer, pinned: [0x01], presented: [0x02]))
+        TrustStatus.changedFingerprintMessage(onlineServer, pinned: [0x01], presented: [0x02]))
       XCTAssertTrue(login.errorLabel.text.contains("--server-fingerprint SHA256:02"))
       XCTAssertNil(login.trustDialog, "a changed fingerprint is not a question")
       XCTAssertEqual(login.passwordEntry.text, "", "the password is not kept")

@@ -139,7 +139,7 @@ struct LoginServerTests {
         + String(repeating: "01", count: 32)
         + " was trusted before; nothing was sent to it. If its certificate really changed, "
         + "trust the new one with tictactoe games --server example.org:7457 "
-        + "--server-fingerprint \(new)"
+        + "--server-fingerprint \(new)."
     }
     #expect(store.state.checkedServer == nil)
     await store.finish()

@@ -94,6 +94,31 @@ struct CommandParsingTests {
     (["-x"], "Unknown option -x for tictactoe-gtk; see tictactoe-gtk --help."),
     (["extra"], "Unexpected argument \"extra\" for tictactoe-gtk; see tictactoe-gtk --help."),
     (["--computer", "maybe"], "The computer plays x, o, both or none, not \"maybe\"."),
+    (["--plain"], "tictactoe-gtk opens a window; --plain is for tictactoe play."),
+    (
+      ["--size", "4", "--no-color"],
+      "tictactoe-gtk opens a window; --no-color is for tictactoe play."
+    ),
+    (
+      ["--server", "example.org"],
+      "tictactoe-gtk plays online from its window (the server on Sign in, the game on New game); "
+        + "--server is for tictactoe play."
+    ),
+    (
+      ["--user", "ann", "--join", "ABC234"],
+      "tictactoe-gtk plays online from its window (the server on Sign in, the game on New game); "
+        + "--join is for tictactoe play."
+    ),
+    (
+      ["--new"],
+      "tictactoe-gtk plays online from its window (the server on Sign in, the game on New game); "
+        + "--new is for tictactoe play."
+    ),
+    // A name that reads like an option is a name.
+    (
+      ["--x", "--plain", "--computer", "maybe"],
+      "The computer plays x, o, both or none, not \"maybe\"."
+    ),
   ])
   func anotherProgramTakingPlayOptionsIsNamedInItsMistakes(arguments: [String], message: String) {
     #expect(throws: UsageError(message)) {
