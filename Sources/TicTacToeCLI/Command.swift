@@ -116,13 +116,13 @@ extension Command {
     _ parsed: Arguments, for program: String
   ) throws(UsageError) {
     if let option = ["plain", "no-color"].first(where: parsed.has) {
-      throw UsageError("\(program) opens a window; --\(option) is for tictactoe play.")
+      throw UsageError("The option --\(option) is for tictactoe play in a terminal.")
     }
     let online = ["server", "server-fingerprint", "join", "watch"].first { parsed.value($0) != nil }
     if let option = online ?? (parsed.has("new") ? "new" : nil) {
       throw UsageError(
-        "\(program) plays online from its window (the server on Sign in, the game on New "
-          + "game); --\(option) is for tictactoe play.")
+        "The option --\(option) is for tictactoe play; \(program) plays online from its Sign in "
+          + "and New game screens.")
     }
   }
 

@@ -94,25 +94,25 @@ struct CommandParsingTests {
     (["-x"], "Unknown option -x for tictactoe-gtk; see tictactoe-gtk --help."),
     (["extra"], "Unexpected argument \"extra\" for tictactoe-gtk; see tictactoe-gtk --help."),
     (["--computer", "maybe"], "The computer plays x, o, both or none, not \"maybe\"."),
-    (["--plain"], "tictactoe-gtk opens a window; --plain is for tictactoe play."),
+    (["--plain"], "The option --plain is for tictactoe play in a terminal."),
     (
       ["--size", "4", "--no-color"],
-      "tictactoe-gtk opens a window; --no-color is for tictactoe play."
+      "The option --no-color is for tictactoe play in a terminal."
     ),
     (
       ["--server", "example.org"],
-      "tictactoe-gtk plays online from its window (the server on Sign in, the game on New game); "
-        + "--server is for tictactoe play."
+      "The option --server is for tictactoe play; tictactoe-gtk plays online from its Sign in and "
+        + "New game screens."
     ),
     (
       ["--user", "ann", "--join", "ABC234"],
-      "tictactoe-gtk plays online from its window (the server on Sign in, the game on New game); "
-        + "--join is for tictactoe play."
+      "The option --join is for tictactoe play; tictactoe-gtk plays online from its Sign in and "
+        + "New game screens."
     ),
     (
       ["--new"],
-      "tictactoe-gtk plays online from its window (the server on Sign in, the game on New game); "
-        + "--new is for tictactoe play."
+      "The option --new is for tictactoe play; tictactoe-gtk plays online from its Sign in and "
+        + "New game screens."
     ),
     // A name that reads like an option is a name.
     (
