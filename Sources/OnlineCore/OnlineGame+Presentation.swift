@@ -79,7 +79,9 @@ extension OnlineGame.State {
   /// For example `ann, place your X`, `Waiting for bob to place O…`, `Winner! Congrats ann!`.
   public var title: String {
     guard let snapshot, let feature = feature(afterPly: snapshot.moves.count - 1) else {
-      return link == .closed ? "Not connected" : "Connecting to \(server)…"
+      // Closed before a game was shown: the server refused the request, or could not be
+      // reached; the sentence under the title says which.
+      return link == .closed ? "No game" : "Connecting to \(server)…"
     }
     switch snapshot.status {
     case .waiting:

@@ -302,6 +302,9 @@ struct OnlineGameViewTests {
       server: server, intent: .join(code: code), userName: "ann", token: "t1")
     #expect(state.title == "Connecting to example.org:7457…")
     #expect(state.cells.isEmpty)
+    // Stopped before a game was shown, by a refusal or a server out of reach.
+    state.link = .closed
+    #expect(state.title == "No game")
     state.snapshot = snapshot(o: nil, status: .waiting)
     state.link = .live
     #expect(state.title == "Waiting for an opponent…")
