@@ -606,6 +606,10 @@ enable.out.expect(r"Two-factor is on for dee\.")
 enable.out.expect(r"Recovery codes, each usable once instead of a code; keep them safe:")
 recovery = enable.out.expect(r"([a-z2-7]{5}-[a-z2-7]{5})").group(1)
 check(enable.wait(timeout=TIMEOUT) == 0, "2fa-enable did not exit cleanly")
+status, out, err = run(["account", "2fa-enable", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", "first password\n")
+check(status == 1 and "Two-factor is already on for this account on the server." in err,
+      f"2fa-enable with two-factor on: {status} {out} {err}")
 status, out, err = run(["login", "dee", "--server", address, "--password-stdin"],
                        "dee.sqlite", "first password\n")
 check(status == 1 and "two-factor" in err, f"a sign-in without a code passed: {status} {err}")
@@ -618,6 +622,10 @@ check(status != 0, f"two-factor went off without a code: {status} {out} {err}")
 status, out, err = run(["account", "2fa-disable", "dee", "--server", address, "--password-stdin"],
                        "dee.sqlite", f"first password\n{recovery}\n")
 check(status == 0 and "Two-factor is off for dee." in out, f"2fa-disable: {status} {out} {err}")
+status, out, err = run(["account", "2fa-disable", "dee", "--server", address, "--password-stdin"],
+                       "dee.sqlite", f"first password\n{recovery}\n")
+check(status == 1 and "Two-factor is not on for this account on the server." in err,
+      f"2fa-disable with two-factor off: {status} {out} {err}")
 status, out, err = run(["account", "passwd", "dee", "--server", address, "--password-stdin"],
                        "dee.sqlite", "first password\nsecond password\n")
 check(status == 0, f"passwd: {status} {out} {err}")

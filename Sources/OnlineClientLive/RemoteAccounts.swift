@@ -187,7 +187,18 @@ func authenticationError(for refusal: Refusal, _ address: ServerAddress) -> Auth
   case .codeRequired: return .codeRequired
   case .notSignedIn: return .notSignedIn
   case .twoFactorState:
-    return .twoFactorState("Two-factor on the server is not in the state this request needs.")
+    // The request refused says which state two-factor was not in.
+    switch refusal.request {
+    case ClientMessage.beginTwoFactor(userName: "", password: "").type:
+      return .twoFactorState("Two-factor is already on for this account on the server.")
+    case ClientMessage.disableTwoFactor(userName: "", password: "", code: nil).type:
+      return .twoFactorState("Two-factor is not on for this account on the server.")
+    case ClientMessage.confirmTwoFactor(userName: "", code: "").type:
+      return .twoFactorState(
+        "No two-factor set-up is waiting for this account on the server; start it again.")
+    default:
+      return .twoFactorState("Two-factor on the server is not in the state this request needs.")
+    }
   case .rateLimited:
     return .storage(
       "Too many sign-in attempts from this address; try again in \(refusal.detail) seconds.")
