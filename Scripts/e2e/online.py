@@ -7,6 +7,7 @@ Usage: python3 Scripts/e2e/online.py PATH_TO_TICTACTOE
 
 import atexit
 import base64
+import collections
 import hashlib
 import hmac
 import json
@@ -147,6 +148,28 @@ def start_server(listen, grace=60):
         raise SystemExit(1)
     return process, int(listening.group(1)), fingerprint.group(1)
 
+
+# A server stopped as soon as it says it listens stops cleanly: the signal is caught by then.
+quick_stops = collections.Counter()
+for attempt in range(20):
+    quick = subprocess.Popen(
+        [BINARY, "serve", "--listen", "127.0.0.1:0", "--database",
+         os.path.join(WORK, f"quick-{attempt}.sqlite")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    quick.stdout.readline()
+    quick.stdout.readline()
+    quick.send_signal(signal.SIGTERM if attempt % 2 == 0 else signal.SIGINT)
+    try:
+        quick.wait(timeout=15)
+        quick_stops[quick.returncode] += 1
+    except subprocess.TimeoutExpired:
+        quick.kill()
+        quick.wait()
+        quick_stops["hung"] += 1
+    quick.stderr.close()
+    quick.stdout.close()
+check(quick_stops == {0: 20},
+      f"servers stopped right after they said they listen: {dict(quick_stops)}")
 
 server, port, fingerprint = start_server("127.0.0.1:0")
 address = f"127.0.0.1:{port}"

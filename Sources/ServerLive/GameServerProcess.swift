@@ -125,10 +125,10 @@ public enum GameServerProcess {
 
     let listener = try listen(options.listen, loop: loop, context: context, transport: transport)
     loop.start(name: "tictactoe server")
-    writeOut("Listening on \(listener.address)\nFingerprint: \(identity.fingerprintText)\n")
     return RunningServer(
       loop: loop, listener: listener, transport: transport, runtime: runtime,
-      checkpointer: checkpointer)
+      checkpointer: checkpointer,
+      announcement: "Listening on \(listener.address)\nFingerprint: \(identity.fingerprintText)\n")
   }
 
   private static func listen(
@@ -206,18 +206,25 @@ private final class RunningServer {
   let transport: ServerTransport
   let runtime: ServerRuntime
   let checkpointer: Checkpointer?
+  /// `Listening on HOST:PORT` and the fingerprint, printed once the server can be stopped.
+  let announcement: String
   private var signals: [any DispatchSourceSignal] = []
   private var ticker: (any DispatchSourceTimer)?
+  /// Whether SIGTERM or SIGINT came.
+  private var isStopRequested = false
+  /// The wait for SIGTERM or SIGINT, while it waits.
+  private var stopWait: CheckedContinuation<Void, Never>?
 
   init(
     loop: EventLoop, listener: Listener, transport: ServerTransport, runtime: ServerRuntime,
-    checkpointer: Checkpointer?
+    checkpointer: Checkpointer?, announcement: String
   ) {
     self.loop = loop
     self.listener = listener
     self.transport = transport
     self.runtime = runtime
     self.checkpointer = checkpointer
+    self.announcement = announcement
   }
 
   func runUntilStopped() async {
@@ -228,19 +235,12 @@ private final class RunningServer {
     }
     timer.resume()
     ticker = timer
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      var resumed = false
-      for number in [SIGTERM, SIGINT] {
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-        source.setEventHandler {
-          guard !resumed else { return }
-          resumed = true
-          continuation.resume()
-        }
-        source.resume()
-        signals.append(source)
-      }
+    // Said only once SIGTERM and SIGINT are caught: a signal sent as soon as the server says it
+    // listens is never lost.
+    await catchStopSignals()
+    writeOut(announcement)
+    if !isStopRequested {
+      await withCheckedContinuation { stopWait = $0 }
     }
     logLine("Stopping: finishing what is being stored.")
     listener.close()
@@ -256,6 +256,37 @@ private final class RunningServer {
     checkpointer?.stop()
     loop.stop()
     logLine("Stopped.")
+  }
+
+  /// Catches SIGTERM and SIGINT, returning once both are caught.
+  ///
+  /// Until then they keep their default action, which ends the process: ignoring them first
+  /// would lose one that came before the catching begins. libdispatch catches a signal once
+  /// its source is registered, on its own thread, shortly after the source is resumed.
+  private func catchStopSignals() async {
+    await withCheckedContinuation { (caught: CheckedContinuation<Void, Never>) in
+      var waiting = 2
+      for number in [SIGTERM, SIGINT] {
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+        source.setEventHandler { [weak self] in
+          MainActor.assumeIsolated { self?.stopRequested() }
+        }
+        source.setRegistrationHandler {
+          MainActor.assumeIsolated {
+            waiting -= 1
+            if waiting == 0 { caught.resume() }
+          }
+        }
+        source.resume()
+        signals.append(source)
+      }
+    }
+  }
+
+  private func stopRequested() {
+    isStopRequested = true
+    stopWait?.resume()
+    stopWait = nil
   }
 }
 
