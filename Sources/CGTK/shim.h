@@ -46,6 +46,9 @@ static inline void cgtk_name_mnemonic_button(GtkWidget *button, const char *text
   cgtk_set_accessible_label(button, text);
 }
 
+/* Whether a widget is a GtkButton (the type check is a macro). */
+static inline gboolean cgtk_is_button(GtkWidget *widget) { return GTK_IS_BUTTON(widget); }
+
 /* Whether a widget is a GtkListBox, or a GtkScrolledWindow (the type checks are macros). */
 static inline gboolean cgtk_is_list_box(GtkWidget *widget) { return GTK_IS_LIST_BOX(widget); }
 static inline gboolean cgtk_is_scrolled_window(GtkWidget *widget) {

@@ -172,9 +172,57 @@ package final class ToastOverlay: Element {
   /// buttons at the bottom leaves it free, so that a toast never covers them.
   static let clearance: Int32 = 80
 
+  /// The overlay's children as GTK keeps them, watched: each toast shows as a new child.
+  private var children: OpaquePointer?
+
+  /// The name of a toast's close button, which libadwaita 1.2 leaves without one: assistive
+  /// technologies read it as "GtkImage".
+  package static let dismissName = "Dismiss"
+
   init(_ child: Element) {
     super.init(adw_toast_overlay_new())
     adw_toast_overlay_set_child(cadw_toast_overlay(widget), child.widget)
+    let children = gtk_widget_observe_children(widget)
+    self.children = children
+    if let children {
+      connectItemsChanged(UnsafeMutableRawPointer(children)) { [weak self] in
+        self?.nameCloseButtons()
+      }
+    }
+  }
+
+  isolated deinit {
+    if let children { g_object_unref(UnsafeMutableRawPointer(children)) }
+  }
+
+  /// Whether `widget` is a toast's close button: a button showing only the close icon (a
+  /// toast's other button, for an action, shows a label).
+  package static func isCloseButton(_ widget: Widget) -> Bool {
+    guard cgtk_is_button(widget) != 0,
+      let icon = gtk_button_get_icon_name(cgtk_button(widget))
+    else { return false }
+    return String(cString: icon) == "window-close-symbolic"
+  }
+
+  /// Names every close button of the toasts shown, the overlay's children but its content.
+  private func nameCloseButtons() {
+    let content = adw_toast_overlay_get_child(cadw_toast_overlay(widget))
+    var pending: [Widget] = []
+    var child = gtk_widget_get_first_child(widget)
+    while let found = child {
+      if found != content { pending.append(found) }
+      child = gtk_widget_get_next_sibling(found)
+    }
+    while let next = pending.popLast() {
+      if Self.isCloseButton(next), cgtk_accessible_label(next) == nil {
+        cgtk_set_accessible_label(next, Self.dismissName)
+      }
+      var inner = gtk_widget_get_first_child(next)
+      while let found = inner {
+        pending.append(found)
+        inner = gtk_widget_get_next_sibling(found)
+      }
+    }
   }
 
   /// An overlay over nothing, for tests.

@@ -719,6 +719,14 @@ private nonisolated let shortcutTrampoline:
     return 1
   }
 
+// `items-changed` passes the position and the counts removed and added, which are not needed.
+private nonisolated let itemsChangedTrampoline:
+  @convention(c) (gpointer?, guint, guint, guint, gpointer?) -> Void = { _, _, _, _, data in
+    guard let data else { return }
+    let box = Unmanaged<SignalBox>.fromOpaque(data).takeUnretainedValue()
+    MainActor.assumeIsolated { box.handler() }
+  }
+
 // `close-request` returns whether to keep the window open: never.
 private nonisolated let closeTrampoline: @convention(c) (gpointer?, gpointer?) -> gboolean = {
   _, data in
@@ -751,6 +759,15 @@ func connect(
   g_signal_connect_data(
     instance, signal, unsafeBitCast(signalTrampoline, to: GCallback.self), box, releaseSignalBox,
     GConnectFlags(rawValue: 0))
+}
+
+/// Connects a closure to a list model's `items-changed`, whatever changed; the closure lives as
+/// long as the connection.
+func connectItemsChanged(_ model: UnsafeMutableRawPointer, _ handler: @escaping () -> Void) {
+  let box = Unmanaged.passRetained(SignalBox(handler)).toOpaque()
+  g_signal_connect_data(
+    model, "items-changed", unsafeBitCast(itemsChangedTrampoline, to: GCallback.self), box,
+    releaseSignalBox, GConnectFlags(rawValue: 0))
 }
 
 private func connectKey(
