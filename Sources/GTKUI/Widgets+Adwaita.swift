@@ -173,7 +173,7 @@ package final class ToastOverlay: Element {
   static let clearance: Int32 = 80
 
   /// The overlay's children as GTK keeps them, watched: each toast shows as a new child.
-  private var children: OpaquePointer?
+  private var watchedChildren: OpaquePointer?
 
   /// The name of a toast's close button, which libadwaita 1.2 leaves without one: assistive
   /// technologies read it as "GtkImage".
@@ -182,46 +182,35 @@ package final class ToastOverlay: Element {
   init(_ child: Element) {
     super.init(adw_toast_overlay_new())
     adw_toast_overlay_set_child(cadw_toast_overlay(widget), child.widget)
-    let children = gtk_widget_observe_children(widget)
-    self.children = children
-    if let children {
-      connectItemsChanged(UnsafeMutableRawPointer(children)) { [weak self] in
+    let watched = gtk_widget_observe_children(widget)
+    watchedChildren = watched
+    if let watched {
+      connectItemsChanged(UnsafeMutableRawPointer(watched)) { [weak self] in
         self?.nameCloseButtons()
       }
     }
   }
 
   isolated deinit {
-    if let children { g_object_unref(UnsafeMutableRawPointer(children)) }
+    if let watchedChildren { g_object_unref(UnsafeMutableRawPointer(watchedChildren)) }
   }
 
-  /// Whether `widget` is a toast's close button: a button showing only the close icon (a
-  /// toast's other button, for an action, shows a label).
-  package static func isCloseButton(_ widget: Widget) -> Bool {
-    guard cgtk_is_button(widget) != 0,
-      let icon = gtk_button_get_icon_name(cgtk_button(widget))
-    else { return false }
-    return String(cString: icon) == "window-close-symbolic"
-  }
-
-  /// Names every close button of the toasts shown, the overlay's children but its content.
-  private func nameCloseButtons() {
+  /// The close buttons of the toasts shown: buttons showing only the close icon (a toast's
+  /// other button, for an action, shows a label) under the overlay's children but its content.
+  package var closeButtons: [Widget] {
     let content = adw_toast_overlay_get_child(cadw_toast_overlay(widget))
-    var pending: [Widget] = []
-    var child = gtk_widget_get_first_child(widget)
-    while let found = child {
-      if found != content { pending.append(found) }
-      child = gtk_widget_get_next_sibling(found)
+    return children(of: widget).filter { $0 != content }.flatMap(widgetTree).filter { button in
+      guard cgtk_is_button(button) != 0,
+        let icon = gtk_button_get_icon_name(cgtk_button(button))
+      else { return false }
+      return String(cString: icon) == "window-close-symbolic"
     }
-    while let next = pending.popLast() {
-      if Self.isCloseButton(next), cgtk_accessible_label(next) == nil {
-        cgtk_set_accessible_label(next, Self.dismissName)
-      }
-      var inner = gtk_widget_get_first_child(next)
-      while let found = inner {
-        pending.append(found)
-        inner = gtk_widget_get_next_sibling(found)
-      }
+  }
+
+  /// Names every close button of the toasts shown that has no name yet.
+  private func nameCloseButtons() {
+    for button in closeButtons where cgtk_accessible_label(button) == nil {
+      cgtk_set_accessible_label(button, Self.dismissName)
     }
   }
 
@@ -245,16 +234,9 @@ extension Element {
   /// Keeps the list boxes and scrolled windows a libadwaita widget builds inside itself out of
   /// the focus chain: the widgets in them take the focus, and they have no name to give.
   func makeInnerContainersUnfocusable() {
-    var pending = [widget]
-    while let next = pending.popLast() {
-      if next != widget, cgtk_is_list_box(next) != 0 || cgtk_is_scrolled_window(next) != 0 {
-        gtk_widget_set_focusable(next, 0)
-      }
-      var child = gtk_widget_get_first_child(next)
-      while let found = child {
-        pending.append(found)
-        child = gtk_widget_get_next_sibling(found)
-      }
+    for inner in widgetTree(widget).dropFirst()
+    where cgtk_is_list_box(inner) != 0 || cgtk_is_scrolled_window(inner) != 0 {
+      gtk_widget_set_focusable(inner, 0)
     }
   }
 }

@@ -750,6 +750,28 @@ private nonisolated let releaseShortcutBox: @convention(c) (gpointer?) -> Void =
   if let data { Unmanaged<SignalBox>.fromOpaque(data).release() }
 }
 
+/// The widgets directly under `widget`, first to last.
+package func children(of widget: Widget) -> [Widget] {
+  var found: [Widget] = []
+  var child = gtk_widget_get_first_child(widget)
+  while let next = child {
+    found.append(next)
+    child = gtk_widget_get_next_sibling(next)
+  }
+  return found
+}
+
+/// `widget` and every widget under it, however deep.
+package func widgetTree(_ widget: Widget) -> [Widget] {
+  var found: [Widget] = []
+  var pending = [widget]
+  while let next = pending.popLast() {
+    found.append(next)
+    pending.append(contentsOf: children(of: next))
+  }
+  return found
+}
+
 /// Connects a closure to a signal whose handler takes only the instance and `user_data`; the
 /// closure lives as long as the connection.
 func connect(

@@ -171,35 +171,13 @@ final class DesktopTests: XCTestCase {
       XCTAssertEqual(app.toasts.shown, ["b2 is taken."])
       var names: [String?] = []
       pump {
-        names = Self.toastCloseButtons(app.toasts.widget).map { button in
+        names = app.toasts.closeButtons.map { button in
           cgtk_accessible_label(button).map { String(cString: $0) }
         }
         return !names.isEmpty
       }
       XCTAssertEqual(names, [ToastOverlay.dismissName], "libadwaita 1.2 gives it no name")
     }
-  }
-
-  /// The close buttons of the toasts an overlay shows: in its children but its content.
-  @MainActor
-  private static func toastCloseButtons(_ overlay: Widget) -> [Widget] {
-    let content = adw_toast_overlay_get_child(cadw_toast_overlay(overlay))
-    var pending: [Widget] = []
-    var child = gtk_widget_get_first_child(overlay)
-    while let found = child {
-      if found != content { pending.append(found) }
-      child = gtk_widget_get_next_sibling(found)
-    }
-    var buttons: [Widget] = []
-    while let next = pending.popLast() {
-      if ToastOverlay.isCloseButton(next) { buttons.append(next) }
-      var inner = gtk_widget_get_first_child(next)
-      while let found = inner {
-        pending.append(found)
-        inner = gtk_widget_get_next_sibling(found)
-      }
-    }
-    return buttons
   }
 
   func testTheAppearanceSurvivesADamagedFileAndAFolderThatCannotBeWritten() throws {

@@ -103,8 +103,7 @@ final class ManualKeysTests: XCTestCase {
   @MainActor
   private static func triggers(under root: Widget, mnemonicsOnly: Bool = false) -> Set<String> {
     var found: Set<String> = []
-    var pending = [root]
-    while let widget = pending.popLast() {
+    for widget in widgetTree(root) {
       let controllers = gtk_widget_observe_controllers(widget)
       for index in 0..<g_list_model_get_n_items(controllers) {
         guard let controller = g_list_model_get_item(controllers, index) else { continue }
@@ -128,11 +127,6 @@ final class ManualKeysTests: XCTestCase {
         }
       }
       g_object_unref(UnsafeMutableRawPointer(controllers))
-      var child = gtk_widget_get_first_child(widget)
-      while let next = child {
-        pending.append(next)
-        child = gtk_widget_get_next_sibling(next)
-      }
     }
     return found
   }
