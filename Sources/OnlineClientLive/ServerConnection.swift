@@ -88,11 +88,7 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
       case .failure(let error): server.continuation.yield(.closed(error.reason))
       }
     }
-    let timer = loop.after(milliseconds: timeoutMilliseconds) {
-      server.giveUp(
-        OnlineFailure(
-          "The server at \(address) did not answer within \(seconds(timeoutMilliseconds))."))
-    }
+    let timer = server.deadline(timeoutMilliseconds)
     defer { loop.cancel(timer: timer) }
     switch await server.nextEvent() {
     case .established(let fingerprint):
@@ -165,11 +161,7 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   public func request(
     _ message: ClientMessage, deadlineMilliseconds: Int64 = ServerConnection.deadlineMilliseconds
   ) async throws(OnlineFailure) -> ServerMessage {
-    let timer = loop.after(milliseconds: deadlineMilliseconds) { [weak self, address] in
-      self?.giveUp(
-        OnlineFailure(
-          "The server at \(address) did not answer within \(seconds(deadlineMilliseconds))."))
-    }
+    let timer = deadline(deadlineMilliseconds)
     defer { loop.cancel(timer: timer) }
     send(message)
     guard let answer = await next() else {
@@ -214,6 +206,15 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
       send(.ping(0))
     }
     pinger.withLock { $0 = timer }
+  }
+
+  /// Gives the connection up unless the returned timer is cancelled within `milliseconds`.
+  private func deadline(_ milliseconds: Int64) -> Int {
+    loop.after(milliseconds: milliseconds) { [weak self, address] in
+      self?.giveUp(
+        OnlineFailure(
+          "The server at \(address) did not answer within \(seconds(milliseconds))."))
+    }
   }
 
   /// Closes the connection because of the server, keeping `failure` as the reason.
