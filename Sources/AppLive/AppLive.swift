@@ -70,10 +70,18 @@ public struct LiveClients: Sendable {
 }
 
 extension ClockClient {
-  /// The system clock: wall time in milliseconds and `Task.sleep`.
+  /// The system clock: wall time in milliseconds, `Task.sleep`, and local time in the time
+  /// zone the C library reads from `TZ` or `/etc/localtime`.
   public static let live = ClockClient(
     now: { Timestamp((Date().timeIntervalSince1970 * 1_000).rounded()) },
-    sleep: { duration in try await Task.sleep(for: duration) }
+    sleep: { duration in try await Task.sleep(for: duration) },
+    localTime: { timestamp in
+      // Rounded down to the second, so that a time before 1970 falls in the second before.
+      var seconds = time_t(timestamp >= 0 ? timestamp / 1_000 : (timestamp - 999) / 1_000)
+      var parts = tm()
+      guard localtime_r(&seconds, &parts) != nil else { return LocalTime(timestamp) }
+      return LocalTime(timestamp, utcOffset: parts.tm_gmtoff)
+    }
   )
 }
 

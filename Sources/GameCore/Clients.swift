@@ -63,14 +63,18 @@ public struct ClockClient: Sendable {
   public var now: @Sendable () -> Timestamp
   /// Waits for a duration; throws `CancellationError` when the waiting task is cancelled.
   public var sleep: @Sendable (_ duration: Duration) async throws -> Void
+  /// A time as the player's wall clock showed it then, in the player's time zone.
+  public var localTime: @Sendable (_ timestamp: Timestamp) -> LocalTime
 
   /// Creates a client from its endpoints.
   public init(
     now: @escaping @Sendable () -> Timestamp,
-    sleep: @escaping @Sendable (_ duration: Duration) async throws -> Void
+    sleep: @escaping @Sendable (_ duration: Duration) async throws -> Void,
+    localTime: @escaping @Sendable (_ timestamp: Timestamp) -> LocalTime
   ) {
     self.now = now
     self.sleep = sleep
+    self.localTime = localTime
   }
 }
 

@@ -241,7 +241,7 @@ public struct NewGame: Reducer {
       game: GameFeature(
         engine: engine, clock: clock, random: random, database: database,
         thinkingPause: thinkingPause),
-      stats: StatsFeature(database: database), online: online)
+      stats: StatsFeature(database: database, localTime: clock.localTime), online: online)
   }
 
   /// Reduces an action of the New game screen and the screens it presents.

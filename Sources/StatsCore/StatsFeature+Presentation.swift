@@ -34,10 +34,12 @@ extension StatsFeature.State {
     "Current streak: \(stats?.currentStreak ?? 0) · Best streak: \(stats?.bestStreak ?? 0)"
   }
 
-  /// One line a recent game, newest first, such as `Blob vs Computer: Blob won in 7 moves`;
-  /// the names come from the records, so anything not printable in them is escaped.
+  /// One line a recent game, newest first, such as
+  /// `Blob vs Computer: Blob won in 7 moves · 2026-11-30 09:08` (the time it ended on the
+  /// player's clock); the names come from the records, so anything not printable in them is
+  /// escaped.
   public var recentGameLines: [String] {
-    (stats?.recentGames ?? []).map { record in
+    (stats?.recentGames ?? []).enumerated().map { index, record in
       let x = record.x.name.escapingControlCharacters
       let o = record.o.name.escapingControlCharacters
       let result =
@@ -47,7 +49,8 @@ extension StatsFeature.State {
         case .draw: "tied"
         case nil: "unfinished"
         }
-      return "\(x) vs \(o): \(result) in \(Self.count(record.moves.count, "move"))"
+      let line = "\(x) vs \(o): \(result) in \(Self.count(record.moves.count, "move"))"
+      return recentGameTimes.indices.contains(index) ? "\(line) · \(recentGameTimes[index])" : line
     }
   }
 

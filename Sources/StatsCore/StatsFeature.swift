@@ -10,6 +10,9 @@ public struct StatsFeature: Reducer {
     public var owner: RecordOwner
     /// The stats, once loaded.
     public var stats: Stats?
+    /// When each of the stats' recent games ended (started, for one left unfinished), on the
+    /// player's clock, in the same order.
+    public var recentGameTimes: [LocalTime] = []
     /// Whether the stats are being read (or reset).
     public var isLoading = false
     /// Whether the player is being asked to confirm resetting the stats.
@@ -135,15 +138,19 @@ public struct StatsFeature: Reducer {
   public var database: DatabaseClient
   /// Where a server account's record comes from; throws a failure with one sentence.
   public var serverRecord: @Sendable (_ account: ServerAccount) async throws -> ServerRecord
+  /// A time as the player's wall clock showed it then.
+  public var localTime: @Sendable (_ timestamp: Timestamp) -> LocalTime
 
   /// Creates the feature with its clients.
   public init(
     database: DatabaseClient,
+    localTime: @escaping @Sendable (_ timestamp: Timestamp) -> LocalTime,
     serverRecord: @escaping @Sendable (_ account: ServerAccount) async throws -> ServerRecord = {
       _ in throw ServerFailure("Stats on a game server are not available in this program.")
     }
   ) {
     self.database = database
+    self.localTime = localTime
     self.serverRecord = serverRecord
   }
 
@@ -158,7 +165,7 @@ public struct StatsFeature: Reducer {
 
     case .serverRecordResponse(.success(let record)):
       state.isLoading = false
-      state.stats = record.stats
+      show(record.stats, in: &state)
       state.rating = record.rating
       return .none
 
@@ -169,7 +176,7 @@ public struct StatsFeature: Reducer {
 
     case .statsResponse(.success(let stats)):
       state.isLoading = false
-      state.stats = stats
+      show(stats, in: &state)
       return .none
 
     case .statsResponse(.failure(let error)):
@@ -224,6 +231,11 @@ public struct StatsFeature: Reducer {
     case .delegate:
       return .none
     }
+  }
+
+  private func show(_ stats: Stats, in state: inout State) {
+    state.stats = stats
+    state.recentGameTimes = stats.recentGames.map { localTime($0.endedAt ?? $0.startedAt) }
   }
 
   private func loadServerRecord(_ account: ServerAccount) -> Effect<Action> {

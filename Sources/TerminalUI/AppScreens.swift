@@ -545,8 +545,8 @@ public enum AppScreens {
       }
     }
     return FormScreen(
-      title: state.title, body: body, items: items, focus: focus, message: message,
-      messageIsError: state.errorMessage != nil,
+      title: state.title, notes: state.replayTitle.map { [$0] } ?? [], body: body, items: items,
+      focus: focus, message: message, messageIsError: state.errorMessage != nil,
       shortcuts: [nextShortcut, helpShortcut, ScreenButton(key: .escape, keyName: "Esc", "Back")])
   }
 

@@ -92,6 +92,9 @@ public struct FormScreen: Hashable, Sendable {
   /// The width of a text field's box.
   static let fieldWidth = 28
 
+  /// The fewest characters of a button's label shown, however narrow the terminal.
+  static let shortestButtonLabel = 12
+
   /// The smallest terminal every form fits: the New game form with an offer to resume is the
   /// largest, and Stats lists as many recent games as this leaves room for.
   static let neededSize = (width: 50, height: 22)
@@ -116,7 +119,11 @@ public struct FormScreen: Hashable, Sendable {
         line.append(item.label.padding(to: labelWidth) + "  ", labelStyle(item))
         line.append("‹ " + value + " ›", fieldStyle(isFocused: isFocused, item: item))
       case .button:
-        line.append("< " + item.label + " >", buttonStyle(isFocused: isFocused, item: item))
+        // A long label (a recent game, a listed game) is cut to the terminal's width rather
+        // than asking for a wider terminal.
+        let room = max(Self.shortestButtonLabel, width - ScreenLayout.margin - line.width - 4)
+        let label = item.label.count > room ? item.label.prefix(room - 1) + "…" : item.label
+        line.append("< " + label + " >", buttonStyle(isFocused: isFocused, item: item))
       }
       if item.isEnabled {
         block.regions.append(

@@ -123,14 +123,9 @@ public enum OnlineGameInput {
 extension AppScreens {
   // MARK: - Online forms
 
-  /// The widest a listed game's button may be before its line is shortened.
-  static let listedGameWidth = 70
-
   static func openGamesForm(_ state: OpenGames.State, focus: FormID?) -> FormScreen {
     var items = state.lines.enumerated().map { index, line in
-      let label =
-        line.count > listedGameWidth ? String(line.prefix(listedGameWidth - 1)) + "…" : line
-      return FormItem(id: .listedGame(index), label: label, kind: .button)
+      FormItem(id: .listedGame(index), label: line, kind: .button)
     }
     // As many games as the screen holds beside the rest of the form.
     items = Array(items.prefix(max(0, FormScreen.neededSize.height - 10)))

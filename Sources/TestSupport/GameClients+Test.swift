@@ -51,10 +51,12 @@ private actor Moves {
 }
 
 extension ClockClient {
-  /// A clock fixed at ``TestClock/epoch`` whose sleeps end at once (unless cancelled).
+  /// A clock fixed at ``TestClock/epoch`` whose sleeps end at once (unless cancelled), in
+  /// ``TestClock/timeZoneOffset``'s time zone.
   public static let immediate = ClockClient(
     now: { TestClock.epoch },
-    sleep: { _ in try Task.checkCancellation() }
+    sleep: { _ in try Task.checkCancellation() },
+    localTime: TestClock.localTime
   )
 
   /// A clock whose every endpoint fails the test when called.
@@ -66,6 +68,10 @@ extension ClockClient {
     sleep: { _ in
       TestSupport.unimplemented("ClockClient.sleep")
       throw UnimplementedError(endpoint: "ClockClient.sleep")
+    },
+    localTime: { timestamp in
+      TestSupport.unimplemented("ClockClient.localTime")
+      return LocalTime(timestamp)
     }
   )
 }

@@ -6,6 +6,14 @@ import Synchronization
 public final class TestClock: Sendable {
   /// The time a test clock starts at: 2023-11-14 22:13:20 UTC.
   public static let epoch: Timestamp = 1_700_000_000_000
+  /// The time zone of test clocks, in seconds ahead of UTC: an hour, as in Paris in winter,
+  /// so that a time shown in UTC by mistake shows.
+  public static let timeZoneOffset = 3_600
+
+  /// A time on the wall clocks of ``timeZoneOffset``'s time zone.
+  @Sendable public static func localTime(_ timestamp: Timestamp) -> LocalTime {
+    LocalTime(timestamp, utcOffset: timeZoneOffset)
+  }
 
   private struct Sleeper {
     let id: Int
@@ -26,7 +34,8 @@ public final class TestClock: Sendable {
 
   /// A clock client reading and waiting on this clock.
   public var client: ClockClient {
-    ClockClient(now: { self.now }, sleep: { try await self.sleep(for: $0) })
+    ClockClient(
+      now: { self.now }, sleep: { try await self.sleep(for: $0) }, localTime: Self.localTime)
   }
 
   /// The current time.

@@ -1,7 +1,7 @@
+import AppLive
 import DatabaseClient
 import GameCore
 import GameRules
-import Glibc
 
 /// Text and JSON for stats, history and replays.
 enum RecordFormatting {
@@ -118,18 +118,7 @@ enum RecordFormatting {
 
   /// A timestamp as `2026-11-30 09:08` in local time, or ISO 8601 in UTC.
   static func date(_ timestamp: Timestamp, utc: Bool) -> String {
-    var seconds = time_t(timestamp / 1_000)
-    var parts = tm()
-    if utc {
-      gmtime_r(&seconds, &parts)
-    } else {
-      localtime_r(&seconds, &parts)
-    }
-    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let day = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
-    return utc
-      ? "\(day)T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
-      : "\(day) \(two(parts.tm_hour)):\(two(parts.tm_min))"
+    utc ? LocalTime(timestamp).utcText : ClockClient.live.localTime(timestamp).description
   }
 
   // MARK: - JSON

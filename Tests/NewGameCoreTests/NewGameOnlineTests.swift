@@ -29,11 +29,13 @@ private final class ClosingLink: Sendable {
 struct NewGameOnlineTests {
   private let session = Session(accountID: 7, userName: "ann", token: "T0KEN")
 
-  private func newGame(_ state: NewGame.State, online: OnlineClient) -> TestStore<NewGame> {
+  private func newGame(
+    _ state: NewGame.State, online: OnlineClient, clock: ClockClient = .unimplemented
+  ) -> TestStore<NewGame> {
     TestStore(initialState: state) {
       NewGame(
-        engine: .unimplemented, clock: .unimplemented, random: .unimplemented,
-        database: .unimplemented, online: online)
+        engine: .unimplemented, clock: clock, random: .unimplemented, database: .unimplemented,
+        online: online)
     }
   }
 
@@ -225,8 +227,8 @@ struct NewGameOnlineTests {
   func aServerAccountsStatsComeFromItsServerWithTheRatingAndNoReset() async {
     let finished = FinishedGame(
       id: 41, xName: "ann", oName: "bob", rows: 3, columns: 3, k: 3, firstMover: .x,
-      moves: [.b2, .a1, .c3, .a3, .a2, .c1, .b1, .b3, .c2], winner: nil, startedAt: 1,
-      endedAt: 2)
+      moves: [.b2, .a1, .c3, .a3, .a2, .c1, .b1, .b3, .c2], winner: nil,
+      startedAt: TestClock.epoch, endedAt: TestClock.epoch + 90_000)
     var online = OnlineClient.unimplemented
     online.playerRecord = { address, userName in
       #expect(address == .example)
@@ -237,8 +239,10 @@ struct NewGameOnlineTests {
           bestStreak: 2), [finished]
       )
     }
-    // The database is unimplemented: nothing of this computer's records is read.
-    let store = newGame(NewGame.State(server: .example, session: session), online: online)
+    // The database is unimplemented: nothing of this computer's records is read. The clock
+    // only tells the time the game ended.
+    let store = newGame(
+      NewGame.State(server: .example, session: session), online: online, clock: .immediate)
     let account = StatsFeature.ServerAccount(server: "example.org:7457", userName: "ann")
     await store.send(.view(.statsTapped)) {
       $0.stats = StatsFeature.State(serverAccount: account)
@@ -250,8 +254,8 @@ struct NewGameOnlineTests {
       recentGames: [
         GameRecord(
           id: 41, x: PlayerRecord(name: "ann"), o: PlayerRecord(name: "bob"), rows: 3,
-          columns: 3, k: 3, firstMover: .x, moves: finished.moves, result: .draw, startedAt: 1,
-          endedAt: 2)
+          columns: 3, k: 3, firstMover: .x, moves: finished.moves, result: .draw,
+          startedAt: TestClock.epoch, endedAt: TestClock.epoch + 90_000)
       ])
     await store.receive(
       .stats(
@@ -259,13 +263,17 @@ struct NewGameOnlineTests {
     ) {
       $0.stats?.isLoading = false
       $0.stats?.stats = stats
+      // 22:14:50 UTC, an hour behind the test clock's time zone.
+      $0.stats?.recentGameTimes = [
+        LocalTime(year: 2023, month: 11, day: 14, hour: 23, minute: 14, second: 50)
+      ]
       $0.stats?.rating = 1_216
     }
     let shown = store.state.stats
     #expect(shown?.title == "Stats on example.org:7457")
     #expect(shown?.ratingText == "Rating: 1216")
     #expect(shown?.tallyLines == ["People: 3 wins, 1 loss, 1 draw"])
-    #expect(shown?.recentGameLines == ["ann vs bob: tied in 9 moves"])
+    #expect(shown?.recentGameLines == ["ann vs bob: tied in 9 moves · 2023-11-14 23:14"])
     #expect(shown?.canReset == false)
     // Reset is not offered, and asking anyway does nothing.
     await store.send(.stats(.view(.resetTapped)))

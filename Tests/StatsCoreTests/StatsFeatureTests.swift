@@ -25,13 +25,17 @@ struct StatsFeatureTests {
   func statsLoadWhenTheScreenStarts() async {
     let database = InMemoryDatabase(stats: [.account(1): stats])
     let store = TestStore(initialState: StatsFeature.State(owner: .account(1))) {
-      StatsFeature(database: database.client)
+      StatsFeature(database: database.client, localTime: TestClock.localTime)
     }
     #expect(store.state.isEmpty)
     await store.send(.started) { $0.isLoading = true }
     await store.receive(.statsResponse(.success(stats))) {
       $0.isLoading = false
       $0.stats = stats
+      // It ended at 22:14:20 UTC, an hour behind the test clock's time zone.
+      $0.recentGameTimes = [
+        LocalTime(year: 2023, month: 11, day: 14, hour: 23, minute: 14, second: 20)
+      ]
     }
     #expect(
       store.state.tallyLines == [
@@ -39,7 +43,10 @@ struct StatsFeatureTests {
       ])
     #expect(store.state.winRateText == "50%")
     #expect(store.state.streakText == "Current streak: 0 · Best streak: 2")
-    #expect(store.state.recentGameLines == ["Blob vs Computer: Computer won in 7 moves"])
+    #expect(
+      store.state.recentGameLines == [
+        "Blob vs Computer: Computer won in 7 moves · 2023-11-14 23:14"
+      ])
     await store.finish()
   }
 
@@ -48,7 +55,9 @@ struct StatsFeatureTests {
     let database = InMemoryDatabase(stats: [.guest: stats])
     var state = StatsFeature.State(owner: .guest)
     state.stats = stats
-    let store = TestStore(initialState: state) { StatsFeature(database: database.client) }
+    let store = TestStore(initialState: state) {
+      StatsFeature(database: database.client, localTime: TestClock.localTime)
+    }
     await store.send(.view(.resetTapped)) { $0.isConfirmingReset = true }
     await store.send(.view(.resetCancelled)) { $0.isConfirmingReset = false }
     await store.send(.view(.resetTapped)) { $0.isConfirmingReset = true }
@@ -70,7 +79,7 @@ struct StatsFeatureTests {
     var database = DatabaseClient.unimplemented
     database.stats = { _ in throw DatabaseError("The database is locked.") }
     let store = TestStore(initialState: StatsFeature.State(owner: .guest)) {
-      StatsFeature(database: database)
+      StatsFeature(database: database, localTime: TestClock.localTime)
     }
     await store.send(.started) { $0.isLoading = true }
     await store.receive(.statsResponse(.failure(DatabaseError("The database is locked.")))) {
@@ -84,7 +93,9 @@ struct StatsFeatureTests {
   func aRecentGameReplaysMoveByMove() async throws {
     var state = StatsFeature.State(owner: .guest)
     state.stats = stats
-    let store = TestStore(initialState: state) { StatsFeature(database: .unimplemented) }
+    let store = TestStore(initialState: state) {
+      StatsFeature(database: .unimplemented, localTime: TestClock.localTime)
+    }
     await store.send(.view(.recentGameTapped(0))) {
       $0.replay = StatsFeature.Replay(record: recentGame)
     }

@@ -170,6 +170,37 @@ struct AppScreensTests {
     #expect(!frame.rendered(.color).contains("\u{1B}]0;"))
   }
 
+  @Test func aLongRecentGameIsCutToTheSmallestFormAndItsReplaySaysItWhole() {
+    var stats = StatsFeature.State(owner: .guest)
+    let x = String(repeating: "X", count: 24)
+    let o = String(repeating: "O", count: 24)
+    stats.stats = Stats(
+      tallies: [Tally(opponent: .person, wins: 1, losses: 0, draws: 0)],
+      recentGames: [
+        GameRecord(
+          x: PlayerRecord(name: x), o: PlayerRecord(name: o), moves: [.a1, .a2, .b1, .b2, .c1],
+          result: .xWins, startedAt: 0, endedAt: 1)
+      ])
+    stats.recentGameTimes = [LocalTime(1)]
+    let whole = "\(x) vs \(o): \(x) won in 5 moves · 1970-01-01 00:00"
+    #expect(stats.recentGameLines == [whole])
+    var newGame = NewGame.State()
+    newGame.stats = stats
+    let size = FormScreen.neededSize
+    let listed = shown(app(.newGame(newGame)), width: size.width, height: size.height).frame
+    let lines = listed.text.split(separator: "\n")
+    #expect(!listed.text.contains("Terminal too small"), "\(listed.text)")
+    #expect(lines.allSatisfy { $0.count <= size.width }, "\(listed.text)")
+    #expect(lines.contains("   < \(x) vs \(o.prefix(14))… >"), "\(listed.text)")
+    // The replay names the game in full, wrapped under the title.
+    newGame.stats?.replay = StatsFeature.Replay(record: stats.stats!.recentGames[0])
+    let replay = shown(app(.newGame(newGame)), width: size.width, height: size.height).frame
+    #expect(
+      replay.text.hasPrefix(
+        " Stats\n \(x) vs\n \(o):\n \(x) won in 5 moves ·\n 1970-01-01 00:00\n\n"),
+      "\(replay.text)")
+  }
+
   @Test func aServerAccountsStatsShowTheRatingAndOfferNoReset() {
     var stats = StatsFeature.State(
       serverAccount: StatsFeature.ServerAccount(server: "example.org:7457", userName: "ann"))

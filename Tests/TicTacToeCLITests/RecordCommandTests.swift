@@ -140,6 +140,22 @@ struct RecordCommandTests {
         == true)
   }
 
+  @Test func historyShowsTimesOnThePlayersClock() async throws {
+    let (database, _, ids) = try await seeded()
+    // POSIX zones, which need no time zone files: the first game ended at 22:13:20 UTC.
+    for (zone, shown) in [
+      ("UTC0", "2023-11-14 22:13"), ("IST-5:30", "2023-11-15 03:43"),
+      ("EST5EDT,M3.2.0,M11.1.0", "2023-11-14 17:13"),
+    ] {
+      var environment = database.environment
+      environment["TZ"] = zone
+      let history = try run(arguments: ["history", "alice"], environment: environment)
+      #expect(history.lines.last?.hasPrefix("\(ids[0])  \(shown)  alice (X)") == true, "\(zone)")
+      let replay = try run(arguments: ["replay", String(ids[0])], environment: environment)
+      #expect(replay.lines.first?.hasPrefix("Game \(ids[0]), \(shown): ") == true, "\(zone)")
+    }
+  }
+
   @Test func replayShowsEveryPositionWithASentence() async throws {
     let (database, _, ids) = try await seeded()
     let replay = try database.run("replay", String(ids[0]))
