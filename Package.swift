@@ -19,6 +19,7 @@ let package = Package(
     .systemLibrary(name: "CSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CLinux"),
     .target(name: "CFuzz"),
+    .target(name: "Console"),
 
     // MARK: - Pure core
     .target(name: "GameRules"),
@@ -94,8 +95,8 @@ let package = Package(
       name: "ServerLive",
       dependencies: [
         "Architecture", "AuthenticationClient", "AuthenticationClientLive", "Crypto",
-        "DatabaseClient", "DatabaseClientLive", "GameProtocol", "GameRules", "NetworkIO",
-        "ServerCore", "SQLite", "TLS",
+        "Console", "DatabaseClient", "DatabaseClientLive", "GameProtocol", "GameRules",
+        "NetworkIO", "ServerCore", "SQLite", "TLS",
       ]
     ),
     .target(
@@ -108,8 +109,8 @@ let package = Package(
     .target(
       name: "TerminalUI",
       dependencies: [
-        "AppCore", "Architecture", "DatabaseClient", "GameCore", "GameProtocol", "GameRules",
-        "LoginCore", "NewGameCore", "OnlineCore", "StatsCore", "TwoFactorCore",
+        "AppCore", "Architecture", "Console", "DatabaseClient", "GameCore", "GameProtocol",
+        "GameRules", "LoginCore", "NewGameCore", "OnlineCore", "StatsCore", "TwoFactorCore",
         "AuthenticationClient",
       ]
     ),
@@ -117,7 +118,8 @@ let package = Package(
       name: "TicTacToeCLI",
       dependencies: [
         "AppCore", "AppLive", "Architecture", "AuthenticationClient", "AuthenticationClientLive",
-        "Crypto", "DatabaseClient", "DatabaseClientLive", "GameAI", "GameCore", "GameProtocol",
+        "Console", "Crypto", "DatabaseClient", "DatabaseClientLive", "GameAI", "GameCore",
+        "GameProtocol",
         "GameRules", "NetworkIO", "NewGameCore", "OnlineClient", "OnlineClientLive", "OnlineCore",
         "ServerLive", "TerminalUI", "TLS",
       ]
@@ -254,15 +256,16 @@ if buildsGTK {
     .target(
       name: "GTKUI",
       dependencies: [
-        "AppCore", "Architecture", "CAdw", "CGTK", "GameCore", "GameProtocol", "GameRules",
-        "LoginCore", "NewGameCore", "OnlineCore", "StatsCore", "TwoFactorCore",
+        "AppCore", "Architecture", "CAdw", "CGTK", "Console", "GameCore", "GameProtocol",
+        "GameRules", "LoginCore", "NewGameCore", "OnlineCore", "StatsCore", "TwoFactorCore",
       ],
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
     .executableTarget(
       name: "tictactoe-gtk",
       dependencies: [
-        "AppCore", "AppLive", "Architecture", "CGTK", "DatabaseClient", "GTKUI", "TicTacToeCLI",
+        "AppCore", "AppLive", "Architecture", "CGTK", "Console", "DatabaseClient", "GTKUI",
+        "TicTacToeCLI",
       ]
     ),
     .testTarget(

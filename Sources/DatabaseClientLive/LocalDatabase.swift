@@ -168,7 +168,7 @@ extension DatabaseError {
       case .busy: .busy
       case .readOnly: .readOnly
       case .notADatabase, .typeMismatch: .corrupt
-      case .cannotOpen, .hardLinked: .cannotOpen
+      case .cannotOpen, .hardLinked, .notAFile: .cannotOpen
       case .schemaTooNew: .tooNew
       case .constraint: .invalidRequest
       case .other: .other

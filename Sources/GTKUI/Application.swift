@@ -2,6 +2,7 @@ public import AppCore
 public import Architecture
 import CAdw
 import CGTK
+import Console
 import Foundation
 import GameCore
 import NewGameCore
@@ -92,7 +93,7 @@ public enum GTKApplication {
     let window = AppWindow(application: application, store: store)
     window.onTermination = { [weak window] termination in
       guard case .failed(let sentence) = termination, let window else { return quit() }
-      FileHandle.standardError.write(Data("tictactoe-gtk: \(sentence)\n".utf8))
+      Console.error("tictactoe-gtk: \(sentence)\n")
       status = 1
       showFailure(sentence, over: window.window)
     }

@@ -64,6 +64,9 @@ public final class Database {
       try execute("PRAGMA foreign_keys = ON")
       return
     }
+    guard !FileSystem.isSpecialFile(path) else {
+      throw SQLiteError(kind: .notAFile, message: "not a file", path: path)
+    }
     if mode == .readWriteCreate {
       try Self.create(at: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) { _ in }
     }

@@ -37,6 +37,14 @@ enum FileSystem {
     unlink(path + "-shm")
   }
 
+  /// Whether `path` (followed through links) names something that is neither a file nor a
+  /// folder: a pipe, a device or a socket.
+  static func isSpecialFile(_ path: String) -> Bool {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return false }
+    return ![S_IFREG, S_IFDIR].contains(status.st_mode & S_IFMT)
+  }
+
   /// How many names (hard links) the regular file at `path` has; 0 when there is none.
   static func linkCount(_ path: String) -> Int {
     var status = stat()
@@ -136,6 +144,6 @@ enum FileSystem {
       }
     return SQLiteError(
       kind: kind, code: kind == .full ? 13 : 14, message: String(cString: strerror(reason)),
-      path: path)
+      path: path, systemError: reason)
   }
 }

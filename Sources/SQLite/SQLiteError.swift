@@ -24,6 +24,9 @@ public struct SQLiteError: Error, Equatable, Sendable {
     /// The file has more than one name (hard links), which SQLite cannot keep safe: each name
     /// would get a log of its own.
     case hardLinked(names: Int)
+    /// The path names something other than a file or a folder: a pipe, a device or a socket,
+    /// which SQLite would wait on or misread.
+    case notAFile
     /// A column held a value of another type than the one asked for.
     case typeMismatch(column: Int, expected: String, found: String)
     /// Any other failure; `message` has SQLite's words.
@@ -105,6 +108,7 @@ extension SQLiteError: CustomStringConvertible {
     case .cannotOpen:
       switch systemError {
       case EISDIR: "\(file) is a folder, not a database file; give the path of a file in it."
+      case ENAMETOOLONG: "\(file) cannot be opened: its path or a name in it is too long."
       case EACCES, EPERM:
         "\(file) cannot be opened: this user may not read or write it, or its folder "
           + "(\(message))."
@@ -127,6 +131,8 @@ extension SQLiteError: CustomStringConvertible {
     case .schemaTooNew(let found, let known):
       "\(file) was written by a newer version of this program (schema \(found), this version "
         + "knows up to \(known)); it was left unchanged."
+    case .notAFile:
+      "\(file) is a pipe, a device or a socket, not a file; give the path of a database file."
     case .hardLinked(let names):
       "\(file) has \(names) names (hard links), and SQLite keeps a log beside each name, which "
         + "could damage it; it was left unchanged, so remove the other names first."

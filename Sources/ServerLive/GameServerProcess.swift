@@ -1,5 +1,6 @@
 import AuthenticationClient
 import AuthenticationClientLive
+import Console
 public import Crypto
 import DatabaseClient
 import DatabaseClientLive
@@ -292,10 +293,10 @@ private final class RunningServer {
 
 /// Writes a log line to standard error.
 func logLine(_ line: String) {
-  FileHandle.standardError.write(Data("tictactoe serve: \(line)\n".utf8))
+  Console.error("tictactoe serve: \(line)\n")
 }
 
 /// Writes to standard output at once, unbuffered.
 private func writeOut(_ text: String) {
-  FileHandle.standardOutput.write(Data(text.utf8))
+  Console.write(text)
 }

@@ -1,3 +1,4 @@
+import Console
 import Foundation
 import Glibc
 import Synchronization
@@ -96,7 +97,7 @@ public enum Terminal {
       for signal in crashSignals { install(onCrashSignal, for: signal) }
       install(onResize, for: SIGWINCH)
     }
-    write(enterSequence)
+    Console.write(enterSequence)
     return true
   }
 
@@ -154,21 +155,6 @@ public enum Terminal {
     guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0
     else { return (80, 24) }
     return (Int(size.ws_col), Int(size.ws_row))
-  }
-
-  /// Writes all of `text` to standard output.
-  public static func write(_ text: String) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeMutableBytes {
-        Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count)
-      }
-      if written < 0, errno == EINTR { continue }
-      guard written > 0 else { return }
-      offset += written
-    }
-    bytes.removeAll()
   }
 
   /// The bytes that replace the screen with `frame`: home, each line cleared to its end.

@@ -1,5 +1,6 @@
 public import AppCore
 import Architecture
+import Console
 import Foundation
 import GameCore
 import GameRules
@@ -79,7 +80,7 @@ public enum TerminalApp {
   /// The exit status for how the app ended, writing a failure's sentence to standard error.
   static func status(of termination: TicTacToe.Termination?) -> Int32 {
     guard case .failed(let sentence) = termination else { return 0 }
-    FileHandle.standardError.write(Data("tictactoe: \(sentence)\n".utf8))
+    Console.error("tictactoe: \(sentence)\n")
     return 1
   }
 }
@@ -106,8 +107,7 @@ private final class FullScreenSession {
 
   func run() async -> Int32 {
     guard Terminal.enterRawMode() else {
-      FileHandle.standardError.write(
-        Data("tictactoe: the terminal could not be set up; try --plain.\n".utf8))
+      Console.error("tictactoe: the terminal could not be set up; try --plain.\n")
       return 1
     }
     let (events, continuation) = AsyncStream.makeStream(of: Event.self)
@@ -163,7 +163,7 @@ private final class FullScreenSession {
     AppScreens.follow(store.state, terminal: &terminal)
     frame = AppScreens.frame(
       store.state, terminal: terminal, width: size.width, height: size.height)
-    Terminal.write(Terminal.drawing(frame, mode: mode))
+    Console.write(Terminal.drawing(frame, mode: mode))
   }
 }
 
@@ -210,7 +210,7 @@ private final class PlainSession {
     let output = narrator.output(for: state)
     for line in output.lines { say(line) }
     for line in output.errors {
-      FileHandle.standardError.write(Data("tictactoe: \(line)\n".utf8))
+      Console.error("tictactoe: \(line)\n")
     }
     let ready = waiters.filter { $0.predicate(state) }
     waiters.removeAll { $0.predicate(state) }
@@ -226,5 +226,5 @@ private final class PlainSession {
   }
 
   /// Writes a line at once, unbuffered, so a script reading the output sees it when it is said.
-  private func say(_ line: String) { Terminal.write(line + "\n") }
+  private func say(_ line: String) { Console.line(line) }
 }

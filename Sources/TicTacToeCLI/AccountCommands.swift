@@ -1,6 +1,7 @@
 import AppLive
 import AuthenticationClient
 import AuthenticationClientLive
+import Console
 import Crypto
 import DatabaseClient
 import DatabaseClientLive
@@ -124,12 +125,12 @@ extension CLI {
       case .list:
         let accounts = try await calling { try await client.listAccounts() }
         if options.json {
-          writeLine(AccountFormatting.listJSON(accounts))
+          Console.line(AccountFormatting.listJSON(accounts))
         } else if accounts.isEmpty {
-          writeLine("No accounts yet; create one with tictactoe account create NAME.")
+          Console.line("No accounts yet; create one with tictactoe account create NAME.")
         } else {
           for account in accounts {
-            writeLine(
+            Console.line(
               account.userName.escapingControlCharacters
                 + (account.hasTwoFactor ? "  (two-factor on)" : ""))
           }
@@ -139,7 +140,7 @@ extension CLI {
           try input.newPassword(prompt: "Password for the new account \(user): ")
         }
         let session = try await calling { try await client.createAccount(user, password) }
-        writeLine("Created the account \(session.userName).")
+        Console.line("Created the account \(session.userName).")
       case .passwd:
         let old = try await calling {
           try input.password(prompt: "Current password for \(user): ", what: "the old password")
@@ -150,7 +151,7 @@ extension CLI {
         try await withCode(options, input: input, password: old) { credentials in
           try await client.changePassword(credentials, new)
         }
-        writeLine("Changed the password of \(user).")
+        Console.line("Changed the password of \(user).")
       case .delete:
         let password = try await calling {
           try input.password(prompt: "Password for \(user), to delete the account: ")
@@ -158,7 +159,7 @@ extension CLI {
         try await withCode(options, input: input, password: password) { credentials in
           try await client.deleteAccount(credentials)
         }
-        writeLine("Deleted the account \(user) and its games.")
+        Console.line("Deleted the account \(user) and its games.")
       case .enableTwoFactor:
         try await enableTwoFactor(user: user, client: client, input: input)
       case .disableTwoFactor:
@@ -166,7 +167,7 @@ extension CLI {
         try await withCode(options, input: input, password: password) { credentials in
           try await client.disableTwoFactor(credentials)
         }
-        writeLine("Two-factor is off for \(user).")
+        Console.line("Two-factor is off for \(user).")
       case .recoveryCodes:
         let session = try await signIn(
           LoginOptions(
@@ -174,8 +175,8 @@ extension CLI {
             code: options.code),
           client: client)
         let codes = try await calling { try await client.regenerateRecoveryCodes(session) }
-        writeLine("New recovery codes for \(session.userName); the old ones no longer work:")
-        for code in codes { writeLine(code) }
+        Console.line("New recovery codes for \(session.userName); the old ones no longer work:")
+        for code in codes { Console.line(code) }
       }
     }
   }
@@ -221,8 +222,8 @@ extension CLI {
   ) async throws(CommandFailure) {
     let password = try await calling { try input.password(prompt: "Password for \(user): ") }
     let enrolment = try await calling { try await client.beginTwoFactor(user, password) }
-    writeLine("Secret: \(enrolment.secret)")
-    writeLine("URI: \(enrolment.uri)")
+    Console.line("Secret: \(enrolment.secret)")
+    Console.line("URI: \(enrolment.uri)")
     // A person may mistype; a script gets one try.
     let attempts = input.isInteractive ? 3 : 1
     for attempt in 1...attempts {
@@ -239,9 +240,9 @@ extension CLI {
       }
       do {
         let recoveryCodes = try await client.confirmTwoFactor(user, code)
-        writeLine("Two-factor is on for \(user).")
-        writeLine("Recovery codes, each usable once instead of a code; keep them safe:")
-        for recoveryCode in recoveryCodes { writeLine(recoveryCode) }
+        Console.line("Two-factor is on for \(user).")
+        Console.line("Recovery codes, each usable once instead of a code; keep them safe:")
+        for recoveryCode in recoveryCodes { Console.line(recoveryCode) }
         return
       } catch AuthenticationError.invalidCode where attempt < attempts {
         printError(AuthenticationError.invalidCode.message)
@@ -261,11 +262,11 @@ extension CLI {
       let session = try await signIn(options, client: client)
       let remaining = try await calling { try await client.remainingRecoveryCodes(session) }
       if let remaining {
-        writeLine(
+        Console.line(
           "Signed in as \(session.userName); \(RecordFormatting.count(remaining, "recovery code")) "
             + "left (tictactoe account recovery-codes \(session.userName) makes new ones).")
       } else {
-        writeLine("Signed in as \(session.userName).")
+        Console.line("Signed in as \(session.userName).")
       }
     }
   }

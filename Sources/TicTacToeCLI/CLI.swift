@@ -1,3 +1,4 @@
+import Console
 import DatabaseClient
 import Foundation
 import GameAI
@@ -21,6 +22,18 @@ public enum CLI {
 
   /// Runs the command line `arguments` (without the program's name).
   public static func run(_ arguments: [String]) async -> Int32 {
+    finished(await command(arguments))
+  }
+
+  /// `status`, unless standard output lost some of what the command wrote: then its sentence
+  /// on stderr and status 1 (or the failure the command already reported).
+  public static func finished(_ status: Int32, program: String = "tictactoe") -> Int32 {
+    guard let failure = Console.outputFailure else { return status }
+    printError(failure, program: program)
+    return status == ExitCode.success ? ExitCode.failure : status
+  }
+
+  private static func command(_ arguments: [String]) async -> Int32 {
     let parsed: (command: Command, common: CommonOptions)
     do {
       parsed = try Command.parseWithCommon(arguments)
@@ -30,13 +43,13 @@ public enum CLI {
     }
     switch parsed.command {
     case .help(let topic):
-      print(Help.text(for: topic))
+      Console.line(Help.text(for: topic))
       return ExitCode.success
     case .version:
-      print(Help.version)
+      Console.line(Help.version)
       return ExitCode.success
     case .completions(let shell):
-      print(Completions.script(for: shell), terminator: "")
+      Console.write(Completions.script(for: shell))
       return ExitCode.success
     case .account(let options):
       return await account(options, common: parsed.common)
@@ -73,7 +86,7 @@ public enum CLI {
   /// Writes one sentence to stderr; anything not printable in it (such as an echoed argument)
   /// is escaped, so no message can drive the terminal.
   static func printError(_ message: String, program: String = "tictactoe") {
-    FileHandle.standardError.write(Data("\(program): \(message.escapingControlCharacters)\n".utf8))
+    Console.error("\(program): \(message.escapingControlCharacters)\n")
   }
 
   private static func board(_ position: String, k: Int?) -> Result<Board, UsageError> {
@@ -93,7 +106,7 @@ public enum CLI {
       return ExitCode.usage
     case .success(let board):
       let analysis = engine.analyze(board)
-      print(
+      Console.line(
         json
           ? Formatting.analysisJSON(board, analysis) : Formatting.analysisText(board, analysis))
       return ExitCode.success
@@ -109,14 +122,15 @@ public enum CLI {
     var output = ""
     var status = ExitCode.success
     var lineNumber = 0
-    while let line = readLine() {
+    // Once the output is lost, reading on would only lose more.
+    while Console.outputFailure == nil, let line = readLine() {
       lineNumber += 1
       let text = line.trimmingWhitespace()
       if text.isEmpty { continue }
       switch board(text, k: k) {
       case .failure(let error):
         if json { output += Formatting.lineErrorJSON(line: lineNumber, error.message) + "\n" }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        Console.write(output)
         output = ""
         printError("line \(lineNumber): \(error.message)")
         status = ExitCode.usage
@@ -128,12 +142,12 @@ public enum CLI {
           : Formatting.analysisText(board, analysis).replacingOccurrences(of: "\n", with: " ")
         output += "\n"
         if output.utf8.count > 1 << 16 {
-          FileHandle.standardOutput.write(Data(output.utf8))
+          Console.write(output)
           output = ""
         }
       }
     }
-    FileHandle.standardOutput.write(Data(output.utf8))
+    Console.write(output)
     return status
   }
 
@@ -157,7 +171,7 @@ public enum CLI {
         "The game is over (\(Formatting.outcomeText(board.outcome))); there is no move to make.")
       return ExitCode.usage
     }
-    print(json ? Formatting.bestMoveJSON(board, move, difficulty) : move.name)
+    Console.line(json ? Formatting.bestMoveJSON(board, move, difficulty) : move.name)
     return ExitCode.success
   }
 
@@ -173,7 +187,7 @@ public enum CLI {
           + "\(Formatting.formatted(Formatting.seconds(progress.elapsed))) s")
     }
     line.finish()
-    print(json ? Formatting.solveJSON(board, result) : Formatting.solveText(board, result))
+    Console.line(json ? Formatting.solveJSON(board, result) : Formatting.solveText(board, result))
     return ExitCode.success
   }
 
@@ -203,7 +217,7 @@ public enum CLI {
     }
     let value = ProvedValue(
       board: board, firstPlayerWins: moverWins, nodes: proof.nodes, duration: clock.now - start)
-    print(json ? Formatting.valueJSON(value) : Formatting.valueText(value))
+    Console.line(json ? Formatting.valueJSON(value) : Formatting.valueText(value))
     return ExitCode.success
   }
 
@@ -222,10 +236,10 @@ public enum CLI {
       return ExitCode.usage
     }
     var running = session
-    while !running.hasQuit, let line = readLine() {
+    while !running.hasQuit, Console.outputFailure == nil, let line = readLine() {
       if let response = running.respond(to: line) {
         // Written straight to the file descriptor so a controller sees each answer at once.
-        FileHandle.standardOutput.write(Data(response.utf8))
+        Console.write(response)
       }
     }
     return ExitCode.success
@@ -235,14 +249,24 @@ public enum CLI {
 
   /// Runs `pbrain-tictactoe`: the Gomocup brain, taking the options of `tictactoe pbrain`.
   public static func runPbrain(_ arguments: [String]) -> Int32 {
-    if arguments.contains("--help") || arguments.contains("-h") {
-      print(Help.pbrain)
+    finished(pbrainCommand(arguments), program: "pbrain-tictactoe")
+  }
+
+  private static func pbrainCommand(_ arguments: [String]) -> Int32 {
+    let options = arguments.prefix { $0 != "--" }
+    if options.contains("--help") || options.contains("-h") {
+      Console.line(Help.pbrain)
+      return ExitCode.success
+    }
+    if options.contains("--version") {
+      Console.line(Help.version)
       return ExitCode.success
     }
     do {
       guard
-        case .pbrain(let k, let difficulty, let seconds) = try Command.parse(
-          ["pbrain"] + arguments)
+        case .pbrain(let k, let difficulty, let seconds) = try Command.pbrain(
+          arguments, program: "pbrain-tictactoe"
+        ).command
       else { return ExitCode.usage }
       return pbrain(k: k, difficulty: difficulty, seconds: seconds)
     } catch {
@@ -267,11 +291,11 @@ public enum CLI {
         for: board, difficulty: difficulty, budget: budget, using: &generator)
     }
     session.prepare = { board, memoryLimit in engine(memoryLimit).prepare(for: board) }
-    while !session.hasEnded, let line = readLine() {
+    while !session.hasEnded, Console.outputFailure == nil, let line = readLine() {
       let lines = session.respond(to: line)
       guard !lines.isEmpty else { continue }
       // Written straight to the file descriptor so that the manager sees each answer at once.
-      FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+      Console.write(lines.map { $0 + "\n" }.joined())
     }
     return ExitCode.success
   }
@@ -282,7 +306,7 @@ public enum CLI {
     let board = shape.board()
     do {
       let counts = try Enumeration.count(board)
-      print(json ? Formatting.countJSON(board, counts) : Formatting.countText(board, counts))
+      Console.line(json ? Formatting.countJSON(board, counts) : Formatting.countText(board, counts))
       return ExitCode.success
     } catch {
       printError(error.description)
@@ -299,7 +323,7 @@ private final class ProgressLine: Sendable {
 
   func show(_ text: String) {
     if isTerminal {
-      FileHandle.standardError.write(Data("\r\(text)\u{1B}[K".utf8))
+      Console.error("\r\(text)\u{1B}[K")
       return
     }
     let now = ContinuousClock.now
@@ -308,11 +332,11 @@ private final class ProgressLine: Sendable {
       last = now
       return true
     }
-    if isDue { FileHandle.standardError.write(Data("\(text)\n".utf8)) }
+    if isDue { Console.error("\(text)\n") }
   }
 
   /// Clears the line on a terminal.
   func finish() {
-    if isTerminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    if isTerminal { Console.error("\r\u{1B}[K") }
   }
 }

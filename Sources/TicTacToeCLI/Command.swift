@@ -126,6 +126,19 @@ extension Command {
     }
   }
 
+  /// The brain's options, given to `tictactoe pbrain` or, when `program` names it, to
+  /// `pbrain-tictactoe`, whose refusals name it and its own `--help`.
+  static func pbrain(
+    _ arguments: [String], program: String? = nil
+  ) throws(UsageError) -> (command: Command, parsed: Arguments) {
+    let parsed = try Arguments(arguments, syntax: Syntax.command("pbrain"), program: program)
+    try parsed.requirePositionals(atMost: 0, command: "pbrain")
+    let command = Command.pbrain(
+      k: try parsed.integer("k", in: 3...15) ?? 5, difficulty: try difficulty(parsed),
+      seconds: try seconds(parsed))
+    return (command, parsed)
+  }
+
   /// The arguments of `play` (of `program`, a window, when not `tictactoe`) and the options
   /// they give.
   private static func play(
@@ -155,10 +168,12 @@ extension Command {
       name = first
       rest.removeFirst()
     }
-    if rest.contains("--help") || rest.contains("-h") {
+    // After `--`, --help and --version are arguments like any other.
+    let options = rest.prefix { $0 != "--" }
+    if options.contains("--help") || options.contains("-h") {
       return (.help(arguments.first.flatMap { names.contains($0) ? $0 : nil }), CommonOptions())
     }
-    if rest.contains("--version") { return (.version, CommonOptions()) }
+    if options.contains("--version") { return (.version, CommonOptions()) }
 
     let command: Command
     let parsed: Arguments
@@ -189,16 +204,20 @@ extension Command {
         k: try lineLength(parsed), difficulty: try difficulty(parsed),
         seconds: try seconds(parsed))
     case "pbrain":
-      parsed = try Arguments(rest, syntax: Syntax.command(name))
-      try parsed.requirePositionals(atMost: 0, command: name)
-      command = .pbrain(
-        k: try parsed.integer("k", in: 3...15) ?? 5, difficulty: try difficulty(parsed),
-        seconds: try seconds(parsed))
+      (command, parsed) = try pbrain(rest)
     case "account", "login", "stats", "history", "replay":
       (command, parsed) = try parseRecords(name, rest)
     case "serve", "games":
       (command, parsed) = try parseOnline(name, rest)
     default:
+      // `tictactoe --database PATH stats` would be a game of play with a stray word.
+      if let word = (try? Arguments(rest, syntax: Syntax.play))?.positionals.first,
+        names.contains(word)
+      {
+        throw UsageError(
+          "The command \(word) comes first and its options after it, as in tictactoe \(word) "
+            + "--help.")
+      }
       let options: PlayOptions
       (parsed, options) = try play(rest)
       command = .play(options)

@@ -1,5 +1,6 @@
 import AppLive
 import AuthenticationClient
+import Console
 import DatabaseClient
 import DatabaseClientLive
 import Foundation
@@ -43,7 +44,7 @@ extension CLI {
   static func remoteSession(
     _ common: CommonOptions, _ clients: LiveClients,
     announce: @escaping @Sendable (String) -> Void =
-      { writeStandardError($0 + "\n") }
+      { Console.error($0 + "\n") }
   ) throws(CommandFailure) -> RemoteSession {
     guard let server = common.server else { preconditionFailure("no --server was given") }
     let loop: EventLoop
@@ -92,13 +93,13 @@ extension CLI {
       }
       await session.close()
       if json {
-        writeLine(OnlineFormatting.gamesJSON(listings))
+        Console.line(OnlineFormatting.gamesJSON(listings))
       } else if listings.isEmpty {
-        writeLine(
+        Console.line(
           "No games on \(session.address); start one with tictactoe play --server "
             + "\(session.address) --user NAME --new.")
       } else {
-        for listing in listings { writeLine(OnlineFormatting.listingText(listing)) }
+        for listing in listings { Console.line(OnlineFormatting.listingText(listing)) }
       }
     }
   }
@@ -124,7 +125,7 @@ extension CLI {
       await session.close()
       switch answer {
       case .stats(let stats):
-        writeLine(
+        Console.line(
           options.json
             ? OnlineFormatting.statsJSON(stats, server: session.address)
             : OnlineFormatting.statsText(stats, server: session.address))
@@ -155,12 +156,12 @@ extension CLI {
       let (games, server) = try await wholeHistory(of: user, common)
       let records = games.map(GameRecord.init)
       if json {
-        writeLine(RecordFormatting.historyJSON(records, user: user))
+        Console.line(RecordFormatting.historyJSON(records, user: user))
       } else if records.isEmpty {
-        writeLine(
+        Console.line(
           "No finished online games yet for \(user.escapingControlCharacters) on \(server).")
       } else {
-        for record in records { writeLine(RecordFormatting.summary(record)) }
+        for record in records { Console.line(RecordFormatting.summary(record)) }
       }
     }
   }
@@ -177,7 +178,7 @@ extension CLI {
       else {
         throw .failure("Game \(gameID) on \(server) has moves that cannot be replayed.")
       }
-      writeLine(text)
+      Console.line(text)
     }
   }
 

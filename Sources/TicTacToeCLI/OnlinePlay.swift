@@ -2,6 +2,7 @@ import AppCore
 import AppLive
 import Architecture
 import AuthenticationClient
+import Console
 import Foundation
 import GameCore
 import GameProtocol
@@ -33,7 +34,7 @@ extension CLI {
       case .signIn: return await playOnlineFullScreen(options, common: common, clients: clients)
       }
       if let user = options.user {
-        let session = try remoteSession(common, clients, announce: { writeLine($0) })
+        let session = try remoteSession(common, clients, announce: { Console.line($0) })
         let signedIn = try await signIn(
           LoginOptions(
             user: user, passwordFromStandardInput: options.passwordFromStandardInput,
@@ -52,7 +53,7 @@ extension CLI {
       return ExitCode.failure
     }
     let link = ServerLink.live(
-      address: server, trust: trustStore(common, clients, announce: { writeLine($0) }),
+      address: server, trust: trustStore(common, clients, announce: { Console.line($0) }),
       loop: loop)
     let store = Store(
       initialState: OnlineGame.State(
@@ -64,8 +65,8 @@ extension CLI {
     let observation = store.observe { state in
       for line in narrator.lines(for: state) {
         switch line {
-        case .sentence(let text): writeLine(text)
-        case .board(let board): writeLine(board.diagram)
+        case .sentence(let text): Console.line(text)
+        case .board(let board): Console.line(board.diagram)
         case .failure(let text): failure = text
         }
       }

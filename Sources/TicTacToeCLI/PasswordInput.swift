@@ -1,4 +1,5 @@
 import AuthenticationClient
+import Console
 import Foundation
 import Glibc
 
@@ -72,7 +73,7 @@ struct PasswordInput {
   /// - Returns: The line without its line ending, or `nil` when input has ended.
   /// - Throws: ``UsageError`` for a line that is not text.
   func visibleLine(prompt: String, what: String) throws(UsageError) -> String? {
-    if isInteractive { writeStandardError(prompt) }
+    if isInteractive { Console.error(prompt) }
     return try readStandardInputLine().map { line throws(UsageError) in
       try Self.text(line, what: what)
     }
@@ -108,7 +109,7 @@ struct PasswordInput {
   private func readWithoutEcho(prompt: String) -> InputLine? {
     var original = termios()
     guard tcgetattr(STDIN_FILENO, &original) == 0 else {
-      writeStandardError(prompt)
+      Console.error(prompt)
       return readStandardInputLine()
     }
     var quiet = original
@@ -128,7 +129,7 @@ struct PasswordInput {
     // Echo goes off before the prompt shows, so nothing typed after it can appear; what was
     // typed before it is dropped.
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
-    writeStandardError(prompt)
+    Console.error(prompt)
     return readStandardInputLine()
   }
 }
@@ -165,17 +166,6 @@ func readStandardInputLine() -> InputLine? {
       line.isTooLong = true
     }
   }
-}
-
-/// Writes text to standard error as is.
-func writeStandardError(_ text: String) {
-  FileHandle.standardError.write(Data(text.utf8))
-}
-
-/// Writes a line to standard output at once, unbuffered, so a script reading it sees it before
-/// the program waits for more input.
-func writeLine(_ text: String) {
-  FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }
 
 // The signal handler can only reach globals; it runs while the main code waits in `read`.

@@ -1,5 +1,6 @@
 import AppLive
 import AuthenticationClient
+import Console
 import DatabaseClient
 import DatabaseClientLive
 import GameRules
@@ -23,7 +24,7 @@ extension CLI {
       let (owner, name) = try await owner(options.user, clients.authentication)
       var stats = Stats()
       if let owner { stats = try await calling { try await records.stats(owner) } }
-      writeLine(
+      Console.line(
         options.json
           ? RecordFormatting.statsJSON(stats, user: name)
           : RecordFormatting.statsText(stats, user: name))
@@ -53,7 +54,7 @@ extension CLI {
     try confirmReset(of: name, games: before.games, confirmed: options.confirmed)
     try await calling { try await records.resetStats(owner) }
     if !options.json {
-      writeLine(
+      Console.line(
         "Reset the stats of \(name.escapingControlCharacters): deleted "
           + "\(RecordFormatting.count(before.games, "finished game")).")
     }
@@ -107,11 +108,11 @@ extension CLI {
         games = try await calling { try await clients.database.history(owner, historyLimit) }
       }
       if json {
-        writeLine(RecordFormatting.historyJSON(games, user: name))
+        Console.line(RecordFormatting.historyJSON(games, user: name))
       } else if !games.isEmpty {
-        for game in games { writeLine(RecordFormatting.summary(game)) }
+        for game in games { Console.line(RecordFormatting.summary(game)) }
       } else {
-        writeLine(RecordFormatting.noGames(for: name))
+        Console.line(RecordFormatting.noGames(for: name))
       }
     }
   }
@@ -129,7 +130,7 @@ extension CLI {
       guard let text = RecordFormatting.replayText(record) else {
         throw .failure("Game \(gameID) in the database has moves that cannot be replayed.")
       }
-      writeLine(text)
+      Console.line(text)
     }
   }
 }

@@ -2,6 +2,7 @@ import AppCore
 import AppLive
 import Architecture
 import CGTK
+import Console
 import DatabaseClient
 import Foundation
 import GTKUI
@@ -14,13 +15,13 @@ let invocation: Invocation
 do {
   invocation = try Invocation(arguments)
 } catch {
-  FileHandle.standardError.write(Data("tictactoe-gtk: \(error.message)\n".utf8))
+  Console.error("tictactoe-gtk: \(error.message)\n")
   exit(CLI.ExitCode.usage)
 }
 
 guard case .open(let launch, let timeBudget) = invocation else {
-  if case .print(let text) = invocation { print(text) }
-  exit(CLI.ExitCode.success)
+  if case .print(let text) = invocation { Console.line(text) }
+  exit(CLI.finished(CLI.ExitCode.success, program: "tictactoe-gtk"))
 }
 
 let clients: LiveClients
@@ -28,15 +29,15 @@ do {
   clients = try LiveClients(
     databasePath: Invocation.databasePath(in: arguments), timeBudget: timeBudget)
 } catch {
-  FileHandle.standardError.write(Data("tictactoe-gtk: \(error.message)\n".utf8))
+  Console.error("tictactoe-gtk: \(error.message)\n")
   exit(GTKApplication.runFailure(error.message))
 }
 
 let store = Store(initialState: TicTacToe.State(launch: launch)) { clients.app() }
 let status = GTKApplication.run(store: store)
 if ProcessInfo.processInfo.environment["TICTACTOE_GTK_REPORT_STALLS"] == "1" {
-  print("longest main-loop stall: \(Int(GTKApplication.longestStall.rounded())) ms")
-  print(
+  Console.line("longest main-loop stall: \(Int(GTKApplication.longestStall.rounded())) ms")
+  Console.line(
     "longest main-loop stall while the computer thinks: "
       + "\(Int(GTKApplication.longestStallWhileThinking.rounded())) ms")
 }

@@ -68,6 +68,42 @@ struct FailureTests {
     #expect(!FileManager.default.fileExists(atPath: folder.file("missing")))
   }
 
+  @Test(arguments: [Database.OpenMode.readWriteCreate, .readWrite, .readOnly])
+  func aPipeOrADeviceIsRefusedAtOnce(_ mode: Database.OpenMode) throws {
+    // SQLite would wait for a writer at a pipe for ever, and read nothing from a device.
+    let folder = try TemporaryFolder()
+    let pipe = folder.file("games.sqlite")
+    #expect(mkfifo(pipe, 0o600) == 0)
+    let link = folder.file("null.sqlite")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+    for path in [pipe, link, "/dev/zero"] {
+      #expect {
+        _ = try Database(path: path, mode: mode)
+      } throws: { error in
+        guard let error = error as? SQLiteError else { return false }
+        return error.kind == .notAFile
+          && error.description
+            == "The database \(path) is a pipe, a device or a socket, not a file; give the path "
+            + "of a database file."
+      }
+    }
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+        "games.sqlite", "null.sqlite",
+      ])
+  }
+
+  @Test func aNameTooLongIsSaidSo() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file(String(repeating: "a", count: 300) + ".sqlite")
+    #expect {
+      _ = try Database(path: path)
+    } throws: { error in
+      (error as? SQLiteError)?.description
+        == "The database \(path) cannot be opened: its path or a name in it is too long."
+    }
+  }
+
   @Test func missingFileIsNotCreatedWithoutTheCreateMode() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("games.sqlite")

@@ -14,6 +14,32 @@ struct CommandParsingTests {
     #expect(!options.plain)
   }
 
+  @Test func aCommandAfterItsOptionsIsToldToComeFirst() throws {
+    #expect(
+      throws: UsageError(
+        "The command stats comes first and its options after it, as in tictactoe stats --help.")
+    ) { try Command.parse(["--database", "games.db", "stats"]) }
+    // A player named like a command is a name, not a command.
+    guard case .play(let options) = try Command.parse(["--x", "stats", "--computer", "none"])
+    else {
+      Issue.record("expected play")
+      return
+    }
+    #expect(options.request.xName == "stats")
+  }
+
+  @Test func afterADoubleDashHelpAndVersionAreArguments() throws {
+    #expect(throws: UsageError("A game id is a whole number above 0, not \"--version\".")) {
+      try Command.parse(["replay", "--", "--version"])
+    }
+    #expect(try Command.parse(["replay", "--version"]) == .version)
+    guard case .analyze(let position, _, _) = try Command.parse(["analyze", "--", "--help"]) else {
+      Issue.record("expected analyze")
+      return
+    }
+    #expect(position == "--help")
+  }
+
   @Test func playOptionsStartAGame() throws {
     let command = try Command.parse([
       "play", "--computer", "o", "--difficulty=hard", "--size", "7", "--k", "5", "--x", " Ada ",

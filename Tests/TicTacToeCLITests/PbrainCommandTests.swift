@@ -135,6 +135,27 @@ struct PbrainCommandTests {
     #expect(lines[2] == "ERROR no board yet; send START first")
   }
 
+  @Test func theBrainSaysItsVersionAndNamesItselfInRefusals() throws {
+    let version = try session("", arguments: ["--version"])
+    #expect(version.status == 0)
+    #expect(version.lines.count == 1)
+    #expect(version.lines.first?.hasPrefix("tictactoe ") == true)
+    let process = Process()
+    process.executableURL = brain
+    process.arguments = ["--bogus"]
+    let error = Pipe()
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 2)
+    #expect(
+      said
+        == "pbrain-tictactoe: Unknown option --bogus for pbrain-tictactoe; see pbrain-tictactoe "
+        + "--help.\n")
+  }
+
   @Test func tictactoePbrainIsTheSameBrain() throws {
     let result = try run("pbrain", input: "ABOUT\nSTART 15\nBEGIN\nEND\n")
     #expect(result.status == 0)

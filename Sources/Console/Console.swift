@@ -1,0 +1,55 @@
+import Glibc
+import Synchronization
+
+/// Standard output and standard error, written straight to their file descriptors, with every
+/// byte accounted for.
+///
+/// Nothing is buffered, so a script or a controller reading the output sees each line as it is
+/// said. A write that fails (a full disk, a closed descriptor) does not stop the program: the
+/// first failure of standard output is kept, and ``outputFailure`` says it, so that a command
+/// can end with that sentence and status 1 rather than claim success for output that was lost.
+/// A failure of standard error is dropped, as nothing is left to say it on.
+public enum Console {
+  /// The `errno` of the first write to standard output that failed.
+  private static let firstOutputError = Mutex<Int32?>(nil)
+
+  /// Writes all of `text` to standard output.
+  public static func write(_ text: String) {
+    guard let error = writeAll(text, to: STDOUT_FILENO) else { return }
+    firstOutputError.withLock { $0 = $0 ?? error }
+  }
+
+  /// Writes `text` and a newline to standard output.
+  public static func line(_ text: String) { write(text + "\n") }
+
+  /// Writes all of `text` to standard error, as far as it can be written.
+  public static func error(_ text: String) { _ = writeAll(text, to: STDERR_FILENO) }
+
+  /// Why standard output lost some of what was written to it, in one sentence, or `nil` when
+  /// everything reached it.
+  public static var outputFailure: String? {
+    firstOutputError.withLock { $0 }.map {
+      "The output could not be written (\(String(cString: strerror($0))))."
+    }
+  }
+
+  /// Writes all of `text` to `descriptor`, and returns the `errno` of a failure.
+  private static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeMutableBytes {
+        Glibc.write(descriptor, $0.baseAddress, $0.count)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      // A write of nothing would repeat for ever.
+      guard written > 0 else { return EIO }
+      offset += written
+    }
+    bytes.removeAll()
+    return nil
+  }
+}
