@@ -58,7 +58,7 @@ def frame(payload):
 
 
 # The protocol version the client speaks (ProtocolVersion.current in Sources/GameProtocol).
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 
 
 def welcome(version=PROTOCOL_VERSION):

@@ -38,6 +38,8 @@ public enum ClientMessage: Equatable, Sendable {
   case move(code: String, ply: Int, cell: Cell)
   /// Gives the game up.
   case resign(code: String)
+  /// Cancels a game the sender created and nobody joined: it is gone at once. Since version 4.
+  case cancelGame(code: String)
   /// Asks for an account's online record.
   case requestStats(userName: String)
   /// Ask for an account's finished games, newest first, a page at a time (no sign-in needed):
@@ -72,6 +74,7 @@ public enum ClientMessage: Equatable, Sendable {
     case .requestStats: 0x16
     case .requestHistory: 0x18
     case .requestFinishedGame: 0x19
+    case .cancelGame: 0x1A
     case .ping: 0x17
     }
   }
@@ -88,7 +91,7 @@ public enum ClientMessage: Equatable, Sendable {
       writer.write(userName)
       writer.write(password)
     case .submitCode(let text), .resumeSession(let text), .joinGame(let text),
-      .watchGame(let text), .resign(let text), .requestStats(let text):
+      .watchGame(let text), .resign(let text), .cancelGame(let text), .requestStats(let text):
       writer.write(text)
     case .requestHistory(let userName, let before):
       writer.write(userName)
@@ -191,6 +194,7 @@ public enum ClientMessage: Equatable, Sendable {
           HistoryCursor(endedAt: try r.readInt64(), id: try r.readInt64())
         })
     case 0x19: self = .requestFinishedGame(id: try reader.readInt64())
+    case 0x1A: self = .cancelGame(code: try reader.readString())
     default: throw .unknownMessage(type)
     }
     try reader.finish()

@@ -30,6 +30,8 @@ public enum ServerMessage: Equatable, Sendable {
   case playerBack(code: String, mark: Mark)
   /// The game ended.
   case ended(code: String, GameEnd)
+  /// The game's creator cancelled it before anyone joined: it is gone. Since version 4.
+  case cancelled(code: String)
   /// The open games and the games being played.
   case games([GameListing])
   /// An account's online record.
@@ -56,6 +58,7 @@ public enum ServerMessage: Equatable, Sendable {
     case .playerAway: 0x93
     case .playerBack: 0x94
     case .ended: 0x95
+    case .cancelled: 0x9A
     case .games: 0x96
     case .stats: 0x97
     case .history: 0x99
@@ -108,6 +111,8 @@ public enum ServerMessage: Equatable, Sendable {
     case .ended(let code, let end):
       writer.write(code)
       writer.write(end)
+    case .cancelled(let code):
+      writer.write(code)
     case .games(let listings):
       writer.write(list: listings) { $0.write($1) }
     case .stats(let stats):
@@ -173,6 +178,7 @@ public enum ServerMessage: Equatable, Sendable {
         seconds: try reader.readUInt32())
     case 0x94: self = .playerBack(code: try reader.readString(), mark: try reader.readMark())
     case 0x95: self = .ended(code: try reader.readString(), try reader.readEnd())
+    case 0x9A: self = .cancelled(code: try reader.readString())
     case 0x96:
       self = .games(
         try reader.readList { (r: inout ByteReader) throws(ProtocolError) in try r.readListing() })

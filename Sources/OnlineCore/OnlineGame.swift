@@ -466,7 +466,7 @@ public struct OnlineGame: Reducer {
   private func receive(_ message: ServerMessage, state: inout State) -> Effect<Action> {
     switch message {
     case .welcome, .codeRequired, .accepted, .twoFactorSecret, .recoveryCodes, .recoveryCodesLeft,
-      .games, .stats, .history,
+      .games, .stats, .history, .cancelled,
       .pong:
       return .none
 

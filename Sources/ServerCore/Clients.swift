@@ -147,7 +147,8 @@ public struct ServerStorageClient: Sendable {
       -> Ratings?
   /// Stores the end of a game without a move (forfeit, resignation) and the new ratings.
   public var finishGame: @Sendable (_ code: String, _ ending: Ending) async throws -> Ratings
-  /// Forgets a game that never started.
+  /// Forgets a game that never started; throws when it is not stored as open (nobody joined,
+  /// not ended), so that nothing is announced gone that the database still holds.
   public var cancelGame: @Sendable (_ code: String) async throws -> Void
   /// An account's online record, or `nil` when no account has the name.
   public var stats: @Sendable (_ userName: String) async throws -> PlayerStats?

@@ -142,6 +142,8 @@ public struct GameServer: Reducer {
     case moveStored(code: String, ply: Int, Result<Ratings?, Refusal>)
     /// A forfeit or resignation was stored with the new ratings, or not.
     case endStored(code: String, Result<Ratings, Refusal>)
+    /// A game's cancellation, which `client` asked for, was stored, or not.
+    case cancellationStored(code: String, by: ClientID, succeeded: Bool)
   }
 
   /// How long a finished game stays in memory for late spectators, in milliseconds.
@@ -253,6 +255,10 @@ public struct GameServer: Reducer {
     case .endStored(let code, let result):
       endStored(code, result, state: &state)
       return .none
+
+    case .cancellationStored(let code, let id, let succeeded):
+      cancellationStored(code, by: id, succeeded: succeeded, state: &state)
+      return .none
     }
   }
 
@@ -348,12 +354,14 @@ public struct GameServer: Reducer {
       return move(text, ply: ply, cell: cell, from: id, state: &state)
     case .resign(let text):
       return resign(text, from: id, state: &state)
+    case .cancelGame(let text):
+      return cancel(text, from: id, state: &state)
     }
   }
 
   private func watch(_ text: String, from id: ClientID, state: inout State) {
     guard let code = InviteCode.normalized(text), var match = state.matches[code],
-      match.phase != .creating
+      match.isFindable
     else {
       state.refuse(.noSuchGame, request: ClientMessage.watchGame(code: text).type, to: id)
       return
@@ -418,7 +426,7 @@ public struct GameServer: Reducer {
       return .none
     }
     guard let code = InviteCode.normalized(text), var match = state.matches[code],
-      match.phase != .creating
+      match.isFindable
     else {
       state.refuse(.noSuchGame, request: request, to: id)
       return .none
@@ -454,7 +462,7 @@ public struct GameServer: Reducer {
       }
     case .finishing, .finished:
       state.refuse(.gameOver, request: request, to: id)
-    case .creating, .seating, .playing, .committing:
+    case .creating, .cancelling, .seating, .playing, .committing:
       state.refuse(.gameFull, request: request, to: id)
     }
     return .none
@@ -535,7 +543,7 @@ public struct GameServer: Reducer {
       return .none
     }
     switch match.phase {
-    case .creating, .waiting, .seating:
+    case .creating, .waiting, .cancelling, .seating:
       state.refuse(.gameNotStarted, request: request, to: id)
       return .none
     case .finishing, .finished:
@@ -552,6 +560,37 @@ public struct GameServer: Reducer {
     }
   }
 
+  /// Cancels a game its creator asked to cancel, once the database has forgotten it.
+  private func cancel(_ text: String, from id: ClientID, state: inout State) -> Effect<Action> {
+    let request = ClientMessage.cancelGame(code: text).type
+    guard let account = state.clients[id]?.account else {
+      state.refuse(.notSignedIn, request: request, to: id)
+      return .none
+    }
+    guard let code = InviteCode.normalized(text), var match = state.matches[code],
+      match.phase != .creating
+    else {
+      state.refuse(.noSuchGame, request: request, to: id)
+      return .none
+    }
+    if let refusal = match.refusal(ofCancelBy: account.accountID) {
+      state.refuse(refusal, request: request, to: id)
+      return .none
+    }
+    // Nobody joins or watches it meanwhile; it is announced gone only once it is.
+    match.phase = .cancelling
+    state.matches[code] = match
+    return .run { [storage, log] send in
+      do {
+        try await storage.cancelGame(code)
+        await send(.cancellationStored(code: code, by: id, succeeded: true))
+      } catch {
+        log("Storing the cancellation of game \(code) failed: \(error)")
+        await send(.cancellationStored(code: code, by: id, succeeded: false))
+      }
+    }
+  }
+
   private func finish(_ code: String, _ ending: Ending) -> Effect<Action> {
     .run { [storage, log] send in
       do {
@@ -565,6 +604,27 @@ public struct GameServer: Reducer {
   }
 
   // MARK: - Storage answers
+
+  private func cancellationStored(
+    _ code: String, by id: ClientID, succeeded: Bool, state: inout State
+  ) {
+    guard let match = state.matches[code], match.phase == .cancelling else { return }
+    guard succeeded else {
+      // The database still has it: the game waits on, as it was.
+      state.matches[code]?.phase = .waiting
+      if state.clients[id] != nil {
+        state.refuse(.serverError, request: ClientMessage.cancelGame(code: code).type, to: id)
+      }
+      return
+    }
+    state.matches[code] = nil
+    var told = Set(match.audience)
+    if state.clients[id] != nil { told.insert(id) }
+    for client in told.sorted() {
+      state.clients[client]?.games.remove(code)
+      state.send(.cancelled(code: code), to: client)
+    }
+  }
 
   private func gameStored(_ code: String, succeeded: Bool, state: inout State) {
     guard var match = state.matches[code], match.phase == .creating else { return }
@@ -746,7 +806,7 @@ public struct GameServer: Reducer {
           state.matches[code] = nil
           continue
         }
-      case .creating, .seating, .committing, .finishing:
+      case .creating, .cancelling, .seating, .committing, .finishing:
         break
       }
       state.matches[code] = match
@@ -825,7 +885,7 @@ extension GameServer.State {
       .filter { match in
         switch match.phase {
         case .waiting, .seating, .playing, .committing, .finishing: true
-        case .creating, .finished: false
+        case .creating, .cancelling, .finished: false
         }
       }
       .sorted { ($0.createdAt, $0.code) > ($1.createdAt, $1.code) }

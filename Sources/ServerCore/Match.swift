@@ -12,6 +12,8 @@ public struct Match: Equatable, Sendable {
     case creating
     /// Stored, waiting for an opponent.
     case waiting
+    /// Its creator cancels it: the cancellation is being stored; nobody can join or watch.
+    case cancelling
     /// An opponent's seat is being stored.
     case seating(Seat)
     /// Both seats taken; the side to move may play.
@@ -139,7 +141,7 @@ public struct Match: Equatable, Sendable {
   public var isOver: Bool {
     switch phase {
     case .finished, .finishing: true
-    case .creating, .waiting, .seating, .playing, .committing: false
+    case .creating, .waiting, .cancelling, .seating, .playing, .committing: false
     }
   }
 
@@ -147,7 +149,31 @@ public struct Match: Equatable, Sendable {
   public var isUnderWay: Bool {
     switch phase {
     case .playing, .committing: true
-    case .creating, .waiting, .seating, .finishing, .finished: false
+    case .creating, .waiting, .cancelling, .seating, .finishing, .finished: false
+    }
+  }
+
+  /// Whether others can find the game by its code: not while it is being stored, nor while
+  /// its cancellation is.
+  public var isFindable: Bool {
+    switch phase {
+    case .creating, .cancelling: false
+    case .waiting, .seating, .playing, .committing, .finishing, .finished: true
+    }
+  }
+
+  /// Why `accountID`'s request to cancel the game must be refused, checked in the order
+  /// `docs/protocol.md` gives after `notSignedIn` and `noSuchGame`, or `nil` when it may be
+  /// cancelled: only its creator may, and only while nobody has taken or is taking the other
+  /// seat.
+  public func refusal(ofCancelBy accountID: Int64) -> ErrorCode? {
+    guard mark(ofAccount: accountID) != nil else { return .notAPlayer }
+    switch phase {
+    case .creating: return .noSuchGame
+    case .waiting: return nil
+    case .cancelling: return .busy
+    case .seating, .playing, .committing: return .gameFull
+    case .finishing, .finished: return .gameOver
     }
   }
 
@@ -156,7 +182,7 @@ public struct Match: Equatable, Sendable {
   public func refusal(ofMoveBy mark: Mark?, ply: Int, cell: Cell) -> ErrorCode? {
     guard let mark else { return .notAPlayer }
     switch phase {
-    case .creating, .waiting, .seating: return .gameNotStarted
+    case .creating, .waiting, .cancelling, .seating: return .gameNotStarted
     case .finishing, .finished: return .gameOver
     case .playing, .committing: break
     }
@@ -200,7 +226,7 @@ public struct Match: Equatable, Sendable {
     }
     let status: GameStatus
     switch phase {
-    case .creating, .waiting, .seating: status = .waiting
+    case .creating, .waiting, .cancelling, .seating: status = .waiting
     case .playing, .committing, .finishing: status = .playing
     case .finished(let end): status = .finished(end)
     }

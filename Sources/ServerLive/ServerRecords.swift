@@ -180,12 +180,18 @@ public final class ServerRecords: Sendable {
   }
 
   /// Forgets an open game nobody joined.
+  ///
+  /// - Throws: ``ServerRecordsError`` when the database fails, or has no such open game (it has
+  ///   none, or someone joined it, or it ended): nothing was forgotten then.
   public func cancelGame(_ code: String) async throws(ServerRecordsError) {
     try await write { [self] database throws(SQLiteError) in
       try statements.run(
         database,
         "DELETE FROM online_games WHERE code = ? AND o_account IS NULL AND ended_at IS NULL",
         .text(code))
+      guard database.changes == 1 else {
+        throw SQLiteError(kind: .constraint, message: "game \(code) is not open")
+      }
     }
   }
 

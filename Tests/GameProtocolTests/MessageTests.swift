@@ -27,6 +27,8 @@ let everyClientMessage: [ClientMessage] = [
   .move(code: "ABC234", ply: 0, cell: Cell(row: 1, column: 1)),
   .move(code: "ABC234", ply: 224, cell: Cell(row: 14, column: 14)),
   .resign(code: "ABC234"),
+  .cancelGame(code: "abc-234"),
+  .cancelGame(code: ""),
   .requestStats(userName: "ann"),
   .requestHistory(userName: "Zoë"),
   .requestHistory(userName: "ann", before: HistoryCursor(endedAt: .min, id: .max)),
@@ -70,6 +72,7 @@ let everyServerMessage: [ServerMessage] = [
   .playerBack(code: "ABC234", mark: .x),
   .ended(code: "ABC234", GameEnd(winner: nil, reason: .completed, xRating: 1200, oRating: 1200)),
   .ended(code: "ABC234", GameEnd(winner: .x, reason: .resigned, xRating: 1216, oRating: 1184)),
+  .cancelled(code: "ABC234"),
   .games([
     GameListing(
       code: "ABC234", isOpen: true, xName: "ann", oName: nil, rows: 3, columns: 3, k: 3,
@@ -102,7 +105,9 @@ struct MessageTests {
       #expect(try ClientMessage(decoding: payload) == message, "\(message)")
       types.insert(message.type)
     }
-    #expect(types.count == 22, "a client message kind has no example")
+    #expect(types.count == 23, "a client message kind has no example")
+    // Version 4's cancellation has the type after the finished game's.
+    #expect(ClientMessage.cancelGame(code: "ABC234").type == 0x1A)
   }
 
   @Test func everyServerMessageRoundTrips() throws {
@@ -113,7 +118,8 @@ struct MessageTests {
       #expect(try ServerMessage(decoding: payload) == message, "\(message)")
       types.insert(message.type)
     }
-    #expect(types.count == 18, "a server message kind has no example")
+    #expect(types.count == 19, "a server message kind has no example")
+    #expect(ServerMessage.cancelled(code: "ABC234").type == 0x9A)
   }
 
   @Test func everyTruncationIsRefused() {
@@ -239,20 +245,21 @@ struct MessageTests {
 
 struct VersionTests {
   @Test func theHighestCommonVersionIsChosen() {
-    #expect(ProtocolVersion.negotiated(with: 3...3) == 3)
-    #expect(ProtocolVersion.negotiated(with: 1...4) == 3)
+    #expect(ProtocolVersion.negotiated(with: 4...4) == 4)
+    #expect(ProtocolVersion.negotiated(with: 1...5) == 4)
     #expect(ProtocolVersion.negotiated(with: 0...9) == ProtocolVersion.supported.upperBound)
-    // Version 1's history request had no page, and version 2 cannot read `tooManyGames`: their
-    // clients are told to update.
+    // Version 1's history request had no page, version 2 cannot read `tooManyGames` and version
+    // 3 cannot read `cancelled`: their clients are told to update.
     #expect(ProtocolVersion.negotiated(with: 1...1) == nil)
     #expect(ProtocolVersion.negotiated(with: 2...2) == nil)
-    #expect(ProtocolVersion.negotiated(with: 1...2) == nil)
-    #expect(ProtocolVersion.negotiated(with: 4...5) == nil)
+    #expect(ProtocolVersion.negotiated(with: 3...3) == nil)
+    #expect(ProtocolVersion.negotiated(with: 1...3) == nil)
+    #expect(ProtocolVersion.negotiated(with: 5...6) == nil)
     #expect(ProtocolVersion.negotiated(with: 0...0) == nil)
   }
 
   @Test func thisBuildSpeaksItsCurrentVersionOnly() {
-    #expect(ProtocolVersion.current == 3)
+    #expect(ProtocolVersion.current == 4)
     #expect(ProtocolVersion.supported == ProtocolVersion.current...ProtocolVersion.current)
     #expect(ProtocolVersion.negotiated(with: ProtocolVersion.supported) == ProtocolVersion.current)
   }
@@ -261,10 +268,10 @@ struct VersionTests {
     func mismatch(_ low: UInt32, _ high: UInt32) -> String {
       ProtocolVersion.mismatch(Refusal(.unsupportedVersion, request: 1, detail: low << 16 | high))
     }
-    #expect(ProtocolVersion.spoken == "version 3")
+    #expect(ProtocolVersion.spoken == "version 4")
     #expect(
-      mismatch(2, 2)
-        == "speaks protocol version 2, and this tictactoe speaks version 3; update the older one")
+      mismatch(3, 3)
+        == "speaks protocol version 3, and this tictactoe speaks version 4; update the older one")
     #expect(mismatch(4, 6).hasPrefix("speaks protocol versions 4 to 6, "))
     // A lying server's numbers are said, not trusted to make a range.
     #expect(mismatch(9, 1).hasPrefix("speaks protocol versions 9 to 1, "))

@@ -170,16 +170,18 @@ struct GameServerTests {
     await store.send(.connected(id, address: "10.0.0.1")) {
       $0.clients[id] = GameServer.Client(address: "10.0.0.1")
     }
-    await store.send(.received(id, .hello(versions: 4...5))) {
+    await store.send(.received(id, .hello(versions: 5...6))) {
       $0.outbox = [
         .init(
-          id, .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 3 << 16 | 3)))),
+          id, .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 4 << 16 | 4)))),
         .init(id, .close),
       ]
     }
-    // Clients of version 1, whose history requests had no page, and of version 2, which cannot
-    // read `tooManyGames`, are told to update too.
-    for (number, versions) in [(UInt64(8), UInt16(1)...1), (9, 2...2), (10, 1...2)] {
+    // Clients of version 1, whose history requests had no page, of version 2, which cannot read
+    // `tooManyGames`, and of version 3, which cannot read `cancelled`, are told to update too.
+    for (number, versions) in [
+      (UInt64(8), UInt16(1)...1), (9, 2...2), (10, 1...2), (11, 3...3), (12, 1...3),
+    ] {
       let old = ClientID(number)
       await store.send(.connected(old, address: "10.0.0.1")) {
         $0.clients[old] = GameServer.Client(address: "10.0.0.1")
@@ -188,7 +190,7 @@ struct GameServerTests {
         $0.outbox += [
           .init(
             old,
-            .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 3 << 16 | 3)))),
+            .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 4 << 16 | 4)))),
           .init(old, .close),
         ]
       }
@@ -208,9 +210,9 @@ struct GameServerTests {
       await store.send(.connected(id, address: address)) {
         $0.clients[id] = GameServer.Client(address: address)
       }
-      await store.send(.received(id, .hello(versions: 1...3))) {
+      await store.send(.received(id, .hello(versions: 1...4))) {
         $0.clients[id]?.phase = .ready
-        $0.outbox.append(.init(id, .message(.welcome(version: 3))))
+        $0.outbox.append(.init(id, .message(.welcome(version: 4))))
       }
     }
     for (id, name, number) in [(a, "ann", Int64(1)), (b, "bob", 2)] {

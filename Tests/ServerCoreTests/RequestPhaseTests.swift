@@ -24,6 +24,7 @@ let everyRequest: [ClientMessage] = [
   .listGames,
   .move(code: code, ply: 0, cell: Cell(row: 1, column: 1)),
   .resign(code: code),
+  .cancelGame(code: code),
   .requestStats(userName: "ann"),
   .requestHistory(userName: "ann"),
   .requestFinishedGame(id: 1),
@@ -35,7 +36,7 @@ let accountRequests: Set<UInt8> = [0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x0
 
 struct RequestPhaseTests {
   @Test func everyRequestKindHasAnExample() {
-    #expect(Set(everyRequest.map(\.type)).count == 20)
+    #expect(Set(everyRequest.map(\.type)).count == 21)
   }
 
   @Test func beforeHelloOnlyHelloIsAnswered() throws {
@@ -69,7 +70,7 @@ struct RequestPhaseTests {
         expected.outbox = [
           .init(guestClient, .message(.refused(Refusal(.helloExpected, request: 0x01))))
         ]
-      case .createGame, .joinGame, .move, .resign:
+      case .createGame, .joinGame, .move, .resign, .cancelGame:
         expected.outbox = [
           .init(guestClient, .message(.refused(Refusal(.notSignedIn, request: message.type))))
         ]

@@ -155,14 +155,24 @@ struct ServerRecordsTests {
     #expect(rows.first?[1] == .text("forfeit"))
   }
 
-  @Test func anOpenGameNobodyJoinedCanBeDropped() async throws {
+  @Test func anOpenGameNobodyJoinedCanBeDroppedAndNoOther() async throws {
     let fixture = try await Fixture()
     try await fixture.records.createGame(fixture.game("OPEN22"))
     try await fixture.records.createGame(fixture.game("FULL22"))
     try await fixture.seatBob("FULL22")
     try await fixture.records.cancelGame("OPEN22")
-    try await fixture.records.cancelGame("FULL22")
+    // A game someone joined, one already forgotten and one never stored are not open: nothing
+    // is forgotten, and saying so keeps the server from announcing a cancellation.
+    for code in ["FULL22", "OPEN22", "NONE22"] {
+      await #expect(throws: ServerRecordsError.self, "\(code)") {
+        try await fixture.records.cancelGame(code)
+      }
+    }
     #expect(try await fixture.records.activeGames().map(\.code) == ["FULL22"])
+    // A restarted server reads what a fresh connection to the file holds.
+    let reopened = try Database(path: fixture.path, mode: .readOnly).query(
+      "SELECT code FROM online_games ORDER BY code")
+    #expect(reopened.map { $0[0] } == [.text("FULL22")])
   }
 
   /// Many games committing at once share commits, and every acknowledged move is stored.
