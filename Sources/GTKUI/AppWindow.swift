@@ -48,6 +48,7 @@ public final class AppWindow {
   private var observation: ObservationToken?
   private var shownPanel: Panel?
   private var shownToast: Int?
+  private var shownClosedGameSentence: String?
   /// How many of the online game's notices have been considered for toasts.
   private var shownNotices = 0
 
@@ -164,6 +165,10 @@ public final class AppWindow {
 
   private func showToast(_ state: TicTacToe.State) {
     showOnlineToasts(state.newGameState?.online)
+    // The sentence of an online game that closed, such as its cancellation, said once.
+    let closed = state.newGameState?.closedGameSentence
+    if let closed, closed != shownClosedGameSentence { toasts.show(closed) }
+    shownClosedGameSentence = closed
     guard let toast = state.game?.toast else { return }
     guard toast.key != shownToast else { return }
     shownToast = toast.key
@@ -190,7 +195,7 @@ public final class AppWindow {
   private static func isToasted(_ notice: OnlineGame.Notice) -> Bool {
     switch notice {
     case .joined, .refused, .away, .back, .ended, .reconnecting, .reconnected, .notConnected,
-      .stopped, .keptPlaying, .notOnline, .digitsNeedTheClassicBoard, .unknownCommand:
+      .stopped, .keptPlaying, .notOnline, .digitsNeedTheClassicBoard, .unknownCommand, .cancelled:
       true
     // The title, the invite code and the board show these; the dialog asks the question.
     case .created, .shown, .moved, .askedToResign, .answerYesOrNo, .help, .board, .inputEnded:

@@ -116,6 +116,7 @@ public final class NewGameView {
     (xNameEntry.text, oNameEntry.text) = (settings.xName, settings.oName)
     (modeChoice.selected, computerChoice.selected) = (settings.mode, settings.computerMark)
     (difficultyChoice.selected, startChoice.selected) = (settings.difficulty, settings.startingRule)
+    startChoice.showOnly(state.startingRules)
     computerRow.isSensitive = state.isComputerMarkEnabled
     difficultyRow.isSensitive = state.isDifficultyEnabled
     sizeRow.selected = NewGame.State.sizeChoices.firstIndex {

@@ -400,6 +400,13 @@ package final class Choice<Value: Equatable>: Element {
     }
   }
 
+  /// Shows the buttons of `values` and hides the others.
+  func showOnly(_ values: [Value]) {
+    for option in options {
+      gtk_widget_set_visible(option.button, values.contains(option.value) ? 1 : 0)
+    }
+  }
+
   /// The chosen option; setting it does not call ``onSelect``.
   var selected: Value? {
     get {

@@ -119,6 +119,12 @@ extension NewGame.State {
   /// Whether the form offers online play: a server was chosen at Sign in.
   public var isOnline: Bool { server != nil }
 
+  /// Who may start, as the form offers it: on a server, where the form creates one single
+  /// game, taking turns means nothing (X would start), so it is not offered.
+  public var startingRules: [StartingRule] {
+    isOnline ? StartingRule.allCases.filter { $0 != .alternate } : StartingRule.allCases
+  }
+
   /// What an online button asks of the server.
   public enum OnlineRequest: Equatable, Sendable {
     case create

@@ -52,6 +52,11 @@ public struct NewGame: Reducer {
     public var inviteCode = ""
     /// The online game, while it is shown.
     public var online: OnlineGame.State?
+    /// What the online game just left said on closing, if anything.
+    ///
+    /// The form shows it until the player's next action: `Game K7M2QX is cancelled; no one had
+    /// joined.`
+    public var closedGameSentence: String?
     /// The Open games screen, while it is shown.
     public var openGames: OpenGames.State?
 
@@ -312,6 +317,7 @@ public struct NewGame: Reducer {
       return .none
 
     case .online(.delegate(.didQuit)):
+      state.closedGameSentence = state.online?.closingSentence
       state.online = nil
       return .none
 
@@ -329,6 +335,7 @@ public struct NewGame: Reducer {
   }
 
   private func reduce(into state: inout State, view: Action.View) -> Effect<Action> {
+    state.closedGameSentence = nil
     switch view {
     case .xNameChanged(let name):
       state.settings.xName = name
@@ -347,6 +354,7 @@ public struct NewGame: Reducer {
     case .kChanged(let k):
       state.settings.k = k
     case .startingRuleChanged(let rule):
+      guard state.startingRules.contains(rule) else { return .none }
       state.settings.startingRule = rule
     case .stepped(let choice, let step):
       return reduce(into: &state, view: state.stepping(choice, by: step))
@@ -527,7 +535,7 @@ extension NewGame.State {
       let range = Board.kRange(rows: settings.rows, columns: settings.columns)
       return .kChanged(min(max(settings.k + step, range.lowerBound), range.upperBound))
     case .startingRule:
-      return .startingRuleChanged(Self.cycle(StartingRule.allCases, settings.startingRule, step))
+      return .startingRuleChanged(Self.cycle(startingRules, settings.startingRule, step))
     }
   }
 

@@ -58,6 +58,8 @@ extension OnlineGame.State {
       return [.sentence("Not connected to the server just now; the move was not sent.")]
     case .stopped(let sentence):
       return [.sentence(sentence)]
+    case .cancelled(let code):
+      return [.sentence(OnlineGame.cancelledSentence(code: code))]
     case .askedToResign:
       return [.sentence("\(resignQuestion) Type yes or no.")]
     case .answerYesOrNo:
@@ -83,6 +85,7 @@ extension OnlineGame.State {
       // reached; the sentence under the title says which.
       return link == .closed ? "No game" : "Connecting to \(server)…"
     }
+    if isCancelled { return "Game cancelled" }
     switch snapshot.status {
     case .waiting:
       return "Waiting for an opponent…"
@@ -134,6 +137,18 @@ extension OnlineGame.State {
     }
   }
 
+  /// Whether the game was cancelled before anyone joined: it is gone from the server.
+  public var isCancelled: Bool {
+    notices.contains { if case .cancelled = $0 { true } else { false } }
+  }
+
+  /// What the player is told once the game's screen has closed, if anything: that leaving
+  /// cancelled their game nobody had joined.
+  public var closingSentence: String? {
+    guard case .cancelled(let code)? = notices.last else { return nil }
+    return OnlineGame.cancelledSentence(code: code)
+  }
+
   /// Whether `mark`'s player is connected, in a few words.
   private func presence(of mark: Mark) -> String {
     guard let player = snapshot?.player(mark) else { return "\(mark.symbol) is free" }
@@ -173,7 +188,7 @@ extension OnlineGame.State {
       .unknownCommand, .notOnline, .reconnecting:
       return true
     case .created, .shown, .joined, .moved, .away, .back, .ended, .reconnected, .askedToResign,
-      .keptPlaying, .help, .board, .inputEnded:
+      .keptPlaying, .help, .board, .inputEnded, .cancelled:
       return false
     }
   }
@@ -210,7 +225,8 @@ extension OnlineGame.State {
       let user = userName.map(shown) ?? "NAME"
       return "Input ended; the seat is held for a while: run tictactoe play --server \(server) "
         + "--user \(user) --join \(code ?? "CODE") to continue."
-    case .joined, .refused, .away, .back, .reconnecting, .reconnected, .notConnected, .stopped:
+    case .joined, .refused, .away, .back, .reconnecting, .reconnected, .notConnected, .stopped,
+      .cancelled:
       return lines(for: notice).first.flatMap { line in
         if case .sentence(let text) = line { text } else { nil }
       }
@@ -252,7 +268,7 @@ extension OnlineGame.State {
   /// The controls under the board, each with whether it can be pressed now.
   public var controls: [(control: OnlineControl, isEnabled: Bool)] {
     if isConfirmingResign { return [(.confirmResign, true), (.keepPlaying, true)] }
-    return [isResignable ? (.resign, link == .live) : (.leave, true)]
+    return [isResignable ? (.resign, link == .live) : (.leave, leaving == nil)]
   }
 
   // MARK: - Parts
@@ -326,6 +342,7 @@ extension OnlineGame.State {
 
   /// The sentence for a refusal of a request of this game.
   public func sentence(for refusal: Refusal, cell: Cell?) -> String {
+    if refusal.request == OnlineGame.cancelRequest { return cancellationRefusalSentence(refusal) }
     switch refusal.code {
     case .notYourTurn:
       guard let snapshot, let feature = feature(afterPly: snapshot.moves.count - 1) else {
@@ -351,12 +368,36 @@ extension OnlineGame.State {
     }
   }
 
+  /// Why leaving did not cancel the player's game, and what becomes of it.
+  private func cancellationRefusalSentence(_ refusal: Refusal) -> String {
+    let game = code.map { "game \($0)" } ?? "the game"
+    switch refusal.code {
+    case .gameFull:
+      let joiner = snapshot?.o.map { shown($0.name) } ?? "someone"
+      return "\(game.capitalizedFirst) could not be cancelled: \(joiner) joined it."
+    case .serverError:
+      return "The server could not cancel \(game); it drops the game once you have been away "
+        + "for a while."
+    default:
+      return "The server did not cancel \(game) (\(refusal.code)); it drops the game once you "
+        + "have been away for a while."
+    }
+  }
+
   private func shown(_ name: String) -> String { name.escapingControlCharacters }
 
   private func signed(_ change: Int) -> String { change >= 0 ? "+\(change)" : "−\(-change)" }
 }
 
 extension OnlineGame {
+  /// The sentence for a game cancelled before anyone joined.
+  ///
+  /// The creator who left it and anyone watching it are told the same: `Game K7M2QX is
+  /// cancelled; no one had joined.`
+  public static func cancelledSentence(code: String) -> String {
+    "Game \(code) is cancelled; no one had joined."
+  }
+
   /// The sentence for a refusal that is not about a move.
   ///
   /// - Parameters:
@@ -392,8 +433,8 @@ extension OnlineGame {
     case .tooManyGames:
       return
         "You already have \(refusal.detail) unfinished games on this server, the most one "
-        + "account may have; finish or resign one of them, or leave one still waiting for an "
-        + "opponent and wait for the server to drop it, then try again."
+        + "account may have; finish or resign one of them, or cancel one still waiting for an "
+        + "opponent (join it with its code, then leave it), then try again."
     default:
       return "The server refused the request (\(refusal.code))."
     }

@@ -80,6 +80,17 @@ public struct OnlineGame: Reducer {
     case unknownCommand(String)
     /// Plain mode's input ended: the client left, and the server holds the seat.
     case inputEnded
+    /// The game nobody had joined was cancelled: by this player leaving it, or (for a
+    /// spectator) by its creator.
+    case cancelled(code: String)
+  }
+
+  /// Why the player leaves a game of theirs that nobody joined, while the server cancels it.
+  public enum Leaving: Equatable, Sendable {
+    /// Quit or back: the screen closes once the server has answered.
+    case quit
+    /// Plain mode's input ended: the client stops once the server has answered.
+    case inputEnded
   }
 
   /// The game and the connection.
@@ -110,6 +121,8 @@ public struct OnlineGame: Reducer {
     /// Whether plain mode's input ended before the server showed the game: the client leaves
     /// once the server has answered, so that a refused code is still said.
     public var isInputEnded = false
+    /// Why the player leaves while the server cancels their game nobody joined, if they do.
+    public var leaving: Leaving?
 
     /// Creates the state of a game about to connect.
     public init(server: ServerAddress, intent: Intent, userName: String?, token: String?) {
@@ -148,6 +161,12 @@ public struct OnlineGame: Reducer {
       snapshot?.role != nil && snapshot?.status == .playing
     }
 
+    /// Whether the player created the game shown and nobody has joined it, so that leaving it
+    /// cancels it on the server.
+    public var isCancellable: Bool {
+      !isSpectator && snapshot?.role == .x && snapshot?.status == .waiting
+    }
+
     /// The board as it stands, once the server showed the game.
     public var board: Board? {
       guard let snapshot,
@@ -167,6 +186,9 @@ public struct OnlineGame: Reducer {
     case link(LinkEvent)
     /// The wait before reconnecting is over.
     case reconnectDue
+    /// The server took too long to answer the cancellation: the client leaves as it would
+    /// without one.
+    case cancellationOverdue
     /// The player did something.
     case view(View)
     /// Messages for the parent.
@@ -200,7 +222,12 @@ public struct OnlineGame: Reducer {
   private enum CancelID: Hashable, Sendable {
     case connection
     case reconnect
+    case cancellation
   }
+
+  /// How long the player waits for the server to cancel their game before leaving without it:
+  /// the server then drops the game once its creator has been away for the reconnect grace.
+  public static let cancellationTimeout: Duration = .seconds(10)
 
   /// The server connection.
   public var link: ServerLink
@@ -242,6 +269,9 @@ public struct OnlineGame: Reducer {
       state.link = .connecting(attempt: attempt)
       return connect()
 
+    case .cancellationOverdue:
+      return leftWithoutCancelling(&state)
+
     case .view(let view):
       return reduce(into: &state, view: view)
 
@@ -253,6 +283,10 @@ public struct OnlineGame: Reducer {
   // MARK: - The player
 
   private func reduce(into state: inout State, view: Action.View) -> Effect<Action> {
+    if state.leaving != nil {
+      // Leaving already: the server's answer about the cancellation closes the game.
+      return .none
+    }
     if state.isConfirmingResign {
       switch view {
       case .resignConfirmed:
@@ -297,6 +331,7 @@ public struct OnlineGame: Reducer {
       return typed(line, state: &state)
 
     case .quitTapped:
+      if state.isCancellable, state.link == .live { return cancel(&state, leaving: .quit) }
       guard state.isResignable else { return leave(&state, then: .didQuit) }
       state.isConfirmingResign = true
       state.notices.append(.askedToResign)
@@ -313,6 +348,35 @@ public struct OnlineGame: Reducer {
         state.isInputEnded = true
         return .none
       }
+      if state.isCancellable, state.link == .live { return cancel(&state, leaving: .inputEnded) }
+      state.notices.append(.inputEnded)
+      return leave(&state, then: nil)
+    }
+  }
+
+  /// Asks the server to cancel the player's game nobody joined; the answer closes the game.
+  private func cancel(_ state: inout State, leaving: Leaving) -> Effect<Action> {
+    guard let code = state.code else { return .none }
+    state.leaving = leaving
+    return .merge(
+      sending(.cancelGame(code: code)),
+      .run { [clock] send in
+        do {
+          try await clock.sleep(Self.cancellationTimeout)
+          await send(.cancellationOverdue)
+        } catch {}
+      }
+      .cancellable(id: CancelID.cancellation, cancelInFlight: true))
+  }
+
+  /// Leaves as without a cancellation, when the server could not or did not cancel the game:
+  /// the server holds the seat, and drops the game once the grace is over.
+  private func leftWithoutCancelling(_ state: inout State) -> Effect<Action> {
+    guard let leaving = state.leaving else { return .none }
+    state.leaving = nil
+    switch leaving {
+    case .quit: return leave(&state, then: .didQuit)
+    case .inputEnded:
       state.notices.append(.inputEnded)
       return leave(&state, then: nil)
     }
@@ -378,9 +442,10 @@ public struct OnlineGame: Reducer {
   private func leave(_ state: inout State, then delegate: Delegate?) -> Effect<Action> {
     state.link = .closed
     state.pendingMove = nil
+    state.leaving = nil
     let close = Effect<Action>.merge(
       .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
-      .run { [link] _ in await link.close() })
+      .cancel(id: CancelID.cancellation), .run { [link] _ in await link.close() })
     guard let delegate else { return close }
     return .merge(close, .send(.delegate(delegate)))
   }
@@ -429,6 +494,8 @@ public struct OnlineGame: Reducer {
         state.link = .closed
         return .none
       }
+      // The connection went with the cancellation unanswered: leave as without one.
+      if state.leaving != nil { return leftWithoutCancelling(&state) }
     case .connecting, .resuming, .joining:
       break
     }
@@ -455,10 +522,11 @@ public struct OnlineGame: Reducer {
 
   private func stop(_ sentence: String, state: inout State) -> Effect<Action> {
     state.link = .closed
+    state.leaving = nil
     state.notices.append(.stopped(sentence))
     return .merge(
       .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
-      .run { [link] _ in await link.close() })
+      .cancel(id: CancelID.cancellation), .run { [link] _ in await link.close() })
   }
 
   // MARK: - Messages
@@ -466,7 +534,7 @@ public struct OnlineGame: Reducer {
   private func receive(_ message: ServerMessage, state: inout State) -> Effect<Action> {
     switch message {
     case .welcome, .codeRequired, .accepted, .twoFactorSecret, .recoveryCodes, .recoveryCodesLeft,
-      .games, .stats, .history, .cancelled,
+      .games, .stats, .history,
       .pong:
       return .none
 
@@ -478,6 +546,10 @@ public struct OnlineGame: Reducer {
 
     case .game(let snapshot):
       return shown(snapshot, state: &state)
+
+    case .cancelled(let code):
+      guard state.snapshot?.code == code, state.link != .closed else { return .none }
+      return cancelled(code, state: &state)
 
     case .playerJoined(let code, let mark, let player):
       guard var snapshot = state.snapshot, snapshot.code == code else { return .none }
@@ -535,6 +607,14 @@ public struct OnlineGame: Reducer {
     }
   }
 
+  /// The game is gone from the server: said once, and the game closes (the screen too, when
+  /// the player was quitting it).
+  private func cancelled(_ code: String, state: inout State) -> Effect<Action> {
+    let leaving = state.leaving
+    state.notices.append(.cancelled(code: code))
+    return leave(&state, then: leaving == .quit ? .didQuit : nil)
+  }
+
   private func shown(_ snapshot: GameSnapshot, state: inout State) -> Effect<Action> {
     if let violation = state.violation(in: snapshot) { return stop(violation, state: &state) }
     let previous = state.snapshot
@@ -568,6 +648,8 @@ public struct OnlineGame: Reducer {
         .run { [link] _ in await link.close() })
     }
     if state.isInputEnded {
+      // Input ended before the game was created: it is cancelled as soon as it is.
+      if state.isCancellable { return cancel(&state, leaving: .inputEnded) }
       state.notices.append(.inputEnded)
       return leave(&state, then: nil)
     }
@@ -582,7 +664,13 @@ public struct OnlineGame: Reducer {
     }
   }
 
+  /// The type byte of a cancellation, which its refusals name.
+  public static let cancelRequest = ClientMessage.cancelGame(code: "").type
+
   private func refused(_ refusal: Refusal, state: inout State) -> Effect<Action> {
+    if refusal.request == Self.cancelRequest {
+      return cancellationRefused(refusal, state: &state)
+    }
     switch refusal.code {
     case .shuttingDown:
       // The server is restarting: the drop that follows brings the reconnection.
@@ -600,6 +688,22 @@ public struct OnlineGame: Reducer {
     if refusal.request == Self.moveRequest { state.pendingMove = nil }
     state.notices.append(.refused(refusal, cell: cell))
     return .none
+  }
+}
+
+extension OnlineGame {
+  /// The server would not cancel the game: someone took the other seat meanwhile (the game
+  /// goes on, and the player may leave it again), or it could not store the cancellation, or
+  /// the game is no longer the player's to cancel (the client leaves as without one, saying so).
+  fileprivate func cancellationRefused(_ refusal: Refusal, state: inout State) -> Effect<Action> {
+    guard let leaving = state.leaving else { return .none }
+    state.notices.append(.refused(refusal, cell: nil))
+    if refusal.code == .gameFull, leaving == .quit {
+      // The opponent's arrival is told by its own message; the player sees the game go on.
+      state.leaving = nil
+      return .cancel(id: CancelID.cancellation)
+    }
+    return leftWithoutCancelling(&state)
   }
 }
 

@@ -184,7 +184,8 @@ extension AppScreens {
     ]
     return FormScreen(
       title: state.title, notes: [state.accountLine], items: items, focus: focus,
-      message: state.errorMessage, messageIsError: state.errorMessage != nil,
+      message: state.errorMessage ?? state.closedGameSentence,
+      messageIsError: state.errorMessage != nil,
       shortcuts: [
         ScreenButton(key: .tab, keyName: "Tab", "Next"),
         ScreenButton(key: .left, keyName: "← →", "Change"),

@@ -118,6 +118,65 @@ struct NewGameOnlineTests {
     #expect(link.closeCount == 1)
   }
 
+  /// Leaving one's waiting game cancels it; the form then says so until the next action.
+  @Test
+  func theFormSaysThatTheGameLeftWasCancelled() async {
+    let link = ClosingLink()
+    var online = OnlineClient.unimplemented
+    online.link = { _ in link.client }
+    var state = NewGame.State(server: .example, session: session)
+    var game = OnlineGame.State(
+      server: .example, intent: .create(GameOptions()), userName: "ann", token: "T0KEN")
+    let waiting = GameSnapshot(
+      code: "K7M2QX", rows: 3, columns: 3, k: 3, firstMover: .x,
+      x: SeatedPlayer(name: "ann", rating: 1_200), o: nil, moves: [], status: .waiting, role: .x)
+    game.snapshot = waiting
+    game.link = .live
+    game.hasBeenLive = true
+    state.online = game
+    // The clock bounds the wait for the server's answer.
+    let store = TestStore(initialState: state) {
+      NewGame(
+        engine: .unimplemented, clock: TestClock().client, random: .unimplemented,
+        database: .unimplemented, online: online)
+    }
+    await store.send(.online(.view(.quitTapped))) { $0.online?.leaving = .quit }
+    await store.send(.online(.link(.message(.cancelled(code: "K7M2QX"))))) {
+      $0.online?.leaving = nil
+      $0.online?.link = .closed
+      $0.online?.notices = [.cancelled(code: "K7M2QX")]
+    }
+    await store.receive(.online(.delegate(.didQuit))) {
+      $0.online = nil
+      $0.closedGameSentence = "Game K7M2QX is cancelled; no one had joined."
+    }
+    await store.send(.view(.inviteCodeChanged("a"))) {
+      $0.inviteCode = "a"
+      $0.closedGameSentence = nil
+    }
+    await store.finish()
+    #expect(link.closeCount == 1)
+  }
+
+  /// A game on a server is one game: taking turns would mean X starts, so it is not offered.
+  @Test
+  func takingTurnsIsNotOfferedOnAServer() async {
+    let local = newGame(NewGame.State(), online: .unimplemented)
+    #expect(local.state.startingRules == StartingRule.allCases)
+    let store = newGame(NewGame.State(server: .example, session: session), online: .unimplemented)
+    #expect(store.state.startingRules == [.x, .o, .random])
+    await store.send(.view(.startingRuleChanged(.alternate)))
+    await store.send(.view(.stepped(.startingRule, by: 1))) { $0.settings.startingRule = .o }
+    await store.send(.view(.stepped(.startingRule, by: 1))) {
+      $0.settings.startingRule = .random
+    }
+    await store.send(.view(.stepped(.startingRule, by: 1))) { $0.settings.startingRule = .x }
+    await store.send(.view(.stepped(.startingRule, by: -1))) {
+      $0.settings.startingRule = .random
+    }
+    await store.finish()
+  }
+
   @Test
   func watchingSendsNoTokenAndJoiningTakesTheCodeInCapitals() async {
     let link = ClosingLink()

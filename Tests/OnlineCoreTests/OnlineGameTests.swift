@@ -343,8 +343,8 @@ struct OnlineGameTests {
   @Test func theLimitOfUnfinishedGamesStopsTheClientWithWhatToDo() async {
     let sentence =
       "You already have 10 unfinished games on this server, the most one account may have; "
-      + "finish or resign one of them, or leave one still waiting for an opponent and wait for "
-      + "the server to drop it, then try again."
+      + "finish or resign one of them, or cancel one still waiting for an opponent (join it with "
+      + "its code, then leave it), then try again."
     for (intent, request) in [
       (OnlineGame.Intent.create(GameOptions()), UInt8(0x10)), (.join(code: "QQQQQQ"), 0x11),
     ] {

@@ -133,6 +133,19 @@ struct OnlineScreensTests {
         == .send(.newGame(.view(.statsTapped))))
   }
 
+  @Test func theFormSaysThatTheGameLeftWasCancelledAndRefusalsComeFirst() {
+    var newGame = NewGame.State(server: .example, session: session)
+    newGame.closedGameSentence = "Game K7M2QX is cancelled; no one had joined."
+    let form = AppScreens.onlineNewGameForm(newGame, focus: nil)
+    #expect(form.message == "Game K7M2QX is cancelled; no one had joined.")
+    #expect(!form.messageIsError)
+    #expect(shown(app(.newGame(newGame))).frame.text.contains(" Game K7M2QX is cancelled"))
+    newGame.errorMessage = "Type the invite code of the game to join."
+    let refused = AppScreens.onlineNewGameForm(newGame, focus: nil)
+    #expect(refused.message == "Type the invite code of the game to join.")
+    #expect(refused.messageIsError)
+  }
+
   @Test func aGuestOnAServerStartsInTheCodeFieldAndEnterWatches() {
     let state = app(.newGame(NewGame.State(server: .example, session: nil)))
     let (frame, terminal) = shown(state)
