@@ -21,7 +21,8 @@ extension Help {
 
     Each account may have at most \(ProtocolLimits.maximumUnfinishedGames) unfinished games \
     (waiting for an opponent or being
-    played); creating or joining another is refused until one of them ends.
+    played); creating or joining another is refused until one of them ends, or one still
+    waiting is cancelled by its creator leaving it.
 
     Output: Listening on HOST:PORT, then Fingerprint: SHA256: and 64 hex digits, which
     players can give their clients to trust this server from the first connection. The
