@@ -35,7 +35,7 @@ ENV = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8")
 ENV.pop("TICTACTOE_DATABASE", None)
 TIMEOUT = 20
 # The protocol version and the limit of unfinished games per account (Sources/GameProtocol).
-VERSION = 3
+VERSION = 4
 GAME_LIMIT = 10
 processes = []
 
@@ -351,9 +351,9 @@ check(answers and struct.unpack(">H", answers[0][1:3])[0] == 3
       and struct.unpack(">I", answers[0][4:8])[0] == (VERSION << 16 | VERSION),
       f"an unknown version was not told the server's range: {answers}")
 
-# Clients of version 1 (whose history requests had no page) and 2 (which cannot read
-# tooManyGames) are told to update.
-for low, high in [(1, 1), (2, 2), (1, 2)]:
+# Clients of version 1 (whose history requests had no page), 2 (which cannot read
+# tooManyGames) and 3 (which cannot read cancelled) are told to update.
+for low, high in [(1, 1), (2, 2), (1, 2), (3, 3), (1, 3)]:
     old = tls_connection()
     hello = b"\x01" + struct.pack(">HH", low, high)
     old.sendall(struct.pack(">I", len(hello)) + hello)
@@ -575,8 +575,8 @@ check(quin.expect(0x90) is not None, "another account was refused a game")
 status, out, err = run(["play", "--server", address, "--user", "pia", "--password-stdin", "--new"],
                        "pia.sqlite", "correct horse battery\n")
 check(status == 1 and f"You already have {GAME_LIMIT} unfinished games on this server, the most "
-      "one account may have; finish or resign one of them, or leave one still waiting for an "
-      "opponent and wait for the server to drop it, then try again." in err,
+      "one account may have; finish or resign one of them, or cancel one still waiting for an "
+      "opponent (join it with its code, then leave it), then try again." in err,
       f"play --new at the limit: {status} {out} {err}")
 # A restarted server counts the games in its database; pia still comes back to her own.
 server.send_signal(signal.SIGTERM)
@@ -590,6 +590,70 @@ check(pia_later.refusal() == TOO_MANY, "after a restart, pia got past the limit"
 if open_codes:
     pia_later.send(b"\x11" + struct.pack(">H", len(open_codes[0])) + open_codes[0])
     check(pia_later.expect(0x90) is not None, "after a restart, pia could not come back to a game")
+
+# MARK: - A creator who leaves a game nobody joined cancels it at once
+
+
+def listed_codes():
+    status, out, err = run(["games", "--server", address, "--json"], "ann.sqlite")
+    check(status == 0, f"games --json: {status} {err}")
+    return {game.get("code") for game in json.loads(out).get("games", [])} if status == 0 else set()
+
+
+# Quin creates a game and a guest watches it; quin quits while waiting.
+quin_play = start(["play", "--server", address, "--user", "quin", "--password-stdin", "--new"],
+                  "quin", "quin.sqlite")
+send(quin_play, "correct horse battery")
+cancelled_code = quin_play.out.expect(r"Invite code: (\w+)").group(1)
+quin_play.out.expect(r"Waiting for an opponent…")
+watcher = start(["play", "--server", address, "--watch", cancelled_code], "watcher",
+                "watcher.sqlite")
+watcher.out.expect(r"Waiting for an opponent…")
+check(cancelled_code in listed_codes(), f"the new game {cancelled_code} was not listed")
+send(quin_play, "quit")
+cancelled = f"Game {cancelled_code} is cancelled; no one had joined."
+quin_play.out.expect(re.escape(cancelled))
+check(quin_play.wait(timeout=TIMEOUT) == 0, "the creator who cancelled did not exit cleanly")
+watcher.out.expect(re.escape(cancelled))
+check(watcher.wait(timeout=TIMEOUT) == 0, "the spectator of a cancelled game did not exit cleanly")
+# Gone at once: not listed, and its code is refused to a player and a spectator.
+check(cancelled_code not in listed_codes(), f"the cancelled game {cancelled_code} is still listed")
+status, out, err = run(["play", "--server", address, "--user", "ann", "--password-stdin", "--join",
+                        cancelled_code], "ann.sqlite", "correct horse\n")
+check(status == 1 and f"There is no game with the code {cancelled_code}; check the invite code."
+      in err, f"joining a cancelled game: {status} {out} {err}")
+status, out, err = run(["play", "--server", address, "--watch", cancelled_code], "watcher.sqlite")
+check(status == 1 and "There is no game with the code" in err,
+      f"watching a cancelled game: {status} {out} {err}")
+
+# Pia, at the limit, joins one of her waiting games again and her input ends: it is cancelled,
+# and the limit makes room for exactly one more game.
+if len(open_codes) > 1:
+    left_code = open_codes[1].decode()
+    status, out, err = run(["play", "--server", address, "--user", "pia", "--password-stdin",
+                            "--join", left_code], "pia.sqlite", "correct horse battery\n")
+    check(status == 0 and f"Game {left_code} is cancelled; no one had joined." in out
+          and "the seat is held" not in out,
+          f"pia leaving her waiting game at the end of input: {status} {out} {err}")
+    check(left_code not in listed_codes(), f"the cancelled game {left_code} is still listed")
+    pia_later.send(CREATE)
+    check(pia_later.expect(0x90) is not None, "a cancelled game did not make room at the limit")
+    pia_later.send(CREATE)
+    check(pia_later.refusal() == TOO_MANY, "the limit made room for more than the cancelled game")
+    # A raw cancellation of a game that is gone is refused noSuchGame; of another's, notAPlayer.
+    pia_later.send(b"\x1a" + text(left_code))
+    check(pia_later.refusal() == (16, 0x1A, 0), "cancelling a cancelled game was not refused")
+    quin_later = Peer()
+    quin_later.send(b"\x03" + text("quin") + text("correct horse battery"))
+    quin_later.expect(0x83)
+    quin_later.send(b"\x1a" + text(open_codes[2].decode()))
+    check(quin_later.refusal() == (21, 0x1A, 0), "cancelling another's game was not refused")
+    # A restarted server does not bring it back.
+    server.send_signal(signal.SIGTERM)
+    check(server.wait(timeout=10) == 0, f"the server exited with {server.returncode} on SIGTERM")
+    server, port, _ = start_server(address)
+    check(left_code not in listed_codes() and cancelled_code not in listed_codes(),
+          "a restarted server brought a cancelled game back")
 
 # MARK: - A player away longer than the grace forfeits
 
