@@ -88,6 +88,7 @@ run $'b2\nquit\nyes\n' play --x Ada --o Bob --computer none
 expect_status "not a terminal" 0
 expect_line "not a terminal" "X plays b2."
 expect_line "not a terminal" "Quit this game? It will not be saved. Type yes or no."
+expect_line "not a terminal" "The game was left unfinished and is not saved."
 
 # Undo and hint.
 run $'a1\nb2\nundo\nhint\n' play --plain --x Ada --o Bob --computer none
@@ -109,6 +110,9 @@ expect_status "unanswered offer" 0
 expect_line "unanswered offer" \
   "Resume Ann vs Bob (2 moves played)? Type resume, or new to start a new game instead."
 expect_line "unanswered offer" "Input ended; the saved game is kept for next time."
+run $'quit\n' play --plain --database "$shared"
+expect_status "quit at the offer" 0
+expect_line "quit at the offer" "The saved game is kept for next time."
 run $'resume\n' play --plain --database "$shared"
 expect_line "resume" "O plays a1."
 

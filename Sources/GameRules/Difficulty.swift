@@ -25,7 +25,7 @@ public struct Difficulty: Hashable, Sendable, Comparable, CustomStringConvertibl
     let lowered = text.lowercased()
     if let stop = Difficulty.named.first(where: { $0.name == lowered }) {
       self = stop.difficulty
-    } else if let skill = Double(text), skill >= 0, skill <= 1 {
+    } else if let skill = Double(decimal: text), skill >= 0, skill <= 1 {
       self.init(skill: skill)
     } else {
       return nil
@@ -108,5 +108,17 @@ extension Difficulty {
     }
     return "On \(board) the computer plays its strongest, but cannot prove every position "
       + "within a move's time, so it cannot promise never to lose."
+  }
+}
+
+extension Double {
+  /// The number written in `text` as ASCII digits with at most a decimal point, such as `0.5`
+  /// or `.25`; `nil` for anything else, where `Double(_:)` would also read hexadecimal (`0x10`
+  /// is 16), exponents, `nan` and `inf`.
+  public init?(decimal text: some StringProtocol) {
+    guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+      let value = Double(text)
+    else { return nil }
+    self = value
   }
 }

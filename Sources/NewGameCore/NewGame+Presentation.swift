@@ -102,8 +102,14 @@ extension NewGame.State {
 
   /// What plain mode says when its input ends before the offer to resume is answered.
   public var endOfInputSentence: String? {
-    game == nil && resumableGame != nil ? "Input ended; the saved game is kept for next time." : nil
+    game == nil && resumableGame != nil ? "Input ended; \(Self.keptFarewell.lowercased())" : nil
   }
+
+  /// What plain mode says on quitting at the offer to resume.
+  static let keptFarewell = "The saved game is kept for next time."
+
+  /// What plain mode says on quitting a game under way.
+  static let unsavedFarewell = "The game was left unfinished and is not saved."
 
   /// The label of the button back to Sign in.
   public var signOutTitle: String { signedInName == nil ? "Back to Sign in" : "Sign out" }

@@ -52,6 +52,9 @@ public struct NewGame: Reducer {
     public var inviteCode = ""
     /// The online game, while it is shown.
     public var online: OnlineGame.State?
+    /// What plain mode says as it ends at the player's word, when the word leaves something
+    /// behind: a game quit unfinished, or a saved game the player did not resume.
+    public var farewell: String?
     /// What the online game just left said on closing, if anything.
     ///
     /// The form shows it until the player's next action: `Game K7M2QX is cancelled; no one had
@@ -299,6 +302,9 @@ public struct NewGame: Reducer {
       return .none
 
     case .game(.delegate(.didQuit)):
+      if state.isStandalone, let game = state.game, !game.isGameOver, !game.game.moves.isEmpty {
+        state.farewell = NewGame.State.unsavedFarewell
+      }
       state.game = nil
       return state.isStandalone ? .send(.delegate(.didFinish)) : .none
 
@@ -403,7 +409,9 @@ public struct NewGame: Reducer {
       switch line.trimmingWhitespace().lowercased() {
       case "r", "resume", "y", "yes": return reduce(into: &state, view: .resumeTapped)
       case "n", "new": return reduce(into: &state, view: .letsPlayTapped)
-      case "q", "quit", "exit": return .send(.delegate(.didFinish))
+      case "q", "quit", "exit":
+        state.farewell = NewGame.State.keptFarewell
+        return .send(.delegate(.didFinish))
       default: state.unansweredLines += 1
       }
 

@@ -190,6 +190,9 @@ private final class PlainSession {
         if store.state.termination != nil { break }
       }
     }
+    if store.state.termination == .finished, let farewell = store.state.newGameState?.farewell {
+      say(farewell)
+    }
     if store.state.termination == nil {
       // A game between computers plays on to its end; any other game waits, saved.
       if let game = store.state.game, game.settings.isComputer(.x), game.settings.isComputer(.o) {

@@ -356,15 +356,3 @@ extension Command {
     }
   }
 }
-
-extension Double {
-  /// The number written in `text` as ASCII digits with at most a decimal point, such as `0.5`
-  /// or `.25`; `nil` for anything else, where `Double(_:)` would also read hexadecimal (`0x10`
-  /// is 16), exponents, `nan` and `inf`.
-  init?(decimal text: some StringProtocol) {
-    guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-      let value = Double(text)
-    else { return nil }
-    self = value
-  }
-}

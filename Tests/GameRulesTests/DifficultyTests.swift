@@ -2,6 +2,17 @@ import GameRules
 import Testing
 
 struct DifficultyNameTests {
+  @Test func aDifficultyIsANameOrADecimalFrom0To1() {
+    #expect(Difficulty("Hard") == .hard)
+    #expect(Difficulty("0.6") == Difficulty(skill: 0.6))
+    #expect(Difficulty(".25") == .easy)
+    #expect(Difficulty("1") == .unbeatable)
+    // What Double would read besides: a sign, hexadecimal, exponents, nan.
+    for text in ["-0", "+0.5", "0x0.8", "1e-1", "nan", "1.5", "", " 0.5", "0.5."] {
+      #expect(Difficulty(text) == nil, "\(text)")
+    }
+  }
+
   @Test func theTopLevelIsUnbeatableOnlyWhereItCanPromiseIt() {
     let top = Difficulty.unbeatable
     #expect(top.displayName(rows: 3, columns: 3, k: 3) == "Unbeatable")

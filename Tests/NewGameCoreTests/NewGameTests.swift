@@ -203,6 +203,35 @@ struct NewGameTests {
   }
 
   @Test
+  func plainModeSaysWhatItsQuitLeavesBehind() async throws {
+    // Quitting the offer to resume keeps the saved game.
+    let record = GameRecord.unfinishedAnnAgainstBob
+    let settings = GameSettings(xName: "Ann", oName: "Bob")
+    var offered = NewGame.State(launching: settings, session: nil, isStandalone: true)
+    offered.resumableGame = record
+    let atTheOffer = newGame(offered)
+    await atTheOffer.send(.view(.lineTyped("quit"))) {
+      $0.farewell = "The saved game is kept for next time."
+    }
+    await atTheOffer.receive(.delegate(.didFinish))
+    // Quitting a game under way leaves it unsaved; a game with no move leaves nothing.
+    var playing = NewGame.State(launching: settings, session: nil, isStandalone: true)
+    playing.startsWhenLoaded = false
+    playing.game = try GameFeature.State(settings: settings, firstMover: .x, startedAt: 0)
+    playing.game?.game = try Game(start: .classic, moves: [.b2])
+    let underWay = newGame(playing)
+    await underWay.send(.game(.delegate(.didQuit))) {
+      $0.game = nil
+      $0.farewell = "The game was left unfinished and is not saved."
+    }
+    await underWay.receive(.delegate(.didFinish))
+    playing.game?.game = Game(start: .classic)
+    let unplayed = newGame(playing)
+    await unplayed.send(.game(.delegate(.didQuit))) { $0.game = nil }
+    await unplayed.receive(.delegate(.didFinish))
+  }
+
+  @Test
   func aLaunchWithOptionsStartsAtOnceWhenNothingIsSaved() async throws {
     let settings = GameSettings(xName: "Ann", oName: "Bob")
     let store = newGame(
