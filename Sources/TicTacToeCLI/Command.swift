@@ -103,12 +103,14 @@ extension Command {
   /// - Parameters:
   ///   - arguments: The options, without `play`, `--help` or `--version`.
   ///   - program: The program's name, which a refusal names with its own `--help`.
-  /// - Returns: The options as `tictactoe play` reads them.
+  /// - Returns: The options as `tictactoe play` reads them, and the `--database` path if one
+  ///   was given.
   /// - Throws: ``UsageError`` with one sentence for anything malformed.
   public static func parsePlayOptions(
     _ arguments: [String], for program: String
-  ) throws(UsageError) -> PlayOptions {
-    try play(arguments, program: program).options
+  ) throws(UsageError) -> (options: PlayOptions, database: String?) {
+    let (parsed, options) = try play(arguments, program: program)
+    return (options, parsed.value("database"))
   }
 
   /// Refuses the options only the terminal honours, given to `program`, which has a window.

@@ -5,11 +5,12 @@ import TicTacToeCLI
 enum Invocation {
   /// Open the window: at Sign in (the user name filled in when `--user` gave one), or straight
   /// into the game the options describe, with the computer's time budget.
-  case open(Launch, timeBudget: Duration)
+  case open(Launch, timeBudget: Duration, database: String?)
   /// Print a text and exit.
   case print(String)
 
-  private static let signIn = Invocation.open(.signIn(userName: ""), timeBudget: .seconds(1))
+  private static let signIn = Invocation.open(
+    .signIn(userName: ""), timeBudget: .seconds(1), database: nil)
 
   /// Reads the arguments after the program's name.
   ///
@@ -32,25 +33,18 @@ enum Invocation {
         "tictactoe-gtk takes only play and its options; run tictactoe-gtk --help.")
     }
     let rest = first == "play" ? Array(arguments.dropFirst()) : arguments
-    if rest == ["--database"] || (rest.count == 2 && rest[0] == "--database")
-      || (rest.count == 1 && rest[0].hasPrefix("--database="))
-    {
-      // Only a database: still open at Sign in, unless play was asked for.
-      if first != "play" {
-        self = Self.signIn
-        return
-      }
-    }
-    if rest.contains("--help") || rest.contains("-h") {
+    // After `--`, --help and --version are arguments like any other.
+    let named = rest.prefix { $0 != "--" }
+    if named.contains("--help") || named.contains("-h") {
       self = .print(Self.help)
       return
     }
-    if rest.contains("--version") {
+    if named.contains("--version") {
       self = .print("tictactoe-gtk 0.1.0")
       return
     }
     // A refusal names tictactoe-gtk and its --help, not a play the user may not have typed.
-    let options = try Command.parsePlayOptions(rest, for: "tictactoe-gtk")
+    let (options, database) = try Command.parsePlayOptions(rest, for: "tictactoe-gtk")
     guard !options.passwordFromStandardInput, options.code == nil else {
       throw UsageError(
         "tictactoe-gtk asks for the password and code in its window; "
@@ -58,20 +52,17 @@ enum Invocation {
     }
     let timeBudget =
       options.seconds.map { Duration.milliseconds(Int64($0 * 1_000)) } ?? .seconds(1)
-    // The password is typed in the window: open Sign in with the name filled in.
-    self = .open(
-      options.user.map { .signIn(userName: $0) }
-        ?? .game(options.request, session: nil, isStandalone: false),
-      timeBudget: timeBudget)
-  }
-
-  /// The value of `--database` among `arguments`, if given.
-  static func databasePath(in arguments: [String]) -> String? {
-    for (index, argument) in arguments.enumerated() {
-      if argument == "--database", index + 1 < arguments.count { return arguments[index + 1] }
-      if argument.hasPrefix("--database=") { return String(argument.dropFirst(11)) }
-    }
-    return nil
+    // The password is typed in the window: open Sign in with the name filled in. With only a
+    // database given, it opens at Sign in too, unless play was asked for.
+    let launch: Launch =
+      if let user = options.user {
+        .signIn(userName: user)
+      } else if first != "play", !options.startsGame {
+        .signIn(userName: "")
+      } else {
+        .game(options.request, session: nil, isStandalone: false)
+      }
+    self = .open(launch, timeBudget: timeBudget, database: database)
   }
 
   static let help = """

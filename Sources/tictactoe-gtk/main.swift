@@ -19,7 +19,7 @@ do {
   exit(CLI.ExitCode.usage)
 }
 
-guard case .open(let launch, let timeBudget) = invocation else {
+guard case .open(let launch, let timeBudget, let database) = invocation else {
   if case .print(let text) = invocation { Console.line(text) }
   exit(CLI.finished(CLI.ExitCode.success, program: "tictactoe-gtk"))
 }
@@ -27,7 +27,7 @@ guard case .open(let launch, let timeBudget) = invocation else {
 let clients: LiveClients
 do {
   clients = try LiveClients(
-    databasePath: Invocation.databasePath(in: arguments), timeBudget: timeBudget)
+    databasePath: database, timeBudget: timeBudget)
 } catch {
   Console.error("tictactoe-gtk: \(error.message)\n")
   exit(GTKApplication.runFailure(error.message))

@@ -140,6 +140,8 @@ struct CommandParsingTests {
       "The option --new is for tictactoe play; tictactoe-gtk plays online from its Sign in and "
         + "New game screens."
     ),
+    // A database needs its path.
+    (["--database"], "The option --database needs a value."),
     // A name that reads like an option is a name.
     (
       ["--x", "--plain", "--computer", "maybe"],
@@ -158,7 +160,12 @@ struct CommandParsingTests {
       Issue.record("expected play")
       return
     }
-    #expect(try Command.parsePlayOptions(arguments, for: "tictactoe-gtk") == options)
+    #expect(try Command.parsePlayOptions(arguments, for: "tictactoe-gtk").options == options)
+    #expect(try Command.parsePlayOptions(arguments, for: "tictactoe-gtk").database == nil)
+    let database = try Command.parsePlayOptions(
+      ["--database", "games.db"], for: "tictactoe-gtk")
+    #expect(database.database == "games.db")
+    #expect(!database.options.startsGame)
   }
 
   @Test func timesAreDecimalSeconds() throws {
