@@ -158,7 +158,11 @@ extension Command {
     _ arguments: [String]
   ) throws(UsageError) -> (command: Command, common: CommonOptions) {
     if arguments.first == "completions" {
-      return (.completions(try Completions.shell(Array(arguments.dropFirst()))), CommonOptions())
+      let rest = Array(arguments.dropFirst())
+      if rest.contains("--help") || rest.contains("-h") {
+        return (.help("completions"), CommonOptions())
+      }
+      return (.completions(try Completions.shell(rest)), CommonOptions())
     }
     var rest = arguments
     var name = "play"

@@ -93,7 +93,10 @@ public enum Completions {
         if let words = words(value) {
           reply = "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
         } else if value == .file {
-          reply = "COMPREPLY=($(compgen -f -- \"$cur\")); compopt -o filenames 2>/dev/null"
+          // One name a line, so that a name with spaces stays one reply; readline then quotes
+          // it and marks folders.
+          reply =
+            "mapfile -t COMPREPLY < <(compgen -f -- \"$cur\"); compopt -o filenames 2>/dev/null"
         } else {
           reply = "COMPREPLY=()"
         }
@@ -185,7 +188,13 @@ public enum Completions {
       "  (( $+functions[_${program}_$command] )) && _${program}_$command",
       "}",
       "",
-      "_tictactoe \"$@\"",
+      "# From $fpath, zsh runs this file as the body of _tictactoe on the first completion;",
+      "# sourced after compinit, it registers the function.",
+      "if [[ $zsh_eval_context[-1] == loadautofunc ]]; then",
+      "  _tictactoe \"$@\"",
+      "else",
+      "  compdef _tictactoe \(programs.map(\.name).joined(separator: " "))",
+      "fi",
       "",
     ]
     return lines.joined(separator: "\n")

@@ -18,6 +18,7 @@ enum Help {
     case "replay": replay
     case "serve": serve
     case "games": games
+    case "completions": completions
     default: overview
     }
   }
@@ -58,6 +59,18 @@ enum Help {
     accounts, records and games (see tictactoe serve --help and tictactoe play --help).
     Exit codes: 0 success, 1 failure, 2 bad usage or input.
     Run tictactoe COMMAND --help for a command's options.
+    """
+
+  static let completions = """
+    Print the shell completion script of tictactoe and tictactoe-gtk.
+
+    Examples:
+      source <(tictactoe completions bash)        in ~/.bashrc
+      source <(tictactoe completions zsh)         in ~/.zshrc, after compinit
+      tictactoe completions zsh > DIR/_tictactoe  DIR in $fpath, before compinit
+      tictactoe completions fish | source         in ~/.config/fish/config.fish
+
+    Usage: tictactoe completions bash|zsh|fish
     """
 
   static let play = """

@@ -39,18 +39,21 @@ public struct CommandSyntax: Equatable, Sendable {
   public var ownOptions: [OptionSyntax]
   /// The positional values it takes, in order.
   public var positionals: [ValueSyntax]
+  /// The options it shares with the other subcommands: ``Syntax/commonOptions``, less any it
+  /// refuses (a window has no colour option).
+  public var commonOptions = Syntax.commonOptions
 
   /// Every option it accepts: its own, then the common ones, then help and version.
-  public var options: [OptionSyntax] { ownOptions + Syntax.commonOptions + Syntax.globalOptions }
+  public var options: [OptionSyntax] { ownOptions + commonOptions + Syntax.globalOptions }
 
   /// The names of the options that take a value, as the parser wants them.
   var valued: Set<String> {
-    Set((ownOptions + Syntax.commonOptions).filter { $0.value != nil }.map(\.name))
+    Set((ownOptions + commonOptions).filter { $0.value != nil }.map(\.name))
   }
 
   /// The names of the flags, as the parser wants them.
   var flags: Set<String> {
-    Set((ownOptions + Syntax.commonOptions).filter { $0.value == nil }.map(\.name))
+    Set((ownOptions + commonOptions).filter { $0.value == nil }.map(\.name))
   }
 }
 
@@ -191,15 +194,16 @@ public enum Syntax {
       positionals: []),
   ]
 
-  /// What `tictactoe-gtk` takes: `play` and its options, less those that read standard input
-  /// or only make sense in a terminal.
+  /// What `tictactoe-gtk` takes: `play` and its options, less those that read standard input,
+  /// only make sense in a terminal (`--no-color` among them) or play online.
   public static let desktop = CommandSyntax(
     name: "play", summary: play.summary,
     ownOptions: play.ownOptions.filter {
       !["plain", "password-stdin", "code", "server", "server-fingerprint", "new", "join", "watch"]
         .contains($0.name)
     },
-    positionals: [])
+    positionals: [],
+    commonOptions: commonOptions.filter { $0.name != "no-color" })
 
   /// The subcommand named `name`, which must be declared.
   public static func command(_ name: String) -> CommandSyntax {

@@ -112,9 +112,37 @@ struct CompletionTests {
     #expect(desktop.isSubset(of: play))
     #expect(
       play.subtracting(desktop) == [
-        "--plain", "--password-stdin", "--code", "--server", "--server-fingerprint", "--new",
-        "--join", "--watch",
+        "--plain", "--no-color", "--password-stdin", "--code", "--server", "--server-fingerprint",
+        "--new", "--join", "--watch",
       ])
+  }
+
+  /// tictactoe-gtk reads its options through `Command.parsePlayOptions`, after it has answered
+  /// `--help` and `--version` itself; it then refuses `--password-stdin` and `--code`, which the
+  /// play options hold.
+  @Test func theDesktopOffersExactlyWhatItsParserTakes() {
+    let accepted = Self.universe.filter { spelling in
+      let option = Syntax.play.options.first { $0.spelling == spelling }
+      var arguments = [spelling] + (option.map(Self.sample) ?? ["1"])
+      // Rows and columns go together.
+      if spelling == "--rows" { arguments += ["--columns", "15"] }
+      if spelling == "--columns" { arguments += ["--rows", "15"] }
+      return (try? Command.parsePlayOptions(arguments, for: "tictactoe-gtk")) != nil
+    }
+    let offered = Set(Syntax.desktop.options.map(\.spelling))
+    let answeredFirst = Set(Syntax.globalOptions.map(\.spelling))
+    #expect(
+      accepted.subtracting(["--password-stdin", "--code"]) == offered.subtracting(answeredFirst),
+      "\(accepted.symmetricDifference(offered.subtracting(answeredFirst)))")
+  }
+
+  @Test func completionsHasHelp() throws {
+    for flag in ["--help", "-h"] {
+      let result = try run("completions", flag)
+      #expect(result.status == 0)
+      #expect(result.error.isEmpty)
+      #expect(result.output.contains("Usage: tictactoe completions bash|zsh|fish\n"))
+    }
   }
 
   @Test func aMissingOrUnknownShellIsAUsageError() throws {
@@ -175,6 +203,30 @@ struct CompletionTests {
     }
   }
 
+  @Test(.enabled(if: installed("bash"))) func bashKeepsFileNamesWithSpacesWhole() throws {
+    let script = try scriptFile(.bash)
+    let folder = script.deletingLastPathComponent().path
+    for name in ["my games.db", "my other games.db", "mine"] {
+      _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: nil)
+    }
+    for (function, words) in [
+      ("_tictactoe", ["tictactoe", "stats", "--database"]),
+      ("_tictactoe_gtk", ["tictactoe-gtk", "--database"]),
+      ("_tictactoe_gtk", ["tictactoe-gtk", "--database", "="]),
+    ] {
+      let typed = (words + [folder + "/my "]).map { "'\($0)'" }.joined(separator: " ")
+      let program = """
+        source '\(script.path)'
+        COMP_WORDS=(\(typed)); COMP_CWORD=\(words.count)
+        \(function)
+        printf '%s\\n' "${COMPREPLY[@]}"
+        """
+      let offered = try lines(of: "bash", ["--norc", "--noprofile", "-c", program])
+      #expect(
+        offered == [folder + "/my games.db", folder + "/my other games.db"], "bash after \(words)")
+    }
+  }
+
   @Test(.enabled(if: installed("fish"))) func fishOffersWhatTheParserTakes() throws {
     let script = try scriptFile(.fish)
     for question in Self.questions() {
@@ -187,30 +239,86 @@ struct CompletionTests {
   }
 
   @Test(.enabled(if: installed("zsh"))) func zshOffersWhatTheParserTakes() throws {
+    // As the package installs it: a file named _tictactoe in a folder of $fpath.
     let script = try scriptFile(.zsh, named: "_tictactoe")
-    let folder = script.deletingLastPathComponent()
-    let harness = folder.appendingPathComponent("capture.zsh")
-    try Self.zshHarness.write(to: harness, atomically: true, encoding: .utf8)
     let questions = Self.questions()
-    let lines = folder.appendingPathComponent("questions.txt")
-    try questions.map { $0.words.joined(separator: " ") + "\n" }.joined()
-      .write(to: lines, atomically: true, encoding: .utf8)
-    let answers = try output(of: "zsh", ["-f", harness.path, folder.path, lines.path])
-      .split(separator: "==\n", omittingEmptySubsequences: false).dropLast()
+    let answers = try zshAnswers(
+      questions,
+      setup: """
+        \(Self.zshWithoutInstalledCompletion)
+        fpath=('\(script.deletingLastPathComponent().path)' $fpath)
+        autoload -U compinit; compinit -u -D
+        """)
     #expect(answers.count == questions.count)
-    for (question, answer) in zip(questions, answers) {
-      let offered = Set(answer.split(separator: "\n").map(String.init))
+    for (question, offered) in zip(questions, answers) {
       #expect(offered == question.expected, "zsh after \(question.words)")
     }
   }
 
-  /// Types each line of a file and Tab into one interactive zsh under a pseudo-terminal, with
-  /// `compadd` wrapped so it prints what it would offer; answers end with a line `==`.
+  @Test(.enabled(if: installed("zsh"))) func zshRegistersTheScriptWhenSourced() throws {
+    let script = try scriptFile(.zsh)
+    let program = """
+      \(Self.zshWithoutInstalledCompletion)
+      autoload -Uz compinit; compinit -u -D
+      source '\(script.path)'
+      print -r -- "$? ${_comps[tictactoe]} ${_comps[tictactoe-gtk]}"
+      """
+    #expect(try output(of: "zsh", ["-f", "-c", program]) == "0 _tictactoe _tictactoe\n")
+  }
+
+  @Test(.enabled(if: installed("zsh"))) func zshCompletesWhenSourced() throws {
+    let script = try scriptFile(.zsh)
+    let questions: [Offer] = [
+      (["tictactoe", ""], Set(Syntax.commands.map(\.name))),
+      (["tictactoe", "play", "--k", ""], Set((3...15).map(String.init))),
+      (
+        ["tictactoe-gtk", "--"],
+        Set(Syntax.desktop.options.map(\.spelling).filter { $0.hasPrefix("--") })
+      ),
+    ]
+    let answers = try zshAnswers(
+      questions,
+      setup: """
+        \(Self.zshWithoutInstalledCompletion)
+        autoload -U compinit; compinit -u -D; source '\(script.path)'
+        """)
+    #expect(answers.count == questions.count)
+    for (question, offered) in zip(questions, answers) {
+      #expect(offered == question.expected, "zsh after \(question.words)")
+    }
+  }
+
+  /// Takes out of `$fpath` a `_tictactoe` installed on this machine, which would complete
+  /// whether or not the script under test works.
+  private static let zshWithoutInstalledCompletion = """
+    typeset -a kept; for d in $fpath; do [[ -e $d/_tictactoe ]] || kept+=($d); done; fpath=($kept)
+    """
+
+  /// What an interactive zsh, set up by the lines `setup`, offers for each question.
+  private func zshAnswers(_ questions: [Offer], setup: String) throws -> [Set<String>] {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "completions-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let harness = folder.appendingPathComponent("capture.zsh")
+    try Self.zshHarness.write(to: harness, atomically: true, encoding: .utf8)
+    let setupFile = folder.appendingPathComponent("setup.zsh")
+    try setup.write(to: setupFile, atomically: true, encoding: .utf8)
+    let lines = folder.appendingPathComponent("questions.txt")
+    try questions.map { $0.words.joined(separator: " ") + "\n" }.joined()
+      .write(to: lines, atomically: true, encoding: .utf8)
+    return try output(of: "zsh", ["-f", harness.path, setupFile.path, lines.path])
+      .split(separator: "==\n", omittingEmptySubsequences: false).dropLast()
+      .map { Set($0.split(separator: "\n").map(String.init)) }
+  }
+
+  /// Types each line of a file (`$2`) and Tab into one interactive zsh under a pseudo-terminal,
+  /// set up by sourcing `$1`, with `compadd` wrapped so it prints what it would offer; answers
+  /// end with a line `==`.
   private static let zshHarness = #"""
     zmodload zsh/zpty
     zpty z zsh -f -i
     zpty -w z "PROMPT=''"
-    zpty -w z "fpath=($1 \$fpath); autoload -U compinit; compinit -u -D"
+    zpty -w z "source ${(q)1}"
     zpty -w z 'compadd () { builtin compadd -O __hits "$@"; print -l -- "<<"${^__hits}">>"; }'
     # Tab completes, then says it is done, so the next keys are typed only after it: keys already
     # waiting when Tab is read could make zsh cut the completion short on a busy machine.
