@@ -126,8 +126,10 @@ let package = Package(
     ),
     .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),
     .executableTarget(name: "pbrain-tictactoe", dependencies: ["TicTacToeCLI"]),
+    .target(name: "BenchmarkOptions", dependencies: ["GameRules"]),
     .executableTarget(
-      name: "tictactoe-benchmarks", dependencies: ["GameAI", "GameRules"], path: "Benchmarks",
+      name: "tictactoe-benchmarks", dependencies: ["BenchmarkOptions", "GameAI", "GameRules"],
+      path: "Benchmarks",
       exclude: ["rapfi-wins.txt", "rapfi-early-wins.txt"]),
     .executableTarget(
       name: "tictactoe-load",
@@ -157,6 +159,7 @@ let package = Package(
     .testTarget(name: "GameRulesTests", dependencies: ["GameRules"]),
     .testTarget(name: "GameAITests", dependencies: ["GameAI", "GameRules"]),
     .testTarget(name: "GameProtocolTests", dependencies: ["GameProtocol", "GameRules"]),
+    .testTarget(name: "BenchmarkOptionsTests", dependencies: ["BenchmarkOptions"]),
     .testTarget(
       name: "ArchitectureTests", dependencies: ["Architecture", "ArchitectureTesting"]),
     .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),

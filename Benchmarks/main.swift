@@ -1,86 +1,85 @@
 // Measures the engine against a plain textbook minimax over an array board and measures each
-// difficulty's strength; prints Markdown tables for the README.
-//
-// Run with `swift run -c release tictactoe-benchmarks [--skip-4x4] [--skip-large]
-// [--skip-difficulty] [--skip-ladder] [--skip-holding] [--games N] [--ladder-games N]
-// [--ladder-side 7|15] [--holding-games N] [--holding-budget-ms N] [--seed N] [--deep]`, or `...
-// tictactoe-benchmarks --solve ROWSxCOLUMNS:K` to time one solve with progress on stderr, or
-// `... --threats Benchmarks/rapfi-wins.txt [--threat-ms N]` to count the positions of a file
-// that the threat searches win within N ms each.
-// `--deep` adds the long solves and more games; `--seed` starts the games' seeds elsewhere,
-// so that runs add up to more games.
+// difficulty's strength; prints Markdown tables for the README. `tictactoe-benchmarks --help`
+// lists the options.
 
+import BenchmarkOptions
 import Dispatch
 import Foundation
 import GameAI
 import GameRules
 import Synchronization
 
-let arguments = Set(CommandLine.arguments.dropFirst())
+let commandLine = BenchmarkCommandLine(
+  program: "tictactoe-benchmarks",
+  introduction: """
+    Measures the engine against a textbook minimax, times solves of empty boards and plays
+    each difficulty against the others; prints Markdown tables.
+
+    Usage: tictactoe-benchmarks [--skip-4x4] [--skip-large] [--skip-difficulty] [--skip-ladder]
+                                [--skip-holding] [--games N] [--ladder-games N]
+                                [--ladder-side 7|15] [--holding-games N]
+                                [--holding-budget-ms N] [--seed N] [--deep]
+           tictactoe-benchmarks --solve ROWSxCOLUMNS:K
+           tictactoe-benchmarks --win ROWSxCOLUMNS:K [--fastest]
+           tictactoe-benchmarks --threats FILE [--threat-ms N]
+
+    Exit codes: 0 success, 1 a file that cannot be read, 2 bad usage or input.
+    """,
+  options: [
+    BenchmarkOption("--skip-4x4", summary: "skip the exact solves of larger boards"),
+    BenchmarkOption("--skip-large", summary: "skip the 15×15 move times and searches"),
+    BenchmarkOption("--skip-difficulty", summary: "skip the 3×3 difficulty games"),
+    BenchmarkOption("--skip-ladder", summary: "skip the difficulty ladders on 7×7 and 15×15"),
+    BenchmarkOption("--skip-holding", summary: "skip Unbeatable on 7×7"),
+    BenchmarkOption(
+      "--games", .number(atLeast: 1, placeholder: "N"),
+      summary: "games per 3×3 difficulty pairing (default 1000)"),
+    BenchmarkOption(
+      "--ladder-games", .number(atLeast: 1, placeholder: "N"),
+      summary: "games per ladder step (default 20, 200 with --deep)"),
+    BenchmarkOption(
+      "--ladder-side", .number(atLeast: 1, placeholder: "7|15"),
+      summary: "only the ladder on this board side"),
+    BenchmarkOption(
+      "--holding-games", .number(atLeast: 1, placeholder: "N"),
+      summary: "games on each side for Unbeatable on 7×7 (default 4, 100 with --deep)"),
+    BenchmarkOption(
+      "--holding-budget-ms", .number(atLeast: 1, placeholder: "N"),
+      summary: "Unbeatable's budget a move on 7×7, in ms (default 100)"),
+    BenchmarkOption(
+      "--seed", .number(atLeast: 0, placeholder: "N"),
+      summary: "the first game's seed, so that runs add up to more games (default 0)"),
+    BenchmarkOption("--deep", summary: "add the long solves and more games"),
+    BenchmarkOption(
+      "--solve", .text(placeholder: "ROWSxCOLUMNS:K", takes: "ROWSxCOLUMNS:K, for example 5x5:4"),
+      summary: "time one solve, with progress on standard error, and stop"),
+    BenchmarkOption(
+      "--win", .text(placeholder: "ROWSxCOLUMNS:K", takes: "ROWSxCOLUMNS:K, for example 5x5:4"),
+      summary: "prove whether the first player wins, by proof numbers, and stop"),
+    BenchmarkOption("--fastest", summary: "with --win, also the length of the fastest win"),
+    BenchmarkOption(
+      "--threats",
+      .text(
+        placeholder: "FILE",
+        takes: "a file of positions, for example Benchmarks/rapfi-wins.txt"),
+      summary: "count the positions of FILE the threat searches win, and stop"),
+    BenchmarkOption(
+      "--threat-ms", .number(atLeast: 1, placeholder: "N"),
+      summary: "with --threats, the budget a position, in ms (default 1000)"),
+  ])
+
+/// The options given, every one checked before any work.
+let options = commandLine.options(from: Array(CommandLine.arguments.dropFirst()))
 let clock = ContinuousClock()
 
 /// Stops with a one-sentence error on standard error and the exit code of a usage error.
 func fail(_ message: String) -> Never {
-  FileHandle.standardError.write(Data("tictactoe-benchmarks: \(message)\n".utf8))
-  exit(2)
+  commandLine.stop(message)
 }
-
-/// What an option that takes a value takes.
-enum Value {
-  case board, file
-  case number(atLeast: Int)
-}
-
-let valueOptions: [String: Value] = [
-  "--solve": .board, "--win": .board, "--threats": .file, "--threat-ms": .number(atLeast: 1),
-  "--games": .number(atLeast: 1), "--ladder-games": .number(atLeast: 1),
-  "--ladder-side": .number(atLeast: 1), "--holding-games": .number(atLeast: 1),
-  "--holding-budget-ms": .number(atLeast: 1), "--seed": .number(atLeast: 0),
-]
-let switches: Set = [
-  "--deep", "--fastest", "--skip-4x4", "--skip-difficulty", "--skip-holding", "--skip-ladder",
-  "--skip-large",
-]
-
-/// The sentence that says what `name`, an option of `valueOptions`, takes.
-func usage(of name: String) -> String {
-  switch valueOptions[name] {
-  case .board: "\(name) takes ROWSxCOLUMNS:K, for example 5x5:4."
-  case .file: "\(name) takes a file of positions, for example Benchmarks/rapfi-wins.txt."
-  case .number(let minimum): "\(name) takes a whole number of at least \(minimum)."
-  case nil: "\(name) takes no value."
-  }
-}
-
-/// The value given after each option that takes one, read once; every argument is checked
-/// here, before any work, so that a misspelt option or a bad number stops the run at once.
-let values: [String: String] = {
-  var values: [String: String] = [:]
-  var seen: Set<String> = []
-  var pending = CommandLine.arguments.dropFirst()[...]
-  while let word = pending.popFirst() {
-    guard seen.insert(word).inserted else { fail("\(word) is given twice; give it once.") }
-    if switches.contains(word) { continue }
-    guard let kind = valueOptions[word] else {
-      // Only a short word of visible ASCII is repeated back, never a control character.
-      let shown =
-        word.count <= 40 && word.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
-      fail(
-        "unknown option \(shown ? word : "(not shown)"); the options are listed at the top of Benchmarks/main.swift."
-      )
-    }
-    guard let value = pending.popFirst() else { fail(usage(of: word)) }
-    if case .number(let minimum) = kind, !(Int(value).map { $0 >= minimum } ?? false) {
-      fail(usage(of: word))
-    }
-    values[word] = value
-  }
-  return values
-}()
 
 /// The number given after `name` (as in `--games 100`), already checked, when `name` is given.
 func option(_ name: String) -> Int? {
-  values[name].flatMap { Int($0) }
+  options.number(name)
 }
 
 if let side = option("--ladder-side"), ![7, 15].contains(side) {
@@ -89,11 +88,13 @@ if let side = option("--ladder-side"), ![7, 15].contains(side) {
 
 /// The board named by the argument after `flag`, `ROWSxCOLUMNS:K`, when `flag` is given.
 func boardArgument(after flag: String) -> Board? {
-  guard let text = values[flag] else { return nil }
+  guard let text = options.values[flag] else { return nil }
   let parts = text.split(separator: ":", omittingEmptySubsequences: false)
   let sides = parts.first?.split(separator: "x", omittingEmptySubsequences: false) ?? []
   let numbers = (sides + parts.dropFirst()).compactMap { Int($0) }
-  guard parts.count == 2, sides.count == 2, numbers.count == 3 else { fail(usage(of: flag)) }
+  guard parts.count == 2, sides.count == 2, numbers.count == 3 else {
+    fail(commandLine.usage(of: flag))
+  }
   do {
     return try Board(rows: numbers[0], columns: numbers[1], k: numbers[2])
   } catch {
@@ -116,7 +117,7 @@ if let board = boardArgument(after: "--solve") {
 
 if let board = boardArgument(after: "--win") {
   let start = clock.now
-  let proof = Engine.proveWin(board, tableBits: 24, fastest: arguments.contains("--fastest")) {
+  let proof = Engine.proveWin(board, tableBits: 24, fastest: options.has("--fastest")) {
     nodes, proof, disproof in
     let line = "\(nodes) nodes, proof \(proof), disproof \(disproof), \(clock.now - start)\n"
     FileHandle.standardError.write(Data(line.utf8))
@@ -129,12 +130,17 @@ if let board = boardArgument(after: "--win") {
   exit(0)
 }
 
-if let path = values["--threats"] {
+if let path = options.values["--threats"] {
   // One 15×15 position a line, as Gomocup `x,y` moves from the empty board (other words
   // ignored): how many of them the threat searches win within the budget.
   let budget = Duration.milliseconds(option("--threat-ms") ?? 1_000)
-  guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-    fail("cannot read \(path) as UTF-8 text.")
+  // A file that is missing, a folder or not readable is a failure, not a usage error; one that
+  // is not text is bad input.
+  guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+    commandLine.stop("cannot read \(path).", status: 1)
+  }
+  guard let text = String(data: data, encoding: .utf8) else {
+    fail("\(path) is not UTF-8 text.")
   }
   var found = 0
   var total = 0
@@ -335,7 +341,7 @@ row(
 
 // MARK: - Exact solves of larger boards
 
-if !arguments.contains("--skip-4x4") {
+if !options.has("--skip-4x4") {
   print()
   header("Solve the empty board", "value", "time", "nodes", "nodes per second")
   // The known values: a draw unless the first player wins.
@@ -344,7 +350,7 @@ if !arguments.contains("--skip-4x4") {
   ]
   // 4×9 with four in a row (a first-player win) gets its value from the proof-number search
   // below: the solve of every first move with its length does not settle within an hour yet.
-  if arguments.contains("--deep") {
+  if options.has("--deep") {
     shapes += [(6, 5, 4, true), (4, 7, 4, false), (4, 8, 4, false)]
   }
   for shape in shapes {
@@ -359,7 +365,7 @@ if !arguments.contains("--skip-4x4") {
       "\(shape.rows)×\(shape.columns), k = \(shape.k)", "\(result.evaluation)", format(time),
       grouped(result.nodes), grouped(Int(Double(result.nodes) / seconds(time))))
   }
-  if arguments.contains("--deep") {
+  if options.has("--deep") {
     // The value alone (can the first player force a line?), by the proof-number search with
     // a table of 2^24 slots (512 MB).
     let board = try Board(rows: 4, columns: 9, k: 4)
@@ -384,7 +390,7 @@ func gomoku(playing names: [String]) throws -> Board {
   return board
 }
 
-if !arguments.contains("--skip-large") {
+if !options.has("--skip-large") {
   print()
   let moves = 10
   var game = Game(start: try Board(rows: 15, columns: 15, k: 5))
@@ -527,7 +533,7 @@ let levels: [Difficulty] = [.easy, .medium, .hard, .unbeatable]
 /// The seed of the first game of each series, so that runs can add games to earlier ones.
 let firstSeed = option("--seed") ?? 0
 
-if !arguments.contains("--skip-difficulty") {
+if !options.has("--skip-difficulty") {
   let games = option("--games") ?? 1_000
   print()
   print("Difficulty on 3×3: wins / draws / losses over \(grouped(games)) games, half as X.")
@@ -552,8 +558,8 @@ if !arguments.contains("--skip-difficulty") {
 
 // MARK: - The difficulty ladder on large boards
 
-if !arguments.contains("--skip-ladder") {
-  let deep = arguments.contains("--deep")
+if !options.has("--skip-ladder") {
+  let deep = options.has("--deep")
   let games = option("--ladder-games") ?? (deep ? 200 : 20)
   let budget = Duration.milliseconds(deep ? 50 : 5)
   let sides = option("--ladder-side").map { [$0] } ?? [7, 15]
@@ -583,8 +589,8 @@ if !arguments.contains("--skip-ladder") {
 
 // MARK: - Unbeatable on 7×7, k = 5
 
-if !arguments.contains("--skip-holding") {
-  let deep = arguments.contains("--deep")
+if !options.has("--skip-holding") {
+  let deep = options.has("--deep")
   let games = option("--holding-games") ?? (deep ? 100 : 4)
   let board = try Board(rows: 7, columns: 7, k: 5)
   var budgets: [Duration] = [.milliseconds(100)]
