@@ -134,7 +134,8 @@ let package = Package(
     .executableTarget(
       name: "tictactoe-load",
       dependencies: [
-        "Crypto", "GameProtocol", "GameRules", "NetworkIO", "ServerLive", "SQLite", "TLS",
+        "BenchmarkOptions", "CLinux", "Crypto", "GameProtocol", "GameRules", "NetworkIO",
+        "ServerLive", "SQLite", "TLS",
       ],
       path: "LoadBenchmark"),
     .executableTarget(

@@ -1,8 +1,8 @@
 // The online load benchmark: starts a game server on loopback in a process of its own, then
 // plays many simultaneous games with scripted TLS clients and reports what the server held.
-//
-//   swift run -c release tictactoe-load [--games 1000] [--seconds 20] [--think 500]
+// `tictactoe-load --help` lists the options.
 
+import BenchmarkOptions
 import Crypto
 import Foundation
 import GameProtocol
@@ -13,10 +13,42 @@ import TLS
 
 // MARK: - Options
 
+let commandLine = BenchmarkCommandLine(
+  program: "tictactoe-load",
+  introduction: """
+    The game server under load: starts a server on loopback in a process of its own, plays
+    many games at once over TLS from the benchmark's own clients, and reports moves a second,
+    relay latency, connections held and the server's memory.
+
+    Usage: tictactoe-load [--games N] [--seconds N] [--think MS] [--saturate N]
+
+    Exit codes: 0 no error and no move lost, 1 otherwise, 2 bad usage.
+    """,
+  options: [
+    BenchmarkOption(
+      "--games", .number(atLeast: 0, placeholder: "N"),
+      summary: "games played at once, two connections each (default 1000)"),
+    BenchmarkOption(
+      "--seconds", .number(atLeast: 0, placeholder: "N"),
+      summary: "seconds measured with players who think (default 20)"),
+    BenchmarkOption(
+      "--think", .number(atLeast: 0, placeholder: "MS"),
+      summary: "the players' average thinking time a move, in ms (default 500)"),
+    BenchmarkOption(
+      "--saturate", .number(atLeast: 0, placeholder: "N"),
+      summary: "seconds measured with players who answer at once; 0 skips them (default 10)"),
+  ])
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 if arguments.first == "--serve" {
-  // The server half: this same executable, started by the benchmark below.
+  // The server half: this same executable, started by the benchmark below with the database's
+  // path and the benchmark's process id.
+  guard arguments.count == 3, !arguments[1].isEmpty, let parent = pid_t(arguments[2]) else {
+    commandLine.stop(
+      "--serve DATABASE PID is how the benchmark starts its server; run tictactoe-load without it.")
+  }
+  ServerChild.endWithParent(parent)
   let status = await GameServerProcess.run(
     ServeOptions(listen: ServerAddress(host: "127.0.0.1", port: 0), database: arguments[1]),
     environment: ProcessInfo.processInfo.environment,
@@ -24,17 +56,12 @@ if arguments.first == "--serve" {
   exit(status)
 }
 
-func option(_ name: String, default value: Int) -> Int {
-  guard let index = arguments.firstIndex(of: "--" + name), index + 1 < arguments.count,
-    let number = Int(arguments[index + 1]), number >= 0
-  else { return value }
-  return number
-}
+let options = commandLine.options(from: arguments)
 
-let gameCount = option("games", default: 1_000)
-let seconds = option("seconds", default: 20)
-let think = Int64(option("think", default: 500))
-let saturationSeconds = option("saturate", default: 10)
+let gameCount = options.number("--games") ?? 1_000
+let seconds = options.number("--seconds") ?? 20
+let think = Int64(options.number("--think") ?? 500)
+let saturationSeconds = options.number("--saturate") ?? 10
 
 func say(_ text: String) {
   FileHandle.standardOutput.write(Data((text + "\n").utf8))
@@ -44,22 +71,28 @@ func say(_ text: String) {
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
   "tictactoe-load-\(getpid())")
+// Caught before the folder exists, so that SIGTERM or Ctrl-C never leaves it behind, nor the
+// server running.
+let stopSources = ServerChild.stopOnSignals(removing: folder)
 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 let databasePath = folder.appendingPathComponent("server.sqlite").path
 let server = Process()
 server.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-server.arguments = ["--serve", databasePath]
+server.arguments = ["--serve", databasePath, String(getpid())]
 let serverOutput = Pipe()
 server.standardOutput = serverOutput
 server.standardError = FileHandle.nullDevice
 try server.run()
+ServerChild.started(server)
 var port: UInt16 = 0
 var announced = ""
 while port == 0 {
   let data = serverOutput.fileHandleForReading.availableData
   guard !data.isEmpty else {
-    say("The server did not start.")
-    exit(1)
+    try? FileManager.default.removeItem(at: folder)
+    // Its end may be the work of SIGTERM or SIGINT, which then end the benchmark.
+    ServerChild.letStopFinish()
+    commandLine.stop("The server did not start.", status: 1)
   }
   announced += String(decoding: data, as: UTF8.self)
   if let line = announced.split(separator: "\n").first(where: { $0.hasPrefix("Listening on ") }),
@@ -300,4 +333,5 @@ say(
     + (stored >= acknowledged && relayed == acknowledged ? "no move lost." : "MOVES LOST."))
 for lane in lanes { lane.loop.stop() }
 try? FileManager.default.removeItem(at: folder)
+ServerChild.letStopFinish()
 exit(allConnected && errors == 0 && stored >= acknowledged && relayed == acknowledged ? 0 : 1)
