@@ -126,15 +126,16 @@ let package = Package(
     ),
     .executableTarget(name: "tictactoe", dependencies: ["TicTacToeCLI"]),
     .executableTarget(name: "pbrain-tictactoe", dependencies: ["TicTacToeCLI"]),
-    .target(name: "BenchmarkOptions", dependencies: ["GameRules"]),
+    .target(name: "BenchmarkOptions", dependencies: ["Console", "GameRules"]),
     .executableTarget(
-      name: "tictactoe-benchmarks", dependencies: ["BenchmarkOptions", "GameAI", "GameRules"],
+      name: "tictactoe-benchmarks",
+      dependencies: ["BenchmarkOptions", "Console", "GameAI", "GameRules"],
       path: "Benchmarks",
       exclude: ["rapfi-wins.txt", "rapfi-early-wins.txt"]),
     .executableTarget(
       name: "tictactoe-load",
       dependencies: [
-        "BenchmarkOptions", "CLinux", "Crypto", "GameProtocol", "GameRules", "NetworkIO",
+        "BenchmarkOptions", "CLinux", "Console", "Crypto", "GameProtocol", "GameRules", "NetworkIO",
         "ServerLive", "SQLite", "TLS",
       ],
       path: "LoadBenchmark"),

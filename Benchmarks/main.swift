@@ -3,6 +3,7 @@
 // lists the options.
 
 import BenchmarkOptions
+import Console
 import Dispatch
 import Foundation
 import GameAI
@@ -107,12 +108,12 @@ if let board = boardArgument(after: "--solve") {
     let line =
       "\(progress.nodes) nodes, \(progress.movesDone)/\(progress.movesTotal) moves, "
       + "\(progress.elapsed)\n"
-    FileHandle.standardError.write(Data(line.utf8))
+    Console.error(line)
   }
-  print("\(board.rows)×\(board.columns), k = \(board.k): \(result.evaluation)")
-  print("best: \(result.best.map(\.name).joined(separator: " "))")
-  print("nodes: \(result.nodes), time: \(result.duration)")
-  exit(0)
+  Console.line("\(board.rows)×\(board.columns), k = \(board.k): \(result.evaluation)")
+  Console.line("best: \(result.best.map(\.name).joined(separator: " "))")
+  Console.line("nodes: \(result.nodes), time: \(result.duration)")
+  exit(Console.finished(0, program: "tictactoe-benchmarks"))
 }
 
 if let board = boardArgument(after: "--win") {
@@ -120,14 +121,14 @@ if let board = boardArgument(after: "--win") {
   let proof = Engine.proveWin(board, tableBits: 24, fastest: options.has("--fastest")) {
     nodes, proof, disproof in
     let line = "\(nodes) nodes, proof \(proof), disproof \(disproof), \(clock.now - start)\n"
-    FileHandle.standardError.write(Data(line.utf8))
+    Console.error(line)
   }
-  print(
+  Console.line(
     "\(board.rows)×\(board.columns), k = \(board.k): first player wins: \(proof.moverWins.map(String.init) ?? "unknown")"
   )
-  print("fastest win: \(proof.plies.map(String.init) ?? "not asked") plies")
-  print("nodes: \(proof.nodes), time: \(clock.now - start)")
-  exit(0)
+  Console.line("fastest win: \(proof.plies.map(String.init) ?? "not asked") plies")
+  Console.line("nodes: \(proof.nodes), time: \(clock.now - start)")
+  exit(Console.finished(0, program: "tictactoe-benchmarks"))
 }
 
 if let path = options.values["--threats"] {
@@ -169,10 +170,10 @@ if let path = options.values["--threats"] {
     total += 1
     if result.win != nil { found += 1 }
     let answer = result.win.map { "\($0.cell.name) in \($0.plies)" } ?? "none"
-    print("\(total): \(board.markCount) stones: \(answer), \(result.nodes) nodes, \(time)")
+    Console.line("\(total): \(board.markCount) stones: \(answer), \(result.nodes) nodes, \(time)")
   }
-  print("found \(found) of \(total) within \(budget) each; \(elapsed) in all")
-  exit(0)
+  Console.line("found \(found) of \(total) within \(budget) each; \(elapsed) in all")
+  exit(Console.finished(0, program: "tictactoe-benchmarks"))
 }
 
 func seconds(_ duration: Duration) -> Double {
@@ -205,14 +206,14 @@ func measure<T>(_ body: () throws -> T) rethrows -> (T, Duration) {
 
 /// Prints one row of a Markdown table.
 func row(_ cells: String...) {
-  print("| " + cells.joined(separator: " | ") + " |")
+  Console.line("| " + cells.joined(separator: " | ") + " |")
 }
 
 /// Prints a Markdown table's header row and the rule under it; the first column is left
 /// aligned, the others right aligned.
 func header(_ cells: String...) {
-  print("| " + cells.joined(separator: " | ") + " |")
-  print("| --- |" + String(repeating: " ---: |", count: cells.count - 1))
+  Console.line("| " + cells.joined(separator: " | ") + " |")
+  Console.line("| --- |" + String(repeating: " ---: |", count: cells.count - 1))
 }
 
 func ratio(_ slow: Duration, _ fast: Duration) -> String {
@@ -280,8 +281,8 @@ func arrayBoard(_ board: Board) -> [Int] {
 // MARK: - 3×3
 
 let cores = ProcessInfo.processInfo.activeProcessorCount
-print("Engine benchmarks: release build, \(cores) cores.")
-print()
+Console.line("Engine benchmarks: release build, \(cores) cores.")
+Console.line("")
 header("3×3", "engine", "textbook minimax", "speed-up")
 
 let engine = Engine()
@@ -342,7 +343,7 @@ row(
 // MARK: - Exact solves of larger boards
 
 if !options.has("--skip-4x4") {
-  print()
+  Console.line("")
   header("Solve the empty board", "value", "time", "nodes", "nodes per second")
   // The known values: a draw unless the first player wins.
   var shapes: [(rows: Int, columns: Int, k: Int, firstPlayerWins: Bool)] = [
@@ -391,7 +392,7 @@ func gomoku(playing names: [String]) throws -> Board {
 }
 
 if !options.has("--skip-large") {
-  print()
+  Console.line("")
   let moves = 10
   var game = Game(start: try Board(rows: 15, columns: 15, k: 5))
   var generator = SplitMix64(seed: 1)
@@ -440,7 +441,7 @@ if !options.has("--skip-large") {
     searched += found.nodes
     elapsed += time
   }
-  print()
+  Console.line("")
   header("15×15, k = 5, the deepening search alone", "positions", "time", "positions a second")
   row(
     "to depth \(depth) after \(starts.map(String.init).joined(separator: ", ")) stones",
@@ -535,9 +536,9 @@ let firstSeed = option("--seed") ?? 0
 
 if !options.has("--skip-difficulty") {
   let games = option("--games") ?? 1_000
-  print()
-  print("Difficulty on 3×3: wins / draws / losses over \(grouped(games)) games, half as X.")
-  print()
+  Console.line("")
+  Console.line("Difficulty on 3×3: wins / draws / losses over \(grouped(games)) games, half as X.")
+  Console.line("")
   header("Level", "vs random", "vs Unbeatable")
   let (_, smallTime) = measure {
     for difficulty in levels {
@@ -552,8 +553,8 @@ if !options.has("--skip-difficulty") {
         ).text)
     }
   }
-  print()
-  print("(3×3 table: \(format(smallTime)).)")
+  Console.line("")
+  Console.line("(3×3 table: \(format(smallTime)).)")
 }
 
 // MARK: - The difficulty ladder on large boards
@@ -565,11 +566,11 @@ if !options.has("--skip-ladder") {
   let sides = option("--ladder-side").map { [$0] } ?? [7, 15]
   for (side, k) in [(7, 5), (15, 5)] where sides.contains(side) {
     let board = try Board(rows: side, columns: side, k: k)
-    print()
-    print(
+    Console.line("")
+    Console.line(
       "Difficulty ladder on \(side)×\(side), k = \(k) at \(format(budget)) a move: each level "
         + "against the one below over \(grouped(games)) games, half as X (a win 1, a draw ½).")
-    print()
+    Console.line("")
     header("Level", "opponent", "wins / draws / losses", "score")
     let (_, time) = measure {
       for (index, difficulty) in levels.enumerated() {
@@ -582,8 +583,8 @@ if !options.has("--skip-ladder") {
           result.percent)
       }
     }
-    print()
-    print("(\(side)×\(side) ladder: \(format(time)).)")
+    Console.line("")
+    Console.line("(\(side)×\(side) ladder: \(format(time)).)")
   }
 }
 
@@ -596,11 +597,11 @@ if !options.has("--skip-holding") {
   var budgets: [Duration] = [.milliseconds(100)]
   if deep { budgets.insert(Engine().timeBudget, at: 0) }
   if let milliseconds = option("--holding-budget-ms") { budgets = [.milliseconds(milliseconds)] }
-  print()
-  print(
+  Console.line("")
+  Console.line(
     "Unbeatable on 7×7, k = 5 (a proven draw): wins / draws / losses over \(grouped(games)) "
       + "games on each side.")
-  print()
+  Console.line("")
   header("Budget a move", "opponent", "as X", "as O")
   var losses = 0
   let (_, time) = measure {
@@ -616,8 +617,8 @@ if !options.has("--skip-holding") {
       }
     }
   }
-  print()
-  print("(\(grouped(losses)) games lost; table: \(format(time)).)")
+  Console.line("")
+  Console.line("(\(grouped(losses)) games lost; table: \(format(time)).)")
   // How long Unbeatable's moves take where its guard proves them: self-play on one thread
   // from a fresh engine, so that the first move proves the empty board from nothing.
   var times: [Duration] = []
@@ -635,10 +636,12 @@ if !options.has("--skip-holding") {
     }
   }
   let sorted = times.sorted()
-  print()
+  Console.line("")
   header("7×7, k = 5, budget 100 ms a move", "median", "fastest", "slowest")
   row(
     "Unbeatable's time per move, \(times.count) moves of self-play (fresh engine)",
     format(sorted[sorted.count / 2]), format(sorted.first ?? .zero),
     format(sorted.last ?? .zero))
 }
+
+exit(Console.finished(0, program: "tictactoe-benchmarks"))

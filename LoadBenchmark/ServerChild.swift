@@ -1,4 +1,5 @@
 import CLinux
+import Console
 import Dispatch
 import Foundation
 import Synchronization
@@ -18,7 +19,7 @@ enum ServerChild {
   /// ends, and ends at once if `parent` has already ended.
   static func endWithParent(_ parent: pid_t) {
     guard tictactoe_set_parent_death_signal(SIGKILL) == 0 else {
-      FileHandle.standardError.write(Data("tictactoe-load: cannot follow the benchmark.\n".utf8))
+      Console.error("tictactoe-load: cannot follow the benchmark.\n")
       exit(1)
     }
     // The benchmark may have ended before the request: the server then has another parent.

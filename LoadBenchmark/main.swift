@@ -3,6 +3,7 @@
 // `tictactoe-load --help` lists the options.
 
 import BenchmarkOptions
+import Console
 import Crypto
 import Foundation
 import GameProtocol
@@ -63,9 +64,7 @@ let seconds = options.number("--seconds") ?? 20
 let think = Int64(options.number("--think") ?? 500)
 let saturationSeconds = options.number("--saturate") ?? 10
 
-func say(_ text: String) {
-  FileHandle.standardOutput.write(Data((text + "\n").utf8))
-}
+func say(_ text: String) { Console.line(text) }
 
 // MARK: - The server process
 
@@ -334,4 +333,7 @@ say(
 for lane in lanes { lane.loop.stop() }
 try? FileManager.default.removeItem(at: folder)
 ServerChild.letStopFinish()
-exit(allConnected && errors == 0 && stored >= acknowledged && relayed == acknowledged ? 0 : 1)
+exit(
+  Console.finished(
+    allConnected && errors == 0 && stored >= acknowledged && relayed == acknowledged ? 0 : 1,
+    program: "tictactoe-load"))

@@ -1,3 +1,4 @@
+import Console
 import Foundation
 import GameRules
 
@@ -135,8 +136,8 @@ public struct BenchmarkCommandLine: Sendable {
     do {
       switch try parse(arguments) {
       case .help:
-        FileHandle.standardOutput.write(Data(help.utf8))
-        exit(0)
+        Console.write(help)
+        exit(Console.finished(0, program: program))
       case .run(let options):
         return options
       }
@@ -150,7 +151,7 @@ public struct BenchmarkCommandLine: Sendable {
   /// error, unless told otherwise.
   public func stop(_ message: String, status: Int32 = 2) -> Never {
     let line = "\(program): \(message.escapingControlCharacters)\n"
-    FileHandle.standardError.write(Data(line.utf8))
+    Console.error(line)
     exit(status)
   }
 

@@ -33,6 +33,15 @@ public enum Console {
     }
   }
 
+  /// `status`, or, when standard output lost some of what was written to it, 1 (unless
+  /// `status` already tells a failure) after its sentence on standard error as `program:
+  /// sentence`.
+  public static func finished(_ status: Int32, program: String) -> Int32 {
+    guard let failure = outputFailure else { return status }
+    error("\(program): \(failure)\n")
+    return status == 0 ? 1 : status
+  }
+
   /// Writes all of `text` to `descriptor`, and returns the `errno` of a failure.
   private static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
     var bytes = Array(text.utf8)

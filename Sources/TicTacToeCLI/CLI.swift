@@ -28,9 +28,7 @@ public enum CLI {
   /// `status`, unless standard output lost some of what the command wrote: then its sentence
   /// on stderr and status 1 (or the failure the command already reported).
   public static func finished(_ status: Int32, program: String = "tictactoe") -> Int32 {
-    guard let failure = Console.outputFailure else { return status }
-    printError(failure, program: program)
-    return status == ExitCode.success ? ExitCode.failure : status
+    Console.finished(status, program: program)
   }
 
   private static func command(_ arguments: [String]) async -> Int32 {
