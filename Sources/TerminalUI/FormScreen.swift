@@ -101,7 +101,7 @@ public struct FormScreen: Hashable, Sendable {
 
   /// Lays the screen out for a `width` × `height` terminal.
   public func frame(width: Int, height: Int) -> Frame {
-    let labelWidth = items.filter { $0.kind != .button }.map(\.label.count).max() ?? 0
+    let labelWidth = items.filter { $0.kind != .button }.map(\.label.columns).max() ?? 0
     var block = Frame(lines: body)
     if !body.isEmpty, !items.isEmpty { block.append("") }
     for item in items {
@@ -113,7 +113,7 @@ public struct FormScreen: Hashable, Sendable {
         line.append(item.label.padding(to: labelWidth) + "  ", labelStyle(item))
         var shown = isSecret ? String(repeating: "*", count: value.count) : value
         if isFocused { shown += "_" }
-        shown = String(shown.suffix(Self.fieldWidth)).padding(to: Self.fieldWidth)
+        shown = String(shown.suffix(columns: Self.fieldWidth)).padding(to: Self.fieldWidth)
         line.append("[" + shown + "]", fieldStyle(isFocused: isFocused, item: item))
       case .choice(let value):
         line.append(item.label.padding(to: labelWidth) + "  ", labelStyle(item))
@@ -122,7 +122,8 @@ public struct FormScreen: Hashable, Sendable {
         // A long label (a recent game, a listed game) is cut to the terminal's width rather
         // than asking for a wider terminal.
         let room = max(Self.shortestButtonLabel, width - ScreenLayout.margin - line.width - 4)
-        let label = item.label.count > room ? item.label.prefix(room - 1) + "…" : item.label
+        let label =
+          item.label.columns > room ? item.label.prefix(columns: room - 1) + "…" : item.label
         line.append("< " + label + " >", buttonStyle(isFocused: isFocused, item: item))
       }
       if item.isEnabled {
@@ -268,7 +269,8 @@ public enum FormInput {
 }
 
 extension String {
+  /// The text padded with spaces to `width` columns.
   func padding(to width: Int) -> String {
-    count >= width ? self : self + String(repeating: " ", count: width - count)
+    columns >= width ? self : self + String(repeating: " ", count: width - columns)
   }
 }

@@ -110,7 +110,7 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral {
   public var text: String { spans.map(\.text).joined() }
 
   /// The number of columns the line takes.
-  public var width: Int { spans.reduce(0) { $0 + $1.text.count } }
+  public var width: Int { spans.reduce(0) { $0 + $1.text.columns } }
 
   /// Appends a run.
   public mutating func append(_ text: String, _ style: TextStyle = .plain) {
@@ -132,9 +132,10 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral {
     var result = StyledLine()
     var remaining = max(0, width)
     for span in spans where remaining > 0 {
-      let text = String(span.text.prefix(remaining))
+      let text = String(span.text.prefix(columns: remaining))
       result.append(text, span.style)
-      remaining -= text.count
+      // A wide character that does not fit ends the line.
+      remaining = text.count < span.text.count ? 0 : remaining - text.columns
     }
     return result
   }
@@ -154,11 +155,11 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral {
     var current = ""
     for word in text.split(separator: " ") {
       let candidate = current.isEmpty ? String(word) : current + " " + word
-      if candidate.count <= width {
+      if candidate.columns <= width {
         current = candidate
       } else {
         if !current.isEmpty { lines.append(current) }
-        current = String(word.prefix(width))
+        current = String(word.prefix(columns: width))
       }
     }
     if !current.isEmpty { lines.append(current) }

@@ -201,6 +201,37 @@ struct AppScreensTests {
       "\(replay.text)")
   }
 
+  @Test func wideCharactersCountTwoColumnsSoNothingPassesTheEdge() {
+    #expect("山田".columns == 4)
+    #expect("Ann·é".columns == 5)
+    #expect("👍🏽".columns == 2)
+    #expect("한국어".prefix(columns: 5) == "한국")
+    #expect("한국어".suffix(columns: 3) == "어")
+    // A Japanese name in a field keeps the field's box where the others' are.
+    var newGame = NewGame.State()
+    newGame.settings.xName = "山田太郎"
+    let size = FormScreen.neededSize
+    let form = shown(app(.newGame(newGame)), width: size.width, height: size.height).frame
+    let fields = form.lines.map { $0.spans.map(\.text).joined() }.filter { $0.hasSuffix("]") }
+    #expect(fields.count == 2, "\(form.text)")
+    #expect(Set(fields.map(\.columns)).count == 1, "\(fields)")
+    // Recent games with wide names are cut to the terminal's columns, not its characters.
+    var stats = StatsFeature.State(owner: .guest)
+    let name = String(repeating: "山", count: 24)
+    stats.stats = Stats(
+      tallies: [Tally(opponent: .person, wins: 1, losses: 0, draws: 0)],
+      recentGames: [
+        GameRecord(
+          x: PlayerRecord(name: name), o: PlayerRecord(name: name),
+          moves: [.a1, .a2, .b1, .b2, .c1], result: .xWins, startedAt: 0, endedAt: 1)
+      ])
+    newGame.stats = stats
+    let listed = shown(app(.newGame(newGame)), width: size.width, height: size.height).frame
+    #expect(!listed.text.contains("Terminal too small"), "\(listed.text)")
+    #expect(listed.lines.allSatisfy { $0.width <= size.width }, "\(listed.text)")
+    #expect(listed.text.contains("   < \(String(repeating: "山", count: 21))… >"), "\(listed.text)")
+  }
+
   @Test func aServerAccountsStatsShowTheRatingAndOfferNoReset() {
     var stats = StatsFeature.State(
       serverAccount: StatsFeature.ServerAccount(server: "example.org:7457", userName: "ann"))
