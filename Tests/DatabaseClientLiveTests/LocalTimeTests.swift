@@ -6,7 +6,7 @@ import Testing
 struct LocalTimeTests {
   /// The C library's UTC fields of `timestamp`, rounded down to the second.
   private func libc(_ timestamp: Timestamp) -> LocalTime {
-    var seconds = time_t(timestamp >= 0 ? timestamp / 1_000 : (timestamp - 999) / 1_000)
+    var seconds = time_t(timestamp / 1_000 - (timestamp % 1_000 < 0 ? 1 : 0))
     var parts = tm()
     gmtime_r(&seconds, &parts)
     return LocalTime(
@@ -36,6 +36,18 @@ struct LocalTimeTests {
       days += 1
     }
     #expect(days == 328_719)
+  }
+
+  @Test func theExtremesOfATimestampDoNotOverflow() {
+    // A tampered database or a hostile server may hold any 64-bit value.
+    for timestamp in [Timestamp.min, .min + 1, .max, .max - 1] {
+      for offset in [0, -50_400, 50_400] {
+        let time = LocalTime(timestamp, utcOffset: offset)
+        #expect((1...12).contains(time.month) && (1...31).contains(time.day))
+        #expect(!time.description.isEmpty)
+      }
+    }
+    #expect(LocalTime(.max).date == "292278994-08-17")
   }
 
   @Test func anOffsetMovesTheWallClock() {

@@ -156,6 +156,27 @@ struct RecordCommandTests {
     }
   }
 
+  @Test func anyStoredTimeIsShownWithoutACrash() async throws {
+    // A tampered database (or a hostile server) may hold the extremes of a 64-bit time.
+    let database = try TemporaryDatabase()
+    let ids = try await database.seed(
+      [Timestamp.min, .max].map {
+        try .finished(
+          x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), moves: "a1 a2 b1 b2 c1",
+          endedAt: $0)
+      })
+    var environment = database.environment
+    environment["TZ"] = "UTC0"
+    let history = try run(arguments: ["history"], environment: environment)
+    #expect(history.status == 0, "\(history.error)")
+    #expect(history.lines.count == 2)
+    #expect(history.output.contains("  292278994-08-17 07:12  Ann (X) vs Bob (O)"))
+    for id in ids {
+      let replay = try run(arguments: ["replay", String(id)], environment: environment)
+      #expect(replay.status == 0, "\(replay.error)")
+    }
+  }
+
   @Test func replayShowsEveryPositionWithASentence() async throws {
     let (database, _, ids) = try await seeded()
     let replay = try database.run("replay", String(ids[0]))

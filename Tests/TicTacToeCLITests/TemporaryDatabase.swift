@@ -129,6 +129,7 @@ extension GameRecord {
       }
     #expect(board.outcome.isOver, "the moves \(moves) do not finish the game")
     return GameRecord(
-      x: x, o: o, moves: cells, result: result, startedAt: endedAt - 60_000, endedAt: endedAt)
+      x: x, o: o, moves: cells, result: result,
+      startedAt: endedAt >= .min + 60_000 ? endedAt - 60_000 : endedAt, endedAt: endedAt)
   }
 }
