@@ -168,11 +168,11 @@ def first(items):
 
 
 def ended_just_now(name, line):
-    """Whether `name` is `line` followed by the time a game ended on this computer's clock,
-    this minute or the one before."""
+    """Whether `name` is the time a game ended on this computer's clock, this minute or the one
+    before, followed by `line`."""
     now = time.time()
     times = {time.strftime("%Y-%m-%d %H:%M", time.localtime(now - back)) for back in (0, 60)}
-    return any(name == f"{line} · {shown}" for shown in times)
+    return any(name == f"{shown} · {line}" for shown in times)
 
 
 def is_focused(node):

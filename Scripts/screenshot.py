@@ -187,8 +187,8 @@ def shoot(gtk, cli, folder, work):
     share = colourfulness(path)
     a.check(share > 0.01, f"stats.png: the chart colours {share:.3f} of the window")
     recent = a.wait_for(lambda: a.first([button for button in app.all("push button")
-                                         if button.name.startswith("Ann vs Computer: ")]),
-                        "Stats lists the recent games")
+                                         if " · Ann vs Computer: " in button.name]),
+                        "Stats lists the recent games, each with the time it ended")
     recent.doActionNamed("click")
     a.wait_for(lambda: any(label.name.startswith("Move 0 of ") for label in app.all("label")),
                "the replay opens at the start")

@@ -36,8 +36,13 @@ public enum Console {
   /// `status`, or, when standard output lost some of what was written to it, 1 (unless
   /// `status` already tells a failure) after its sentence on standard error as `program:
   /// sentence`.
+  ///
+  /// A reader that went away (`tictactoe history | head -1`, in a program that ignores SIGPIPE
+  /// for its network connections) is not a failure to report: the status is then the one the
+  /// signal would have given, 141, and nothing is said, as for the commands that SIGPIPE ends.
   public static func finished(_ status: Int32, program: String) -> Int32 {
     guard let failure = outputFailure else { return status }
+    if firstOutputError.withLock({ $0 }) == EPIPE { return 128 + SIGPIPE }
     error("\(program): \(failure)\n")
     return status == 0 ? 1 : status
   }

@@ -35,9 +35,9 @@ extension StatsFeature.State {
   }
 
   /// One line a recent game, newest first, such as
-  /// `Blob vs Computer: Blob won in 7 moves · 2026-11-30 09:08` (the time it ended on the
-  /// player's clock); the names come from the records, so anything not printable in them is
-  /// escaped.
+  /// `2026-11-30 09:08 · Blob vs Computer: Blob won in 7 moves`: the time it ended on the
+  /// player's clock first, where a narrow terminal still shows it, then who played and how it
+  /// ended; the names come from the records, so anything not printable in them is escaped.
   public var recentGameLines: [String] {
     (stats?.recentGames ?? []).enumerated().map { index, record in
       let x = record.x.name.escapingControlCharacters
@@ -50,7 +50,7 @@ extension StatsFeature.State {
         case nil: "unfinished"
         }
       let line = "\(x) vs \(o): \(result) in \(Self.count(record.moves.count, "move"))"
-      return recentGameTimes.indices.contains(index) ? "\(line) · \(recentGameTimes[index])" : line
+      return recentGameTimes.indices.contains(index) ? "\(recentGameTimes[index]) · \(line)" : line
     }
   }
 

@@ -332,7 +332,7 @@ struct NewGameOnlineTests {
     #expect(shown?.title == "Stats on example.org:7457")
     #expect(shown?.ratingText == "Rating: 1216")
     #expect(shown?.tallyLines == ["People: 3 wins, 1 loss, 1 draw"])
-    #expect(shown?.recentGameLines == ["ann vs bob: tied in 9 moves · 2023-11-14 23:14"])
+    #expect(shown?.recentGameLines == ["2023-11-14 23:14 · ann vs bob: tied in 9 moves"])
     #expect(shown?.canReset == false)
     // Reset is not offered, and asking anyway does nothing.
     await store.send(.stats(.view(.resetTapped)))

@@ -45,7 +45,7 @@ struct StatsFeatureTests {
     #expect(store.state.streakText == "Current streak: 0 · Best streak: 2")
     #expect(
       store.state.recentGameLines == [
-        "Blob vs Computer: Computer won in 7 moves · 2023-11-14 23:14"
+        "2023-11-14 23:14 · Blob vs Computer: Computer won in 7 moves"
       ])
     await store.finish()
   }

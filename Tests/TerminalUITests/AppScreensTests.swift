@@ -182,7 +182,7 @@ struct AppScreensTests {
           result: .xWins, startedAt: 0, endedAt: 1)
       ])
     stats.recentGameTimes = [LocalTime(1)]
-    let whole = "\(x) vs \(o): \(x) won in 5 moves · 1970-01-01 00:00"
+    let whole = "1970-01-01 00:00 · \(x) vs \(o): \(x) won in 5 moves"
     #expect(stats.recentGameLines == [whole])
     var newGame = NewGame.State()
     newGame.stats = stats
@@ -191,13 +191,13 @@ struct AppScreensTests {
     let lines = listed.text.split(separator: "\n")
     #expect(!listed.text.contains("Terminal too small"), "\(listed.text)")
     #expect(lines.allSatisfy { $0.count <= size.width }, "\(listed.text)")
-    #expect(lines.contains("   < \(x) vs \(o.prefix(14))… >"), "\(listed.text)")
+    #expect(lines.contains("   < 1970-01-01 00:00 · \(x.prefix(23))… >"), "\(listed.text)")
     // The replay names the game in full, wrapped under the title.
     newGame.stats?.replay = StatsFeature.Replay(record: stats.stats!.recentGames[0])
     let replay = shown(app(.newGame(newGame)), width: size.width, height: size.height).frame
     #expect(
       replay.text.hasPrefix(
-        " Stats\n \(x) vs\n \(o):\n \(x) won in 5 moves ·\n 1970-01-01 00:00\n\n"),
+        " Stats\n 1970-01-01 00:00 · \(x) vs\n \(o):\n \(x) won in 5 moves\n\n"),
       "\(replay.text)")
   }
 
@@ -225,11 +225,14 @@ struct AppScreensTests {
           x: PlayerRecord(name: name), o: PlayerRecord(name: name),
           moves: [.a1, .a2, .b1, .b2, .c1], result: .xWins, startedAt: 0, endedAt: 1)
       ])
+    stats.recentGameTimes = [LocalTime(1)]
     newGame.stats = stats
     let listed = shown(app(.newGame(newGame)), width: size.width, height: size.height).frame
     #expect(!listed.text.contains("Terminal too small"), "\(listed.text)")
     #expect(listed.lines.allSatisfy { $0.width <= size.width }, "\(listed.text)")
-    #expect(listed.text.contains("   < \(String(repeating: "山", count: 21))… >"), "\(listed.text)")
+    #expect(
+      listed.text.contains("   < 1970-01-01 00:00 · \(String(repeating: "山", count: 11))… >"),
+      "\(listed.text)")
   }
 
   @Test func aServerAccountsStatsShowTheRatingAndOfferNoReset() {

@@ -77,6 +77,25 @@ struct OutputFailureTests {
     #expect(lines.error == "tictactoe: " + sentence)
   }
 
+  @Test func aReaderThatWentAwayEndsItSilentlyAsSIGPIPEWould() throws {
+    // The online commands ignore SIGPIPE for their connections; here the shell ignores it
+    // for the program, whose output pipe has no reader left.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "trap '' PIPE; exec \"$0\" count", executable.path]
+    let output = Pipe()
+    try output.fileHandleForReading.close()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let said = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 141)
+    #expect(said.isEmpty, "\(String(decoding: said, as: UTF8.self))")
+  }
+
   @Test func aFullStandardErrorKeepsTheStatus() throws {
     // Nothing is left to say the sentence on, so the status alone tells.
     #expect(try runFull(["analyze", "zz"], fullStream: \.standardError).status == 2)
