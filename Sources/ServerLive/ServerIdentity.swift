@@ -42,9 +42,13 @@ enum ServerIdentity {
       do {
         return (try TLSIdentity(pem: text), false)
       } catch {
+        // The reason is a sentence of its own; its full stop would close the parentheses.
+        let reason =
+          error.description.hasSuffix(".")
+          ? String(error.description.dropLast()) : error.description
         throw ServeFailure(
-          "The server's certificate file \(path) is damaged (\(error.description)); move it "
-            + "away to make a new one, which clients will have to accept again.")
+          "The server's certificate file \(path) is damaged (\(reason)); move it away to make "
+            + "a new one, which clients will have to accept again.")
       }
     }
     let identity: TLSIdentity
@@ -76,13 +80,20 @@ enum ServerIdentity {
   }
 
   private static func contents(of path: String) throws(ServeFailure) -> String? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // Without waiting: opening a named pipe to read would wait for a writer for ever.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
       if errno == ENOENT { return nil }
       throw ServeFailure(
         "The certificate file \(path) could not be read (\(String(cString: strerror(errno)))).")
     }
     defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      throw ServeFailure(
+        "The certificate file \(path) is a folder, a pipe, a device or a socket, not a file; "
+          + "move it away to make a new one, which clients will have to accept again.")
+    }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4_096)
     while true {

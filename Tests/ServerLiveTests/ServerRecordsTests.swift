@@ -271,7 +271,30 @@ struct IdentityFileTests {
     let folder = try TemporaryFolder(prefix: "server-identity")
     let path = folder.file("server.sqlite.tls.pem")
     try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: path))
-    #expect(throws: ServeFailure.self) { try ServerIdentity.loadOrCreate(at: path) }
+    #expect {
+      try ServerIdentity.loadOrCreate(at: path)
+    } throws: { error in
+      // One sentence: the reason's own full stop does not close the parentheses.
+      let message = (error as? ServeFailure)?.message ?? ""
+      return message.hasPrefix("The server's certificate file \(path) is damaged (")
+        && !message.contains(".)")
+    }
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "not a certificate")
+  }
+
+  @Test func aPipeOrAFolderWhereTheCertificateGoesIsRefusedAtOnce() throws {
+    // Reading a named pipe would wait for a writer for ever.
+    let folder = try TemporaryFolder(prefix: "server-identity")
+    let pipe = folder.file("pipe.sqlite.tls.pem")
+    #expect(mkfifo(pipe, 0o600) == 0)
+    let directory = folder.file("folder.sqlite.tls.pem")
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+    for path in [pipe, directory] {
+      #expect(
+        throws: ServeFailure(
+          "The certificate file \(path) is a folder, a pipe, a device or a socket, not a file; "
+            + "move it away to make a new one, which clients will have to accept again.")
+      ) { try ServerIdentity.loadOrCreate(at: path) }
+    }
   }
 }
