@@ -195,7 +195,7 @@ let package = Package(
     .testTarget(name: "StatsCoreTests", dependencies: ["StatsCore", "TestSupport"]),
     .testTarget(
       name: "AppCoreTests",
-      dependencies: ["AppCore", "GameProtocol", "OnlineCore", "TestSupport"]),
+      dependencies: ["AppCore", "GameProtocol", "OnlineClient", "OnlineCore", "TestSupport"]),
     .testTarget(
       name: "OnlineCoreTests",
       dependencies: [

@@ -26,6 +26,9 @@ public struct TicTacToe: Reducer {
     public var isConfirmingExit = false
     /// Set when the app is done: the front end ends, with the status this names.
     public var termination: Termination?
+    /// Whether the app ends once the online game the player created, which nobody has joined,
+    /// is cancelled on the way out (or could not be).
+    public var isLeaving = false
     /// The window opened from the menu over the app's, if any.
     public var panel: Panel?
 
@@ -95,6 +98,8 @@ public struct TicTacToe: Reducer {
       case exitConfirmed
       /// No, stay.
       case exitCancelled
+      /// The window was closed: the app ends now, without asking.
+      case windowClosed
       /// A line typed in plain mode, for whatever the screen asks.
       case lineTyped(String)
       /// The button that leaves the screen (``Heading/back``).
@@ -165,13 +170,32 @@ public struct TicTacToe: Reducer {
     } else {
       accounts = login.authentication
     }
-    return Reduce(core)
+    let wasLeaving = state.isLeaving
+    let effect = Reduce(core)
       .ifLet(\.loginState, action: Self.loginAction) { login }
       .ifLet(\.newGameState, action: Self.newGameAction) { newGame }
       .ifLet(\.recoveryCodes, action: Self.recoveryCodesAction) {
         RecoveryCodes(authentication: accounts)
       }
       .reduce(into: &state, action: action)
+    // Leaving waits while the server cancels the player's game; then the app ends, whatever
+    // the answer (a refusal, no answer, an opponent who joined first).
+    if wasLeaving, state.isLeaving, state.newGameState?.online?.leaving == nil {
+      state.isLeaving = false
+      state.termination = .finished
+    }
+    return effect
+  }
+
+  /// Ends the app, cancelling first the player's own online game that nobody has joined, as
+  /// leaving that game would.
+  private func leave(_ state: inout State) -> Effect<Action> {
+    guard state.newGameState?.online?.isCancellable == true else {
+      state.termination = .finished
+      return .none
+    }
+    state.isLeaving = true
+    return .send(.newGame(.online(.view(.quitTapped))))
   }
 
   private func core(into state: inout State, action: Action) -> Effect<Action> {
@@ -244,8 +268,11 @@ public struct TicTacToe: Reducer {
     case .exitConfirmed:
       guard state.isConfirmingExit else { return .none }
       state.isConfirmingExit = false
-      state.termination = .finished
-      return .none
+      return leave(&state)
+
+    case .windowClosed:
+      state.isConfirmingExit = false
+      return leave(&state)
 
     case .exitCancelled:
       state.isConfirmingExit = false

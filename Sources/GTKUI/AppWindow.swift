@@ -74,6 +74,14 @@ public final class AppWindow {
     Self.installStyle()
     buildHeader()
     addShortcuts()
+    // Closing the window while one's own online game waits for an opponent cancels that game
+    // first; the app then ends, as the core says.
+    window.onCloseRequest { [store] in
+      guard store.state.newGameState?.online?.isCancellable == true, !store.state.isLeaving
+      else { return false }
+      store.send(.view(.windowClosed))
+      return store.state.termination == nil
+    }
     observation = store.observe { [weak self] state in self?.render(state) }
   }
 

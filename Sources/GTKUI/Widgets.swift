@@ -644,6 +644,16 @@ public final class Window: Element {
       GConnectFlags(rawValue: 0))
   }
 
+  /// Asks `keepsOpen` when the player closes the window (its close button, Alt+F4); the window
+  /// stays open while it answers true.
+  func onCloseRequest(_ keepsOpen: @escaping () -> Bool) {
+    let box = Unmanaged.passRetained(CloseBox(keepsOpen)).toOpaque()
+    g_signal_connect_data(
+      UnsafeMutableRawPointer(widget), "close-request",
+      unsafeBitCast(closeRequestTrampoline, to: GCallback.self), box, releaseCloseBox,
+      GConnectFlags(rawValue: 0))
+  }
+
   /// Closes the window as the player would, for tests.
   package func close() { gtk_window_close(cgtk_window(widget)) }
 
@@ -662,7 +672,7 @@ public final class Window: Element {
   }
 
   /// Shows the window and brings it to the front.
-  func present() { gtk_window_present(cgtk_window(widget)) }
+  package func present() { gtk_window_present(cgtk_window(widget)) }
 
   /// Closes the window.
   public func destroy() { gtk_window_destroy(cgtk_window(widget)) }
@@ -691,6 +701,26 @@ private final class SignalBox {
   let handler: () -> Void
   init(_ handler: @escaping () -> Void) { self.handler = handler }
 }
+
+/// Carries a close request's handler, which says whether the window stays open.
+private final class CloseBox {
+  let keepsOpen: () -> Bool
+  init(_ keepsOpen: @escaping () -> Bool) { self.keepsOpen = keepsOpen }
+}
+
+private nonisolated let releaseCloseBox:
+  @convention(c) (gpointer?, UnsafeMutablePointer<GClosure>?) -> Void = {
+    data, _ in
+    if let data { Unmanaged<CloseBox>.fromOpaque(data).release() }
+  }
+
+private nonisolated let closeRequestTrampoline: @convention(c) (gpointer?, gpointer?) -> gboolean =
+  {
+    _, data in
+    guard let data else { return 0 }
+    let box = Unmanaged<CloseBox>.fromOpaque(data).takeUnretainedValue()
+    return MainActor.assumeIsolated { box.keepsOpen() } ? 1 : 0
+  }
 
 /// Carries a key handler through `key-pressed`'s `user_data`.
 private final class KeyBox {

@@ -7,8 +7,10 @@ import GameProtocol
 import GameRules
 import LoginCore
 import NewGameCore
+import OnlineClient
 import OnlineCore
 import StatsCore
+import Synchronization
 import TestSupport
 import Testing
 import TwoFactorCore
@@ -193,7 +195,9 @@ struct DesktopPresentationTests {
   }
 
   /// New game on a server, with an online game of ada's against bob shown over it.
-  private func onlineGame(moves: [Cell] = [], status: GameStatus = .playing) -> TicTacToe.State {
+  private func onlineGame(
+    moves: [Cell] = [], status: GameStatus = .playing, opponent: Bool = true
+  ) -> TicTacToe.State {
     let server = ServerAddress(host: "127.0.0.1", port: 7457)
     var state = TicTacToe.State()
     state.destination = .newGame(NewGame.State(server: server, session: session))
@@ -201,7 +205,8 @@ struct DesktopPresentationTests {
       server: server, intent: .join(code: "K7M2QX"), userName: "ada", token: "t")
     online.snapshot = GameSnapshot(
       code: "K7M2QX", rows: 3, columns: 3, k: 3, firstMover: .x,
-      x: SeatedPlayer(name: "ada", rating: 1_200), o: SeatedPlayer(name: "bob", rating: 1_210),
+      x: SeatedPlayer(name: "ada", rating: 1_200),
+      o: opponent ? SeatedPlayer(name: "bob", rating: 1_210) : nil,
       moves: moves, status: status, role: .x)
     online.link = .live
     state.newGameState?.online = online
@@ -234,6 +239,48 @@ struct DesktopPresentationTests {
       $0.newGameState?.online?.isConfirmingResign = true
       $0.newGameState?.online?.notices = [.askedToResign]
     }
+    await store.finish()
+  }
+
+  @Test func closingTheWindowCancelsOnesOwnWaitingGameBeforeTheAppEnds() async {
+    let sent = Mutex<[ClientMessage]>([])
+    var online = OnlineClient.unavailable
+    online.link = { _ in
+      ServerLink(
+        open: { AsyncStream { $0.finish() } },
+        send: { message in sent.withLock { $0.append(message) } }, close: {})
+    }
+    let clock = TestClock()
+    let store = TestStore(initialState: onlineGame(status: .waiting, opponent: false)) {
+      TicTacToe(
+        authentication: .unimplemented, database: .unimplemented, engine: .unimplemented,
+        clock: clock.client, random: .unimplemented, online: online)
+    }
+    await store.send(.view(.windowClosed)) { $0.isLeaving = true }
+    await store.receive(.newGame(.online(.view(.quitTapped)))) {
+      $0.newGameState?.online?.leaving = .quit
+    }
+    for _ in 0..<1_000 where sent.withLock(\.isEmpty) { await Task.yield() }
+    #expect(sent.withLock { $0 } == [.cancelGame(code: "K7M2QX")])
+    // The app waits for the server's word, then ends.
+    #expect(store.state.termination == nil)
+    await store.send(.newGame(.online(.link(.message(.cancelled(code: "K7M2QX")))))) {
+      $0.newGameState?.online?.leaving = nil
+      $0.newGameState?.online?.link = .closed
+      $0.newGameState?.online?.notices = [.cancelled(code: "K7M2QX")]
+      $0.isLeaving = false
+      $0.termination = .finished
+    }
+    await store.receive(.newGame(.online(.delegate(.didQuit)))) {
+      $0.newGameState?.closedGameSentence = "Game K7M2QX is cancelled; no one had joined."
+      $0.newGameState?.online = nil
+    }
+    await store.finish()
+  }
+
+  @Test func closingTheWindowDuringAGameEndsTheAppAtOnce() async {
+    let store = app(onlineGame())
+    await store.send(.view(.windowClosed)) { $0.termination = .finished }
     await store.finish()
   }
 

@@ -311,6 +311,42 @@ private final class TestLink: Sendable {
 }
 
 extension OnlineViewTests {
+  func testClosingTheWindowCancelsOnesWaitingGameBeforeTheAppEnds() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let link = TestLink()
+      var online = OnlineClient.unimplemented
+      online.link = { _ in link.client }
+      var state = TicTacToe.State()
+      state.destination = .newGame(
+        NewGame.State(
+          server: onlineServer, session: Session(accountID: 7, userName: "ada", token: "t")))
+      let store = Self.store(online: online, state: state)
+      let app = AppWindow(application: nil, store: store)
+      defer { app.window.destroy() }
+      try XCTUnwrap(app.newGameView).createOnlineButton.click()
+      pump { link.openCount == 1 }
+      link.emit(.opened)
+      pump { !link.sent.isEmpty }
+      link.emit(.message(.signedIn(accountID: 7, userName: "ada", token: "t")))
+      pump { link.sent.count == 2 }
+      link.emit(.message(.game(Self.snapshot(status: .waiting, o: nil))))
+      pump { app.onlineGameView?.inviteCodeLabel.text == "K7M2QX" }
+
+      // A window is closed as the player would only once it shows.
+      app.window.present()
+      pump { app.window.isVisible }
+      app.window.close()
+      pump { link.sent.count == 3 }
+      XCTAssertEqual(link.sent.last, .cancelGame(code: "K7M2QX"))
+      XCTAssertTrue(app.window.isVisible, "the window waits for the server's word")
+      XCTAssertNil(store.state.termination)
+      link.emit(.message(.cancelled(code: "K7M2QX")))
+      pump { store.state.termination != nil }
+      XCTAssertEqual(store.state.termination, .finished)
+    }
+  }
+
   func testStatsOnAServerShowTheRatingThere() throws {
     try MainActor.assumeIsolated {
       try requireDisplay()
