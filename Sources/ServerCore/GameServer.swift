@@ -142,8 +142,9 @@ public struct GameServer: Reducer {
     case moveStored(code: String, ply: Int, Result<Ratings?, Refusal>)
     /// A forfeit or resignation was stored with the new ratings, or not.
     case endStored(code: String, Result<Ratings, Refusal>)
-    /// A game's cancellation, which `client` asked for, was stored, or not.
-    case cancellationStored(code: String, by: ClientID, succeeded: Bool)
+    /// A game's cancellation was stored, or not: one `client` asked for, or (`nil`) the drop
+    /// of an open game whose creator stayed away past the grace.
+    case cancellationStored(code: String, by: ClientID?, succeeded: Bool)
   }
 
   /// How long a finished game stays in memory for late spectators, in milliseconds.
@@ -580,13 +581,22 @@ public struct GameServer: Reducer {
     // Nobody joins or watches it meanwhile; it is announced gone only once it is.
     match.phase = .cancelling
     state.matches[code] = match
-    return .run { [storage, log] send in
+    return storeCancellation(code, by: id)
+  }
+
+  /// Makes the database forget a cancelled game: one `client` asked to cancel, or (`nil`) one
+  /// dropped because its creator stayed away past the grace.
+  private func storeCancellation(_ code: String, by client: ClientID?) -> Effect<Action> {
+    .run { [storage, log] send in
       do {
         try await storage.cancelGame(code)
-        await send(.cancellationStored(code: code, by: id, succeeded: true))
+        await send(.cancellationStored(code: code, by: client, succeeded: true))
       } catch {
-        log("Storing the cancellation of game \(code) failed: \(error)")
-        await send(.cancellationStored(code: code, by: id, succeeded: false))
+        log(
+          client == nil
+            ? "Dropping the abandoned game \(code) failed: \(error)"
+            : "Storing the cancellation of game \(code) failed: \(error)")
+        await send(.cancellationStored(code: code, by: client, succeeded: false))
       }
     }
   }
@@ -606,20 +616,21 @@ public struct GameServer: Reducer {
   // MARK: - Storage answers
 
   private func cancellationStored(
-    _ code: String, by id: ClientID, succeeded: Bool, state: inout State
+    _ code: String, by id: ClientID?, succeeded: Bool, state: inout State
   ) {
     guard let match = state.matches[code], match.phase == .cancelling else { return }
     guard succeeded else {
-      // The database still has it: the game waits on, as it was.
+      // The database still has it: the game waits on, as it was (a dropped one is dropped
+      // again at the next tick).
       state.matches[code]?.phase = .waiting
-      if state.clients[id] != nil {
+      if let id, state.clients[id] != nil {
         state.refuse(.serverError, request: ClientMessage.cancelGame(code: code).type, to: id)
       }
       return
     }
     state.matches[code] = nil
     var told = Set(match.audience)
-    if state.clients[id] != nil { told.insert(id) }
+    if let id, state.clients[id] != nil { told.insert(id) }
     for client in told.sorted() {
       state.clients[client]?.games.remove(code)
       state.send(.cancelled(code: code), to: client)
@@ -767,17 +778,10 @@ public struct GameServer: Reducer {
       switch match.phase {
       case .waiting:
         if match.x.client == nil, let deadline = match.x.awayUntil, deadline <= now {
-          // An open game whose creator never came back is dropped.
-          state.matches[code] = nil
-          effects.append(
-            .run { [storage, log] _ in
-              do {
-                try await storage.cancelGame(code)
-              } catch {
-                log("Dropping the abandoned game \(code) failed: \(error)")
-              }
-            })
-          continue
+          // An open game whose creator never came back is dropped as a cancellation is: nobody
+          // joins or watches it meanwhile, and its spectators are told once it is stored.
+          match.phase = .cancelling
+          effects.append(storeCancellation(code, by: nil))
         }
       case .playing:
         // A player away past the grace forfeits, but only to an opponent who is there.

@@ -12,7 +12,8 @@ public struct Match: Equatable, Sendable {
     case creating
     /// Stored, waiting for an opponent.
     case waiting
-    /// Its creator cancels it: the cancellation is being stored; nobody can join or watch.
+    /// Its creator cancels it, or it is dropped with its creator away past the grace: the
+    /// cancellation is being stored; nobody can join or watch.
     case cancelling
     /// An opponent's seat is being stored.
     case seating(Seat)

@@ -161,6 +161,54 @@ struct CancelGameTests {
     await restarted.finish()
   }
 
+  @Test func anOpenGameWhoseCreatorStaysAwayIsDroppedThenItsSpectatorsAreTold() async throws {
+    let database = OpenGameRecords([waitingRecord])
+    let store = makeStore(serverState(try waitingMatch()), database: database)
+    await store.send(.disconnected(annClient)) {
+      $0.clients[annClient] = nil
+      $0.matches[code]?.x.client = nil
+      $0.matches[code]?.x.awayUntil = epoch + 60_000
+    }
+    await store.send(.tick(now: epoch + 59_999)) { $0.now = epoch + 59_999 }
+    // The grace is over: the game is being forgotten, and nobody is told yet.
+    await store.send(.tick(now: epoch + 60_000)) {
+      $0.now = epoch + 60_000
+      $0.matches[code]?.phase = .cancelling
+    }
+    await store.receive(.cancellationStored(code: code, by: nil, succeeded: true)) {
+      $0.matches[code] = nil
+      $0.clients[guestClient]?.games = []
+      $0.outbox = [.init(guestClient, .message(.cancelled(code: code)))]
+    }
+    #expect(database.all.isEmpty, "the database still holds the dropped game")
+    await store.finish()
+  }
+
+  @Test func anOpenGameTheDatabaseCouldNotDropWaitsOnAndIsDroppedAtTheNextTick() async throws {
+    let database = OpenGameRecords([waitingRecord])
+    database.failCancellations()
+    var match = try waitingMatch()
+    match.x.client = nil
+    match.x.awayUntil = epoch
+    var state = serverState(match)
+    state.clients[annClient] = nil
+    let store = makeStore(state, database: database)
+    await store.send(.tick(now: epoch)) { $0.matches[code]?.phase = .cancelling }
+    await store.receive(.cancellationStored(code: code, by: nil, succeeded: false)) {
+      // Nobody hears of it: the game waits on as it was.
+      $0.matches[code]?.phase = .waiting
+    }
+    #expect(database.all == [waitingRecord])
+    await store.send(.tick(now: epoch + 1_000)) {
+      $0.now = epoch + 1_000
+      $0.matches[code]?.phase = .cancelling
+    }
+    await store.receive(.cancellationStored(code: code, by: nil, succeeded: false)) {
+      $0.matches[code]?.phase = .waiting
+    }
+    await store.finish()
+  }
+
   @Test func whileTheCancellationIsStoredNobodyJoinsWatchesOrPlays() throws {
     var match = try waitingMatch()
     match.phase = .cancelling

@@ -145,6 +145,12 @@ struct GameLimitTests {
     // The grace runs out: the games Ann left are dropped, and their places are free.
     let graceEnd = epoch + Int64(state.reconnectGraceSeconds) * 1_000
     _ = server.reduce(into: &state, action: .tick(now: graceEnd))
+    // They count until the database has forgotten them.
+    #expect(state.unfinishedGames(ofAccount: ann.accountID) == limit)
+    for dropped in codes where dropped != kept {
+      _ = server.reduce(
+        into: &state, action: .cancellationStored(code: dropped, by: nil, succeeded: true))
+    }
     #expect(Set(state.matches.keys) == [kept])
     #expect(state.unfinishedGames(ofAccount: ann.accountID) == 1)
     for _ in 1..<limit { try create(from: annAgain, &state) }
