@@ -205,8 +205,10 @@ public final class AppWindow {
     case .joined, .refused, .away, .back, .ended, .reconnecting, .reconnected, .notConnected,
       .stopped, .keptPlaying, .notOnline, .digitsNeedTheClassicBoard, .unknownCommand, .cancelled:
       true
-    // The title, the invite code and the board show these; the dialog asks the question.
-    case .created, .shown, .moved, .askedToResign, .answerYesOrNo, .help, .board, .inputEnded:
+    // The title, the invite code and the board show these; the dialog asks the question; the
+    // screen closes with a cancellation left unconfirmed, and New game says it.
+    case .created, .shown, .moved, .askedToResign, .answerYesOrNo, .help, .board, .inputEnded,
+      .notCancelled:
       false
     }
   }

@@ -60,6 +60,8 @@ extension OnlineGame.State {
       return [.sentence(sentence)]
     case .cancelled(let code):
       return [.sentence(OnlineGame.cancelledSentence(code: code))]
+    case .notCancelled(let code):
+      return [.sentence(OnlineGame.notCancelledSentence(code: code))]
     case .askedToResign:
       return [.sentence("\(resignQuestion) Type yes or no.")]
     case .answerYesOrNo:
@@ -86,6 +88,7 @@ extension OnlineGame.State {
       return link == .closed ? "No game" : "Connecting to \(server)…"
     }
     if isCancelled { return "Game cancelled" }
+    if leaving != nil { return "Cancelling game \(snapshot.code)…" }
     switch snapshot.status {
     case .waiting:
       return "Waiting for an opponent…"
@@ -143,10 +146,15 @@ extension OnlineGame.State {
   }
 
   /// What the player is told once the game's screen has closed, if anything: that leaving
-  /// cancelled their game nobody had joined.
+  /// cancelled their game nobody had joined, or that the server did not (or did not say so).
   public var closingSentence: String? {
-    guard case .cancelled(let code)? = notices.last else { return nil }
-    return OnlineGame.cancelledSentence(code: code)
+    switch notices.last {
+    case .cancelled(let code)?: return OnlineGame.cancelledSentence(code: code)
+    case .notCancelled(let code)?: return OnlineGame.notCancelledSentence(code: code)
+    case .refused(let refusal, _)? where refusal.request == OnlineGame.cancelRequest:
+      return sentence(for: refusal, cell: nil)
+    default: return nil
+    }
   }
 
   /// Whether `mark`'s player is connected, in a few words.
@@ -185,7 +193,7 @@ extension OnlineGame.State {
   public func isProblem(_ notice: OnlineGame.Notice) -> Bool {
     switch notice {
     case .refused, .notConnected, .stopped, .answerYesOrNo, .digitsNeedTheClassicBoard,
-      .unknownCommand, .notOnline, .reconnecting:
+      .unknownCommand, .notOnline, .reconnecting, .notCancelled:
       return true
     case .created, .shown, .joined, .moved, .away, .back, .ended, .reconnected, .askedToResign,
       .keptPlaying, .help, .board, .inputEnded, .cancelled:
@@ -226,7 +234,7 @@ extension OnlineGame.State {
       return "Input ended; the seat is held for a while: run tictactoe play --server \(server) "
         + "--user \(user) --join \(code ?? "CODE") to continue."
     case .joined, .refused, .away, .back, .reconnecting, .reconnected, .notConnected, .stopped,
-      .cancelled:
+      .cancelled, .notCancelled:
       return lines(for: notice).first.flatMap { line in
         if case .sentence(let text) = line { text } else { nil }
       }
@@ -396,6 +404,16 @@ extension OnlineGame {
   /// cancelled; no one had joined.`
   public static func cancelledSentence(code: String) -> String {
     "Game \(code) is cancelled; no one had joined."
+  }
+
+  /// The sentence for a player who left their game nobody joined without the server's word
+  /// that it is cancelled (no answer in time, or the connection dropped first).
+  ///
+  /// `The server did not confirm that game K7M2QX is cancelled; if it is not, the server drops
+  /// it once you have been away for the reconnect grace.`
+  public static func notCancelledSentence(code: String) -> String {
+    "The server did not confirm that game \(code) is cancelled; if it is not, the server drops "
+      + "it once you have been away for the reconnect grace."
   }
 
   /// The sentence for a refusal that is not about a move.

@@ -81,8 +81,11 @@ public struct OnlineGame: Reducer {
     /// Plain mode's input ended: the client left, and the server holds the seat.
     case inputEnded
     /// The game nobody had joined was cancelled: by this player leaving it, or (for a
-    /// spectator) by its creator.
+    /// spectator) by its creator or by the server once its creator was away too long.
     case cancelled(code: String)
+    /// The player left their game nobody had joined without the server's word that it is
+    /// cancelled: it did not answer in time, or the connection dropped first.
+    case notCancelled(code: String)
   }
 
   /// Why the player leaves a game of theirs that nobody joined, while the server cancels it.
@@ -270,7 +273,7 @@ public struct OnlineGame: Reducer {
       return connect()
 
     case .cancellationOverdue:
-      return leftWithoutCancelling(&state)
+      return leftUnanswered(&state)
 
     case .view(let view):
       return reduce(into: &state, view: view)
@@ -367,6 +370,15 @@ public struct OnlineGame: Reducer {
         } catch {}
       }
       .cancellable(id: CancelID.cancellation, cancelInFlight: true))
+  }
+
+  /// Leaves without the server's answer to the cancellation, saying that the game may still be
+  /// there: the server holds the seat, and drops the game once the grace is over.
+  private func leftUnanswered(_ state: inout State) -> Effect<Action> {
+    guard let leaving = state.leaving else { return .none }
+    state.leaving = nil
+    if let code = state.code { state.notices.append(.notCancelled(code: code)) }
+    return leave(&state, then: leaving == .quit ? .didQuit : nil)
   }
 
   /// Leaves as without a cancellation, when the server could not or did not cancel the game:
@@ -495,7 +507,7 @@ public struct OnlineGame: Reducer {
         return .none
       }
       // The connection went with the cancellation unanswered: leave as without one.
-      if state.leaving != nil { return leftWithoutCancelling(&state) }
+      if state.leaving != nil { return leftUnanswered(&state) }
     case .connecting, .resuming, .joining:
       break
     }

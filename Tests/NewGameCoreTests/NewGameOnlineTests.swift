@@ -158,6 +158,41 @@ struct NewGameOnlineTests {
     #expect(link.closeCount == 1)
   }
 
+  /// Leaving one's waiting game without the server's word that it is cancelled (here the
+  /// connection dropped first) says so on the form, not nothing.
+  @Test
+  func theFormSaysThatTheGameLeftMayNotBeCancelled() async {
+    var online = OnlineClient.unimplemented
+    online.link = { _ in ClosingLink().client }
+    var state = NewGame.State(server: .example, session: session)
+    var game = OnlineGame.State(
+      server: .example, intent: .create(GameOptions()), userName: "ann", token: "T0KEN")
+    game.snapshot = GameSnapshot(
+      code: "K7M2QX", rows: 3, columns: 3, k: 3, firstMover: .x,
+      x: SeatedPlayer(name: "ann", rating: 1_200), o: nil, moves: [], status: .waiting, role: .x)
+    game.link = .live
+    game.hasBeenLive = true
+    state.online = game
+    let store = TestStore(initialState: state) {
+      NewGame(
+        engine: .unimplemented, clock: TestClock().client, random: .unimplemented,
+        database: .unimplemented, online: online)
+    }
+    await store.send(.online(.view(.quitTapped))) { $0.online?.leaving = .quit }
+    await store.send(.online(.link(.closed(reason: "reset", isPermanent: false)))) {
+      $0.online?.leaving = nil
+      $0.online?.link = .closed
+      $0.online?.notices = [.notCancelled(code: "K7M2QX")]
+    }
+    await store.receive(.online(.delegate(.didQuit))) {
+      $0.online = nil
+      $0.closedGameSentence =
+        "The server did not confirm that game K7M2QX is cancelled; if it is not, the server "
+        + "drops it once you have been away for the reconnect grace."
+    }
+    await store.finish()
+  }
+
   /// A game on a server is one game: taking turns would mean X starts, so it is not offered.
   @Test
   func takingTurnsIsNotOfferedOnAServer() async {

@@ -12,6 +12,9 @@ import Testing
 @MainActor
 struct OnlineGameCancelTests {
   private let sentence = "Game ABC234 is cancelled; no one had joined."
+  private let unconfirmed =
+    "The server did not confirm that game ABC234 is cancelled; if it is not, the server drops "
+    + "it once you have been away for the reconnect grace."
   private let waiting = snapshot(o: nil, status: .waiting)
 
   /// A store for Ann's live game that waits for an opponent.
@@ -34,8 +37,10 @@ struct OnlineGameCancelTests {
       #expect(store.state.isCancellable)
       await store.send(.view(.quitTapped)) { $0.leaving = .quit }
       #expect(await link.waitForSent() == [.cancelGame(code: code)])
-      // Nothing is said, and the screen stays, until the server has cancelled it.
+      // Nothing is said, and the screen stays, until the server has cancelled it; the title
+      // says what it waits for.
       #expect(store.state.controls.map(\.isEnabled) == [false])
+      #expect(store.state.title == "Cancelling game ABC234…")
       await store.send(.view(.quitTapped))
       await store.send(.view(.lineTyped("b2")))
       await store.send(.link(.message(.cancelled(code: code)))) {
@@ -108,7 +113,11 @@ struct OnlineGameCancelTests {
       store.state.statusLine
         == "The server could not cancel game ABC234; it drops the game once you have been away "
         + "for a while.")
-    #expect(store.state.closingSentence == nil, "a refused cancellation was reported done")
+    // New game says it once the screen has closed.
+    #expect(
+      store.state.closingSentence
+        == "The server could not cancel game ABC234; it drops the game once you have been away "
+        + "for a while.")
     await store.finish()
 
     // Plain mode: the refusal, then the way back in.
@@ -145,30 +154,40 @@ struct OnlineGameCancelTests {
     await store.finish()
   }
 
-  @Test func aLostConnectionOrASilentServerLeavesWithoutACancellation() async {
+  @Test func aLostConnectionOrASilentServerLeavesWithoutACancellationAndSaysSo() async {
     let dropped = waitingStore(ScriptedLink())
     await dropped.send(.view(.quitTapped)) { $0.leaving = .quit }
     await dropped.send(.link(.closed(reason: "reset", isPermanent: false))) {
       $0.leaving = nil
       $0.link = .closed
+      $0.notices = [.notCancelled(code: code)]
     }
     await dropped.receive(.delegate(.didQuit))
-    #expect(dropped.state.closingSentence == nil)
+    // Plain mode says it; New game says it once the screen has closed.
+    #expect(dropped.state.lines(for: .notCancelled(code: code)) == [.sentence(unconfirmed)])
+    #expect(dropped.state.closingSentence == unconfirmed)
+    #expect(dropped.state.isProblem(.notCancelled(code: code)))
     await dropped.finish()
 
-    let clock = TestClock()
-    let silent = waitingStore(ScriptedLink(), clock: clock)
-    await silent.send(.view(.inputEnded)) { $0.leaving = .inputEnded }
-    #expect(await clock.waitForSleepers(1))
-    await clock.advance(by: OnlineGame.cancellationTimeout)
-    await silent.receive(.cancellationOverdue) {
-      $0.leaving = nil
-      $0.link = .closed
-      $0.notices = [.inputEnded]
+    for leaving in [OnlineGame.Leaving.quit, .inputEnded] {
+      let clock = TestClock()
+      let silent = waitingStore(ScriptedLink(), clock: clock)
+      await silent.send(.view(leaving == .quit ? .lineTyped("quit") : .inputEnded)) {
+        $0.leaving = leaving
+      }
+      #expect(await clock.waitForSleepers(1))
+      await clock.advance(by: OnlineGame.cancellationTimeout)
+      await silent.receive(.cancellationOverdue) {
+        $0.leaving = nil
+        $0.link = .closed
+        $0.notices = [.notCancelled(code: code)]
+      }
+      if leaving == .quit { await silent.receive(.delegate(.didQuit)) }
+      #expect(silent.state.statusLine == unconfirmed)
+      // A late answer changes nothing.
+      await silent.send(.link(.message(.cancelled(code: code))))
+      await silent.finish()
     }
-    // A late answer changes nothing.
-    await silent.send(.link(.message(.cancelled(code: code))))
-    await silent.finish()
   }
 
   @Test func leavingWhileReconnectingSendsNothing() async {
