@@ -124,6 +124,10 @@ public struct OnlineGame: Reducer {
     /// Whether plain mode's input ended before the server showed the game: the client leaves
     /// once the server has answered, so that a refused code is still said.
     public var isInputEnded = false
+    /// Whether plain mode typed `quit` before the server showed the game: the quit is answered
+    /// once it has (the player's game nobody joined is cancelled), and lines typed meanwhile
+    /// are not.
+    public var isQuitPending = false
     /// Why the player leaves while the server cancels their game nobody joined, if they do.
     public var leaving: Leaving?
 
@@ -290,6 +294,11 @@ public struct OnlineGame: Reducer {
       // Leaving already: the server's answer about the cancellation closes the game.
       return .none
     }
+    if case .lineTyped = view, state.isQuitPending || (state.link == .closed && !state.isOver) {
+      // The player has left (or leaves once the game is shown), or the client stopped: what
+      // is typed after that is not answered.
+      return .none
+    }
     if state.isConfirmingResign {
       switch view {
       case .resignConfirmed:
@@ -435,7 +444,13 @@ public struct OnlineGame: Reducer {
       }
       return .none
     }
-    switch TypedCommand(line) {
+    let command = TypedCommand(line)
+    if state.snapshot == nil, Self.leaves(command) {
+      // Before the game is shown a quit cannot cancel it yet: it is answered once it is.
+      state.isQuitPending = true
+      return .none
+    }
+    switch command {
     case .nothing: return .none
     case .cell(let cell): return play(cell, state: &state)
     case .digit(let digit): return reduce(into: &state, view: .digitTyped(digit))
@@ -448,6 +463,16 @@ public struct OnlineGame: Reducer {
     case .unknown(let text): state.notices.append(.unknownCommand(text))
     }
     return .none
+  }
+
+  /// Whether a typed command leaves the game: `quit`, or `resign`, which online play takes
+  /// the same way.
+  private static func leaves(_ command: TypedCommand) -> Bool {
+    switch command {
+    case .quit: true
+    case .unknown(let text): text.lowercased() == "resign"
+    default: false
+    }
   }
 
   /// Closes the connection for good; the server holds a player's seat for its grace.
@@ -658,6 +683,10 @@ public struct OnlineGame: Reducer {
       return .merge(
         .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
         .run { [link] _ in await link.close() })
+    }
+    if state.isQuitPending {
+      state.isQuitPending = false
+      return reduce(into: &state, view: .quitTapped)
     }
     if state.isInputEnded {
       // Input ended before the game was created: it is cancelled as soon as it is.

@@ -190,6 +190,47 @@ struct OnlineGameCancelTests {
     }
   }
 
+  /// `quit` typed before the server has shown the game is answered once it has: the game is
+  /// created, then cancelled, and nothing typed after the quit is answered.
+  @Test func quitTypedBeforeTheGameIsCreatedCancelsItOnceItIs() async {
+    for ending in [false, true] {
+      let link = ScriptedLink()
+      var state = OnlineGame.State(
+        server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
+      state.link = .joining(attempt: 1)
+      let store = TestStore(initialState: state) {
+        OnlineGame(link: link.client, clock: TestClock().client)
+      }
+      await store.send(.view(.lineTyped("quit"))) { $0.isQuitPending = true }
+      await store.send(.view(.lineTyped("yes")))
+      await store.send(.view(.lineTyped("b2")))
+      if ending { await store.send(.view(.inputEnded)) { $0.isInputEnded = true } }
+      await store.send(.link(.message(.game(waiting)))) {
+        $0.snapshot = self.waiting
+        $0.link = .live
+        $0.hasBeenLive = true
+        $0.isQuitPending = false
+        $0.leaving = .quit
+        $0.notices = [.created(code: code), .shown]
+      }
+      #expect(await link.waitForSent() == [.cancelGame(code: code)])
+      await store.send(.link(.message(.cancelled(code: code)))) {
+        $0.leaving = nil
+        $0.link = .closed
+        $0.notices.append(.cancelled(code: code))
+      }
+      await store.receive(.delegate(.didQuit))
+      // Nothing typed once the game has closed is answered either.
+      await store.send(.view(.lineTyped("yes")))
+      #expect(
+        store.state.notices.flatMap(store.state.lines(for:)) == [
+          .sentence("Invite code: ABC234"), .sentence("Waiting for an opponent…"),
+          .sentence(sentence),
+        ])
+      await store.finish()
+    }
+  }
+
   @Test func leavingWhileReconnectingSendsNothing() async {
     let link = ScriptedLink()
     var state = OnlineGame.State(

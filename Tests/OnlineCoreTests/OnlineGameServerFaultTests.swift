@@ -135,6 +135,10 @@ struct OnlineGameServerFaultTests {
       $0.notices.append(.ended(end))
       $0.link = .closed
     }
+    // The game over, what is typed is still answered (full screen stays on the board).
+    await store.send(.view(.lineTyped("undo"))) {
+      $0.notices.append(.refused(Refusal(.notAPlayer, request: OnlineGame.moveRequest), cell: nil))
+    }
     await store.finish()
   }
 
