@@ -69,6 +69,9 @@ extension OnlineGame.State {
         .sentence(isConfirmingResign ? "\(resignQuestion) Type yes or no." : "Type yes or no.")
       ]
     case .board:
+      // The creator is told of the wait too, and a game not shown yet is being asked for.
+      guard let snapshot else { return [.sentence(title)] }
+      if snapshot.status == .waiting { return [.sentence("Waiting for an opponent…")] }
       return lines(for: .shown)
     case .keptPlaying, .help, .notOnline, .digitsNeedTheClassicBoard, .unknownCommand,
       .inputEnded:

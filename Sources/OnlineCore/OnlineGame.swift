@@ -38,7 +38,8 @@ public struct OnlineGame: Reducer {
 
   /// Something to tell the player, in the order it happened.
   public enum Notice: Equatable, Sendable {
-    /// A game was created with this code.
+    /// The player's own game that waits for an opponent was shown (created, or joined again
+    /// by its code): the code to give.
     case created(code: String)
     /// The game was shown: the board as it stands.
     case shown
@@ -668,7 +669,8 @@ public struct OnlineGame: Reducer {
       let seen = previous.code == snapshot.code ? previous.moves.count : 0
       for ply in seen..<max(seen, snapshot.moves.count) { state.notices.append(.moved(ply: ply)) }
     } else {
-      if case .create = state.intent, snapshot.status == .waiting {
+      if !state.isSpectator, snapshot.role == .x, snapshot.status == .waiting {
+        // Created, or one's own game joined again by its code: the code is given either way.
         state.notices.append(.created(code: snapshot.code))
       }
       if snapshot.role == .o, let o = snapshot.o, snapshot.moves.isEmpty {

@@ -231,6 +231,41 @@ struct OnlineGameCancelTests {
     }
   }
 
+  /// Joining one's own waiting game by its code says what creating it said.
+  @Test func joiningOnesOwnWaitingGameGivesItsCode() async {
+    let link = ScriptedLink()
+    var state = OnlineGame.State(
+      server: server, intent: .join(code: code), userName: "ann", token: "t1")
+    state.link = .joining(attempt: 1)
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+    await store.send(.link(.message(.game(waiting)))) {
+      $0.snapshot = self.waiting
+      $0.link = .live
+      $0.hasBeenLive = true
+      $0.notices = [.created(code: code), .shown]
+    }
+    #expect(
+      store.state.notices.flatMap(store.state.lines(for:)) == [
+        .sentence("Invite code: ABC234"), .sentence("Waiting for an opponent…"),
+      ])
+    #expect(store.state.statusLine == "Invite code: ABC234. Give it to your opponent.")
+    await store.finish()
+  }
+
+  /// `board` while waiting is answered for the creator as for a spectator.
+  @Test func boardWhileWaitingSaysSoToTheCreatorToo() {
+    var state = OnlineGame.State(
+      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
+    #expect(state.lines(for: .board) == [.sentence("Connecting to example.org:7457…")])
+    state.link = .live
+    for role in [Mark.x, nil] {
+      state.snapshot = snapshot(o: nil, status: .waiting, role: role)
+      #expect(state.lines(for: .board) == [.sentence("Waiting for an opponent…")], "\(role)")
+    }
+  }
+
   @Test func leavingWhileReconnectingSendsNothing() async {
     let link = ScriptedLink()
     var state = OnlineGame.State(
