@@ -37,7 +37,8 @@ extension StatsFeature.State {
   /// One line a recent game, newest first, such as
   /// `2026-11-30 09:08 · Blob vs Computer: Blob won in 7 moves`: the time it ended on the
   /// player's clock first, where a narrow terminal still shows it, then who played and how it
-  /// ended; the names come from the records, so anything not printable in them is escaped.
+  /// ended (`won before any move` for a game forfeited or resigned before its first move); the
+  /// names come from the records, so anything not printable in them is escaped.
   public var recentGameLines: [String] {
     (stats?.recentGames ?? []).enumerated().map { index, record in
       let x = record.x.name.escapingControlCharacters
@@ -49,7 +50,10 @@ extension StatsFeature.State {
         case .draw: "tied"
         case nil: "unfinished"
         }
-      let line = "\(x) vs \(o): \(result) in \(Self.count(record.moves.count, "move"))"
+      // An online game can end with no move played: its creator's opponent left at once.
+      let length =
+        record.moves.isEmpty ? "before any move" : "in \(Self.count(record.moves.count, "move"))"
+      let line = "\(x) vs \(o): \(result) \(length)"
       return recentGameTimes.indices.contains(index) ? "\(recentGameTimes[index]) · \(line)" : line
     }
   }

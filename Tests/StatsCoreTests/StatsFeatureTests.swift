@@ -171,6 +171,14 @@ struct StatsPresentationTests {
     #expect(replaying.replaySteps == (true, false))
   }
 
+  @Test func aGameWonBeforeAnyMoveSaysSo() {
+    let forfeited = GameRecord(
+      id: 4, x: PlayerRecord(name: "ann", accountID: 1), o: PlayerRecord(name: "bob"), moves: [],
+      result: .oWins, startedAt: TestClock.epoch, endedAt: TestClock.epoch + 1_000)
+    let line = state(Stats(recentGames: [forfeited])).recentGameLines.first ?? ""
+    #expect(line.hasPrefix("ann vs bob: bob won before any move"), "\(line)")
+  }
+
   @Test func theResetQuestionSplitsIntoHeadingAndDetail() {
     let shown = state(Stats())
     #expect(
