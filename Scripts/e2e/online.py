@@ -606,6 +606,9 @@ quin_play = start(["play", "--server", address, "--user", "quin", "--password-st
 send(quin_play, "correct horse battery")
 cancelled_code = quin_play.out.expect(r"Invite code: (\w+)").group(1)
 quin_play.out.expect(r"Waiting for an opponent…")
+# board answers the creator while waiting, as it answers a spectator.
+send(quin_play, "board")
+quin_play.out.expect(r"Waiting for an opponent…")
 watcher = start(["play", "--server", address, "--watch", cancelled_code], "watcher",
                 "watcher.sqlite")
 watcher.out.expect(r"Waiting for an opponent…")
@@ -632,7 +635,8 @@ if len(open_codes) > 1:
     left_code = open_codes[1].decode()
     status, out, err = run(["play", "--server", address, "--user", "pia", "--password-stdin",
                             "--join", left_code], "pia.sqlite", "correct horse battery\n")
-    check(status == 0 and f"Game {left_code} is cancelled; no one had joined." in out
+    check(status == 0 and f"Invite code: {left_code}\nWaiting for an opponent…\n" in out
+          and f"Game {left_code} is cancelled; no one had joined." in out
           and "the seat is held" not in out,
           f"pia leaving her waiting game at the end of input: {status} {out} {err}")
     check(left_code not in listed_codes(), f"the cancelled game {left_code} is still listed")
@@ -677,6 +681,28 @@ bob.kill()
 ann.out.expect(r"bob lost the connection; waiting 2 seconds\.")
 ann.out.expect(r"bob left; you win\.")
 check(ann.wait(timeout=TIMEOUT) == 0, "the winner by forfeit did not exit cleanly")
+
+# MARK: - An open game whose creator stays away past the grace is dropped, and its spectators told
+
+ann = start(["play", "--server", address, "--user", "ann", "--password-stdin", "--new"],
+            "ann", "ann.sqlite")
+send(ann, "correct horse")
+code = ann.out.expect(r"Invite code: (\w+)").group(1)
+watcher = start(["play", "--server", address, "--watch", code], "watcher", "watcher.sqlite")
+watcher.out.expect(r"Waiting for an opponent…")
+ann.kill()
+watcher.out.expect(re.escape(f"Game {code} is cancelled; no one had joined."), timeout=20)
+check(watcher.wait(timeout=TIMEOUT) == 0, "the spectator of a dropped game did not exit cleanly")
+check(code not in listed_codes(), f"the dropped game {code} is still listed")
+
+# quit typed before the server has created the game: it is created, then cancelled, and nothing
+# after the quit is answered.
+status, out, err = run(["play", "--server", address, "--user", "ann", "--password-stdin", "--new"],
+                       "ann.sqlite", "correct horse\nquit\nyes\n")
+quit_code = re.search(r"Invite code: (\w+)", out)
+check(status == 0 and quit_code is not None
+      and f"Game {quit_code.group(1)} is cancelled; no one had joined." in out
+      and "Unknown command" not in out + err, f"quit before the game was created: {status} {out} {err}")
 
 # MARK: - Two-factor, password and deletion on the server
 
