@@ -121,7 +121,13 @@ public enum GameServerProcess {
     relay.runtime = runtime
     runtime.send(.restored(games))
     if !games.isEmpty {
-      logLine("Resumed \(games.count) game\(games.count == 1 ? "" : "s") in progress.")
+      let waiting = games.count { $0.o == nil }
+      let playing = games.count - waiting
+      let parts = [
+        playing > 0 ? "\(playing) game\(playing == 1 ? "" : "s") in progress" : nil,
+        waiting > 0 ? "\(waiting) waiting for an opponent" : nil,
+      ]
+      logLine("Resumed \(parts.compactMap { $0 }.joined(separator: " and ")).")
     }
 
     let listener = try listen(options.listen, loop: loop, context: context, transport: transport)
@@ -240,6 +246,12 @@ private final class RunningServer {
     // listens is never lost.
     await catchStopSignals()
     writeOut(announcement)
+    if let failure = Console.outputFailure {
+      // The operator would otherwise learn only at the end that nobody read where it listens.
+      logLine(
+        "\(failure.dropLast()); it said: \(announcement.split(separator: "\n").joined(separator: "; "))."
+      )
+    }
     if !isStopRequested {
       await withCheckedContinuation { stopWait = $0 }
     }
