@@ -39,6 +39,13 @@ extension StringProtocol {
     return self[startIndex..<end]
   }
 
+  /// The text if it fits in `width` columns, or as much of its start as fits with `…` after
+  /// it, so that a cut shows.
+  func fitted(columns width: Int) -> String {
+    guard columns > width else { return String(self) }
+    return String(prefix(columns: Swift.max(0, width - 1))) + "…"
+  }
+
   /// The longest end of the text that fits in `width` columns.
   func suffix(columns width: Int) -> SubSequence {
     var used = 0

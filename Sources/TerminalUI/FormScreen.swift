@@ -122,9 +122,9 @@ public struct FormScreen: Hashable, Sendable {
         // A long label (a recent game, a listed game) is cut to the terminal's width rather
         // than asking for a wider terminal.
         let room = max(Self.shortestButtonLabel, width - ScreenLayout.margin - line.width - 4)
-        let label =
-          item.label.columns > room ? item.label.prefix(columns: room - 1) + "…" : item.label
-        line.append("< " + label + " >", buttonStyle(isFocused: isFocused, item: item))
+        line.append(
+          "< " + item.label.fitted(columns: room) + " >",
+          buttonStyle(isFocused: isFocused, item: item))
       }
       if item.isEnabled {
         block.regions.append(

@@ -156,8 +156,13 @@ enum ScreenLayout {
     buttons: [ScreenButton], width: Int, height: Int
   ) -> Frame {
     var frame = Frame()
-    frame.append(StyledLine(title, titleStyle).indented(by: margin))
-    if let subtitle { frame.append(StyledLine(subtitle, subtitleStyle).indented(by: margin)) }
+    // A title or subtitle wider than the screen (long names, a long server name) is cut where
+    // the cut shows.
+    let room = width - margin
+    frame.append(StyledLine(title.fitted(columns: room), titleStyle).indented(by: margin))
+    if let subtitle {
+      frame.append(StyledLine(subtitle.fitted(columns: room), subtitleStyle).indented(by: margin))
+    }
     frame.append("")
     frame.append(body, indent: margin)
     frame.append("")

@@ -188,6 +188,16 @@ struct OnlineScreensTests {
 
   // MARK: - The online game
 
+  @Test func aStatusLineWiderThanTheScreenIsCutWhereTheCutShows() {
+    let size = FormScreen.neededSize
+    let frame = shown(online([], status: .waiting), width: size.width, height: size.height).frame
+    let lines = frame.text.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.allSatisfy { $0.columns <= size.width }, "\(frame.text)")
+    #expect(
+      lines.count > 1 && lines[1].hasPrefix(" Game K7M2QX on example.org:7457 · ")
+        && lines[1].hasSuffix("…") && lines[1].columns == size.width, "\(frame.text)")
+  }
+
   @Test func theGameShowsTheOpponentsConnection() {
     var state = online([.b2, .a1], bobAway: 60)
     state.newGameState?.online?.notices.append(.away(.o, seconds: 60))
