@@ -187,7 +187,8 @@ private final class PlainSession {
         // The computer's answer and the save come before the next line, so a script's next
         // line meets the board it expects.
         await store.settled()
-        if store.state.termination != nil { break }
+        // Once what is said is lost, playing on would be playing blind: the input ends here.
+        if store.state.termination != nil || Console.outputFailure != nil { break }
       }
     }
     if store.state.termination == .finished, let farewell = store.state.newGameState?.farewell {

@@ -77,6 +77,17 @@ struct OutputFailureTests {
     #expect(lines.error == "tictactoe: " + sentence)
   }
 
+  @Test func aPlainGameIsNotPlayedBlind() throws {
+    let database = try TemporaryDatabase()
+    let blind = try runFull(
+      ["play", "--plain", "--computer", "none"], input: "a1\nb1\na2\nb2\na3\n",
+      environment: database.environment)
+    #expect(blind.status == 1)
+    #expect(blind.error == "tictactoe: " + sentence)
+    // Nothing after the first lost line was played: no game was won in the dark.
+    #expect(try database.run("history").output == "No games recorded for the guest.\n")
+  }
+
   @Test func aReaderThatWentAwayEndsItSilentlyAsSIGPIPEWould() throws {
     // The online commands ignore SIGPIPE for their connections; here the shell ignores it
     // for the program, whose output pipe has no reader left.
