@@ -83,6 +83,27 @@ struct CommonOptions: Equatable, Sendable {
   var serverFingerprint: [UInt8]?
 }
 
+/// What a command line asks for instead of running: its help, or the version.
+public enum InfoRequest: Equatable, Sendable {
+  /// `--help` or `-h`.
+  case help
+  /// `--version`.
+  case version
+
+  /// The request among `arguments`, if any, help first; after `--` these are arguments like
+  /// any other.
+  public init?(_ arguments: [String]) {
+    let named = arguments.prefix { $0 != "--" }
+    if named.contains("--help") || named.contains("-h") {
+      self = .help
+    } else if named.contains("--version") {
+      self = .version
+    } else {
+      return nil
+    }
+  }
+}
+
 extension Command {
   /// The subcommands, in the order help lists them.
   static let names = Syntax.commands.map(\.name)
@@ -174,12 +195,12 @@ extension Command {
       name = first
       rest.removeFirst()
     }
-    // After `--`, --help and --version are arguments like any other.
-    let options = rest.prefix { $0 != "--" }
-    if options.contains("--help") || options.contains("-h") {
+    switch InfoRequest(rest) {
+    case .help?:
       return (.help(arguments.first.flatMap { names.contains($0) ? $0 : nil }), CommonOptions())
+    case .version?: return (.version, CommonOptions())
+    case nil: break
     }
-    if options.contains("--version") { return (.version, CommonOptions()) }
 
     let command: Command
     let parsed: Arguments

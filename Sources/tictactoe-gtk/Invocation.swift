@@ -20,27 +20,13 @@ enum Invocation {
       self = Self.signIn
       return
     }
-    if first == "--help" || first == "-h" {
-      self = .print(Self.help)
-      return
-    }
-    if first == "--version" {
-      self = .print("tictactoe-gtk 0.1.0")
-      return
-    }
     guard first == "play" || first.hasPrefix("-") else {
       throw UsageError(
         "tictactoe-gtk takes only play and its options; run tictactoe-gtk --help.")
     }
     let rest = first == "play" ? Array(arguments.dropFirst()) : arguments
-    // After `--`, --help and --version are arguments like any other.
-    let named = rest.prefix { $0 != "--" }
-    if named.contains("--help") || named.contains("-h") {
-      self = .print(Self.help)
-      return
-    }
-    if named.contains("--version") {
-      self = .print("tictactoe-gtk 0.1.0")
+    if let request = InfoRequest(rest) {
+      self = .print(request == .help ? Self.help : "tictactoe-gtk 0.1.0")
       return
     }
     // A refusal names tictactoe-gtk and its --help, not a play the user may not have typed.
