@@ -22,13 +22,7 @@ public enum CLI {
 
   /// Runs the command line `arguments` (without the program's name).
   public static func run(_ arguments: [String]) async -> Int32 {
-    finished(await command(arguments))
-  }
-
-  /// `status`, unless standard output lost some of what the command wrote: then its sentence
-  /// on stderr and status 1 (or the failure the command already reported).
-  public static func finished(_ status: Int32, program: String = "tictactoe") -> Int32 {
-    Console.finished(status, program: program)
+    Console.finished(await command(arguments), program: "tictactoe")
   }
 
   private static func command(_ arguments: [String]) async -> Int32 {
@@ -247,17 +241,12 @@ public enum CLI {
 
   /// Runs `pbrain-tictactoe`: the Gomocup brain, taking the options of `tictactoe pbrain`.
   public static func runPbrain(_ arguments: [String]) -> Int32 {
-    finished(pbrainCommand(arguments), program: "pbrain-tictactoe")
+    Console.finished(pbrainCommand(arguments), program: "pbrain-tictactoe")
   }
 
   private static func pbrainCommand(_ arguments: [String]) -> Int32 {
-    let options = arguments.prefix { $0 != "--" }
-    if options.contains("--help") || options.contains("-h") {
-      Console.line(Help.pbrain)
-      return ExitCode.success
-    }
-    if options.contains("--version") {
-      Console.line(Help.version)
+    if let request = InfoRequest(arguments) {
+      Console.line(request == .help ? Help.pbrain : Help.version)
       return ExitCode.success
     }
     do {

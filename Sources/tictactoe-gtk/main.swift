@@ -21,7 +21,7 @@ do {
 
 guard case .open(let launch, let timeBudget, let database) = invocation else {
   if case .print(let text) = invocation { Console.line(text) }
-  exit(CLI.finished(CLI.ExitCode.success, program: "tictactoe-gtk"))
+  exit(Console.finished(CLI.ExitCode.success, program: "tictactoe-gtk"))
 }
 
 let clients: LiveClients
