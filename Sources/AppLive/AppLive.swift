@@ -76,9 +76,7 @@ extension ClockClient {
     now: { Timestamp((Date().timeIntervalSince1970 * 1_000).rounded()) },
     sleep: { duration in try await Task.sleep(for: duration) },
     localTime: { timestamp in
-      // Rounded down to the second, so that a time before 1970 falls in the second before
-      // (without the subtraction that would overflow at the earliest timestamp).
-      var seconds = time_t(timestamp / 1_000 - (timestamp % 1_000 < 0 ? 1 : 0))
+      var seconds = time_t(LocalTime.seconds(of: timestamp))
       var parts = tm()
       guard localtime_r(&seconds, &parts) != nil else { return LocalTime(timestamp) }
       return LocalTime(timestamp, utcOffset: parts.tm_gmtoff)

@@ -27,7 +27,7 @@ public struct LocalTime: Equatable, Sendable, CustomStringConvertible {
   /// The wall-clock time of `timestamp` in a zone `utcOffset` seconds ahead of UTC (0: UTC
   /// itself).
   public init(_ timestamp: Timestamp, utcOffset: Int = 0) {
-    let seconds = Int(timestamp.floorDivided(by: 1_000)) + utcOffset
+    let seconds = Int(Self.seconds(of: timestamp)) + utcOffset
     let days = seconds.floorDivided(by: 86_400)
     let time = seconds - days * 86_400
     // Days since 1970-01-01 to a date, counting in eras of 400 years from 0000-03-01, so that
@@ -43,6 +43,12 @@ public struct LocalTime: Equatable, Sendable, CustomStringConvertible {
       year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month,
       day: dayOfYear - (153 * monthFromMarch + 2) / 5 + 1, hour: time / 3_600,
       minute: time % 3_600 / 60, second: time % 60)
+  }
+
+  /// The whole seconds since 1970 of `timestamp`, rounded down, so that a time before 1970
+  /// falls in the second before (without a subtraction that could overflow).
+  public static func seconds(of timestamp: Timestamp) -> Int64 {
+    timestamp.floorDivided(by: 1_000)
   }
 
   /// The date and the minute, such as `2026-11-30 09:08`.
