@@ -420,18 +420,31 @@ public struct GameServer: Reducer {
     }
   }
 
-  private func join(_ text: String, from id: ClientID, state: inout State) -> Effect<Action> {
-    let request = ClientMessage.joinGame(code: text).type
+  /// The sender's account and the game `text` names, for a request about that game: `nil`
+  /// after refusing a sender who is not signed in (`notSignedIn`), or a code that names no
+  /// game `found` accepts (`noSuchGame`).
+  private func signedInGame(
+    _ text: String, request: UInt8, from id: ClientID, state: inout State,
+    found: (Match) -> Bool = { _ in true }
+  ) -> (account: SignedInAccount, code: String, match: Match)? {
     guard let account = state.clients[id]?.account else {
       state.refuse(.notSignedIn, request: request, to: id)
-      return .none
+      return nil
     }
-    guard let code = InviteCode.normalized(text), var match = state.matches[code],
-      match.isFindable
+    guard let code = InviteCode.normalized(text), let match = state.matches[code], found(match)
     else {
       state.refuse(.noSuchGame, request: request, to: id)
-      return .none
+      return nil
     }
+    return (account, code, match)
+  }
+
+  private func join(_ text: String, from id: ClientID, state: inout State) -> Effect<Action> {
+    let request = ClientMessage.joinGame(code: text).type
+    guard
+      case (let account, let code, var match)? = signedInGame(
+        text, request: request, from: id, state: &state, found: \.isFindable)
+    else { return .none }
     if let mark = match.mark(ofAccount: account.accountID) {
       reseat(mark, in: &match, client: id, state: &state)
       state.matches[code] = match
@@ -499,14 +512,10 @@ public struct GameServer: Reducer {
     _ text: String, ply: Int, cell: Cell, from id: ClientID, state: inout State
   ) -> Effect<Action> {
     let request = ClientMessage.move(code: text, ply: ply, cell: cell).type
-    guard state.clients[id]?.account != nil else {
-      state.refuse(.notSignedIn, request: request, to: id)
-      return .none
-    }
-    guard let code = InviteCode.normalized(text), var match = state.matches[code] else {
-      state.refuse(.noSuchGame, request: request, to: id)
-      return .none
-    }
+    guard
+      case (_, let code, var match)? = signedInGame(
+        text, request: request, from: id, state: &state)
+    else { return .none }
     if let refusal = match.refusal(ofMoveBy: match.mark(of: id), ply: ply, cell: cell) {
       let detail = refusal == .staleMove ? UInt32(match.game.moves.count) : 0
       state.refuse(refusal, request: request, detail: detail, to: id)
@@ -531,14 +540,10 @@ public struct GameServer: Reducer {
 
   private func resign(_ text: String, from id: ClientID, state: inout State) -> Effect<Action> {
     let request = ClientMessage.resign(code: text).type
-    guard state.clients[id]?.account != nil else {
-      state.refuse(.notSignedIn, request: request, to: id)
-      return .none
-    }
-    guard let code = InviteCode.normalized(text), var match = state.matches[code] else {
-      state.refuse(.noSuchGame, request: request, to: id)
-      return .none
-    }
+    guard
+      case (_, let code, var match)? = signedInGame(
+        text, request: request, from: id, state: &state)
+    else { return .none }
     guard let mark = match.mark(of: id) else {
       state.refuse(.notAPlayer, request: request, to: id)
       return .none
@@ -564,16 +569,10 @@ public struct GameServer: Reducer {
   /// Cancels a game its creator asked to cancel, once the database has forgotten it.
   private func cancel(_ text: String, from id: ClientID, state: inout State) -> Effect<Action> {
     let request = ClientMessage.cancelGame(code: text).type
-    guard let account = state.clients[id]?.account else {
-      state.refuse(.notSignedIn, request: request, to: id)
-      return .none
-    }
-    guard let code = InviteCode.normalized(text), var match = state.matches[code],
-      match.phase != .creating
-    else {
-      state.refuse(.noSuchGame, request: request, to: id)
-      return .none
-    }
+    guard
+      case (let account, let code, var match)? = signedInGame(
+        text, request: request, from: id, state: &state, found: { $0.phase != .creating })
+    else { return .none }
     if let refusal = match.refusal(ofCancelBy: account.accountID) {
       state.refuse(refusal, request: request, to: id)
       return .none
