@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Online play against a server that misbehaves: a fake TLS server on a loopback port goes
-silent, sends frames that are not messages, or a version the client did not offer, and the
-client must say so in one sentence and stop, or count the connection as lost. It also plays a
+silent, answers in text like a web server, sends frames that are not messages, or a version the
+client did not offer, and the client must say so in one sentence and stop (trusting nothing), or count the connection as lost. It also plays a
 fake game to check what the client sends: nothing for a cell off the board, an answer for a
 spectator's typing, and the server's refusal of a join whose input ended after the password.
 
@@ -15,6 +15,7 @@ Usage: python3 Scripts/e2e/online-faulty-server.py PATH_TO_TICTACTOE
 import atexit
 import os
 import socket
+import sqlite3
 import ssl
 import struct
 import subprocess
@@ -115,9 +116,10 @@ def read_frame(connection):
 class FakeServer:
     """Accepts TLS connections and runs `script(connection, server)` on each, after `greet`."""
 
-    def __init__(self, script, greet=True, version=PROTOCOL_VERSION):
+    def __init__(self, script, greet=True, version=PROTOCOL_VERSION, text=None):
         self.script = script
         self.greet = greet
+        self.text = text
         self.version = version
         self.connections = 0
         self.received = []
@@ -144,6 +146,10 @@ class FakeServer:
         try:
             connection = self.context.wrap_socket(raw, server_side=True)
             read_frame(connection)  # hello
+            if self.text is not None:
+                connection.sendall(self.text)
+                time.sleep(2)
+                return
             if not self.greet:
                 time.sleep(120)
                 return
@@ -293,6 +299,18 @@ def silent_greeting():
     check(9 <= seconds <= 15, f"giving up on hello took {seconds:.1f} s")
 
 
+def text_answer():
+    server = FakeServer(hold, text=b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+    status, out, err, seconds = client(server, ["games"])
+    check(status == 1 and f"The server at {server.address} does not speak the tictactoe protocol: "
+          "it answered with text (\"HTTP\u2026\")." in err and "Trusting" not in err,
+          f"a server that answered like a web server: {status} {err!r}")
+    database = command(server, [])[-1]
+    with sqlite3.connect(database) as connection:
+        pinned = connection.execute("SELECT count(*) FROM known_servers").fetchone()[0]
+    check(pinned == 0, f"a server that answered in text was trusted ({pinned} fingerprints kept)")
+
+
 def silent_request():
     server = FakeServer(hold)
     status, out, err, seconds = client(server, ["games"])
@@ -438,7 +456,7 @@ def silent_mid_game():
         print(f"silent server counted as lost after {seconds:.1f} s")
 
 
-checks = [silent_greeting, silent_request, unoffered_version, garbage_while_watching,
+checks = [silent_greeting, text_answer, silent_request, unoffered_version, garbage_while_watching,
           oversized_while_playing, impossible_move, cell_off_the_board, spectator_typing,
           join_refused_after_input_ends, silent_mid_game]
 threads = [threading.Thread(target=each) for each in checks]

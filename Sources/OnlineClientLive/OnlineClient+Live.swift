@@ -38,6 +38,8 @@ extension OnlineClient {
         let connection = try await ServerConnection.open(address, loop: try ClientLoop.shared()) {
           (fingerprint: [UInt8]) throws(OnlineFailure) in
           try trust.check(address, presented: fingerprint)
+        } confirm: { (fingerprint: [UInt8]) throws(OnlineFailure) in
+          try trust.confirm(address, presented: fingerprint)
         }
         defer { connection.close() }
         switch try await connection.request(.listGames) {
@@ -54,6 +56,8 @@ extension OnlineClient {
         let connection = try await ServerConnection.open(address, loop: try ClientLoop.shared()) {
           (fingerprint: [UInt8]) throws(OnlineFailure) in
           try trust.check(address, presented: fingerprint)
+        } confirm: { (fingerprint: [UInt8]) throws(OnlineFailure) in
+          try trust.confirm(address, presented: fingerprint)
         }
         defer { connection.close() }
         func refused(_ refusal: Refusal) -> OnlineFailure {

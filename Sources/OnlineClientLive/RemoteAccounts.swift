@@ -47,6 +47,8 @@ public actor RemoteSession {
     let opened = try await ServerConnection.open(address, loop: loop) {
       (fingerprint: [UInt8]) throws(OnlineFailure) in
       try trust.check(address, presented: fingerprint)
+    } confirm: { (fingerprint: [UInt8]) throws(OnlineFailure) in
+      try trust.confirm(address, presented: fingerprint)
     }
     connection = opened
     // A dropped connection signs in again with the token, so that requests of a signed-in

@@ -59,12 +59,15 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   ///   - address: The server.
   ///   - loop: The client's event loop.
   ///   - timeoutMilliseconds: How long connecting and greeting may take.
-  ///   - verify: Checks the server's fingerprint; throws to refuse it.
+  ///   - verify: Checks the server's fingerprint in the handshake; throws to refuse it.
+  ///   - confirm: Runs with the fingerprint once the server has greeted as a tictactoe server
+  ///     (to pin it); throws to refuse the connection.
   /// - Returns: The connection, ready for requests.
   /// - Throws: ``OnlineFailure`` with one sentence.
   public static func open(
     _ address: ServerAddress, loop: EventLoop, timeoutMilliseconds: Int64 = 10_000,
-    verify: @Sendable ([UInt8]) throws(OnlineFailure) -> Void
+    verify: @Sendable ([UInt8]) throws(OnlineFailure) -> Void,
+    confirm: @Sendable ([UInt8]) throws(OnlineFailure) -> Void = { _ throws(OnlineFailure) in }
   ) async throws(OnlineFailure) -> ServerConnection {
     let addresses: [SocketAddress]
     do {
@@ -125,6 +128,12 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
       server.close()
       throw OnlineFailure(
         "The server at \(address) does not speak the tictactoe protocol.", isPermanent: true)
+    }
+    do {
+      try confirm(server.fingerprint)
+    } catch {
+      server.close()
+      throw error
     }
     server.startPinging()
     return server
@@ -242,7 +251,22 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   }
 
   public func connection(_ connection: Connection, broke error: ProtocolError) {
+    if case .frameTooLarge(let length) = error, let text = Self.text(ofLengthPrefix: length) {
+      // Another kind of server (a web server, a mail server) answering in its own words.
+      violated(
+        "does not speak the tictactoe protocol: it answered with text (\"\(text)…\")",
+        on: connection)
+      return
+    }
     violated("broke the framing (\(String(describing: error)))", on: connection)
+  }
+
+  /// The four bytes of a length prefix as text, where all four are printable ASCII letters,
+  /// digits, spaces or punctuation, as the start of a text protocol's answer would be.
+  static func text(ofLengthPrefix length: Int) -> String? {
+    let bytes = (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * (3 - $0))) }
+    guard bytes.allSatisfy({ (0x20...0x7e).contains($0) }) else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Closes the connection of a server that broke the protocol: trying again cannot help.

@@ -24,6 +24,8 @@ extension ServerLink {
             let connection = try await ServerConnection.open(address, loop: loop) {
               (fingerprint: [UInt8]) throws(OnlineFailure) in
               try trust.check(address, presented: fingerprint)
+            } confirm: { (fingerprint: [UInt8]) throws(OnlineFailure) in
+              try trust.confirm(address, presented: fingerprint)
             }
             current.connection.withLock { $0 = connection }
             continuation.yield(.opened)

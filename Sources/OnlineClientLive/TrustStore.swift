@@ -59,22 +59,20 @@ public struct TrustStore: Sendable {
     return pinned == presented ? .trusted : .changed(pinned: pinned, presented: presented)
   }
 
-  /// Accepts or refuses the fingerprint a server presented.
+  /// Accepts or refuses the fingerprint a server presented in the TLS handshake.
+  ///
+  /// A fingerprint seen for the first time is accepted but not pinned: ``confirm(_:presented:)``
+  /// pins it once the server has greeted as a tictactoe server, so that another kind of server
+  /// at a mistyped address is never trusted.
   ///
   /// - Throws: ``OnlineFailure`` (permanent) with a sentence saying how to accept a changed one.
   public func check(_ address: ServerAddress, presented: [UInt8]) throws(OnlineFailure) {
-    let presentedText = ServerFingerprint.text(presented)
     if let explicit {
       guard explicit == presented else {
         throw OnlineFailure(
-          "The server at \(address) presented the fingerprint \(presentedText), not the one "
-            + "given with --server-fingerprint; nothing was sent to it.", isPermanent: true)
-      }
-      if try status(of: address, presented: presented) != .trusted {
-        try pin(address, presented)
-        if case .pin(let announce) = firstUse {
-          announce("Trusting \(address), fingerprint \(presentedText)")
-        }
+          "The server at \(address) presented the fingerprint \(ServerFingerprint.text(presented)), "
+            + "not the one given with --server-fingerprint; nothing was sent to it.",
+          isPermanent: true)
       }
       return
     }
@@ -86,13 +84,23 @@ public struct TrustStore: Sendable {
         TrustStatus.changedFingerprintMessage(address, pinned: pinned, presented: presented),
         isPermanent: true)
     case .firstUse:
-      guard case .pin(let announce) = firstUse else {
+      guard case .pin = firstUse else {
         throw OnlineFailure(
           "The server at \(address) is not trusted on this computer yet; nothing was sent to it.",
           isPermanent: true)
       }
-      try pin(address, presented)
-      announce("Trusting \(address), fingerprint \(presentedText)")
+    }
+  }
+
+  /// Pins the fingerprint ``check(_:presented:)`` accepted, where it is not pinned yet, and says
+  /// so: called once the server has greeted as a tictactoe server.
+  ///
+  /// - Throws: ``OnlineFailure`` when the database cannot be read or written.
+  public func confirm(_ address: ServerAddress, presented: [UInt8]) throws(OnlineFailure) {
+    guard try status(of: address, presented: presented) != .trusted else { return }
+    try pin(address, presented)
+    if case .pin(let announce) = firstUse {
+      announce("Trusting \(address), fingerprint \(ServerFingerprint.text(presented))")
     }
   }
 
