@@ -66,6 +66,17 @@ let saturationSeconds = options.number("--saturate") ?? 10
 
 func say(_ text: String) { Console.line(text) }
 
+// Each game holds two connections in the clients' process and two in the server's, and each
+// process needs a few more files of its own.
+let descriptorsNeeded = 2 * gameCount + 64
+let descriptorLimit = EventLoop.raiseDescriptorLimit()
+guard descriptorLimit >= descriptorsNeeded else {
+  commandLine.stop(
+    "\(gameCount) games need \(descriptorsNeeded) open files in each of the benchmark's two "
+      + "processes, and the limit here is \(descriptorLimit) (ulimit -n); ask for fewer with --games.",
+    status: 1)
+}
+
 // MARK: - The server process
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -81,8 +92,27 @@ server.arguments = ["--serve", databasePath, String(getpid())]
 let serverOutput = Pipe()
 server.standardOutput = serverOutput
 server.standardError = FileHandle.nullDevice
-try server.run()
+do {
+  try server.run()
+} catch {
+  try? FileManager.default.removeItem(at: folder)
+  let failure = error as NSError
+  let reason =
+    failure.domain == NSPOSIXErrorDomain
+    ? String(cString: strerror(Int32(failure.code))) : failure.localizedDescription
+  commandLine.stop("The server could not be started (\(reason)).", status: 1)
+}
 ServerChild.started(server)
+
+/// Ends the benchmark after a failure once its server runs: the server is stopped and the
+/// temporary folder removed first.
+func abandon(_ sentence: String) -> Never {
+  if server.isRunning { kill(server.processIdentifier, SIGKILL) }
+  server.waitUntilExit()
+  try? FileManager.default.removeItem(at: folder)
+  ServerChild.letStopFinish()
+  commandLine.stop(sentence, status: 1)
+}
 var port: UInt16 = 0
 var announced = ""
 while port == 0 {
@@ -123,9 +153,14 @@ func loadAverage() -> String {
 
 // MARK: - The clients
 
-EventLoop.raiseDescriptorLimit()
-let context = try TLSContext.client()
-let target = try SocketAddress.resolve(host: "127.0.0.1", port: port)
+let context: TLSContext
+let target: [SocketAddress]
+do {
+  context = try TLSContext.client()
+  target = try SocketAddress.resolve(host: "127.0.0.1", port: port)
+} catch {
+  abandon("The clients could not be set up (\(error)).")
+}
 
 /// One client event loop with its share of the players and their counts.
 final class Lane: @unchecked Sendable {
@@ -159,7 +194,12 @@ final class LockedBox<Value>: @unchecked Sendable {
 
 // Two loops, so the clients can use both cores while the server waits for its disk. The clients
 // and the server are separate processes, but they share the machine's cores.
-let lanes = try (0..<2).map { try Lane(name: "load clients \($0)") }
+let lanes: [Lane]
+do {
+  lanes = try (0..<2).map { try Lane(name: "load clients \($0)") }
+} catch {
+  abandon("The clients' event loops could not be started (\(error)).")
+}
 
 /// The sum of `value` over the lanes, each read on its own loop.
 func total(_ value: @escaping @Sendable (Tally) -> Int) -> Int {
@@ -198,8 +238,13 @@ say(
 var start = Date()
 for lane in lanes {
   for player in lane.players {
-    let source = try SocketAddress.resolve(
-      host: "127.0.\(1 + player.index / 250 % 250).\(1 + player.index % 250)", port: 0)
+    let source: [SocketAddress]
+    do {
+      source = try SocketAddress.resolve(
+        host: "127.0.\(1 + player.index / 250 % 250).\(1 + player.index % 250)", port: 0)
+    } catch {
+      abandon("A client's loopback address could not be made (\(error)).")
+    }
     lane.run { lane in
       switch lane.loop.connect(
         to: target, context: context, serverName: nil, handler: player, from: source.first)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The load benchmark's arguments and its server process: a bad argument stops it at once with
-# one sentence and exit code 2, --help lists the options, and the server it starts never
+# one sentence and exit code 2, too low a limit of open files with one sentence and exit code 1,
+# --help lists the options, and the server it starts never
 # outlives it, whether it is stopped by SIGTERM or SIGINT (which also remove its temporary
 # folder) or killed; a short run still prints its figures.
 # Usage: bash Scripts/e2e/load-benchmark.sh PATH/TO/tictactoe
@@ -134,6 +135,22 @@ for stop in TERM INT KILL; do
   fi
   rm -rf "$folder"
 done
+
+# Too few open files for the games asked for: one sentence and exit 1 before anything starts,
+# not a crash.
+tried=$((tried + 1))
+(
+  ulimit -n 40
+  bounded --games 2 --seconds 3 --saturate 0
+  printf '%s\n' "$code" >"$work/code"
+)
+code=$(cat "$work/code")
+err=$(cat "$work/err")
+if [ "$code" != 1 ] || [ -s "$work/out" ] || [ "$(grep -c '' "$work/err")" != 1 ] ||
+  ! grep -qF "tictactoe-load: 2 games need 68 open files in each of the benchmark's two processes, and the limit here is 40 (ulimit -n); ask for fewer with --games." "$work/err" ||
+  [ -n "$(ls -A "$TMPDIR")" ] || [ -n "$(leftovers)" ]; then
+  fail "too few open files: exit $code, stdout [$(cat "$work/out")], stderr [$err]"
+fi
 
 tried=$((tried + 1))
 bounded --games 2 --seconds 3 --saturate 0
