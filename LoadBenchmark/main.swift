@@ -87,7 +87,8 @@ let stopSources = ServerChild.stopOnSignals(removing: folder)
 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 let databasePath = folder.appendingPathComponent("server.sqlite").path
 let server = Process()
-server.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+// This same executable, wherever it was found (on the PATH, by a relative path).
+server.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
 server.arguments = ["--serve", databasePath, String(getpid())]
 let serverOutput = Pipe()
 server.standardOutput = serverOutput

@@ -152,6 +152,17 @@ if [ "$code" != 1 ] || [ -s "$work/out" ] || [ "$(grep -c '' "$work/err")" != 1 
   fail "too few open files: exit $code, stdout [$(cat "$work/out")], stderr [$err]"
 fi
 
+# Found on the PATH and run from another folder: it starts its server all the same.
+tried=$((tried + 1))
+code=0
+folder=$(cd "$(dirname "$load")" && pwd)
+(cd "$work" && PATH="$folder:$PATH" timeout 60 tictactoe-load \
+  --games 2 --seconds 1 --saturate 0 >"$work/out" 2>"$work/err") || code=$?
+if [ "$code" != 0 ] || ! grep -q 'no move lost\.$' "$work/out" || [ -s "$work/err" ] ||
+  [ -n "$(ls -A "$TMPDIR")" ] || [ -n "$(leftovers)" ]; then
+  fail "run from the PATH: exit $code, stdout [$(cat "$work/out")], stderr [$(cat "$work/err")]"
+fi
+
 tried=$((tried + 1))
 bounded --games 2 --seconds 3 --saturate 0
 if [ "$code" != 0 ] || ! grep -q '^Players who think .* moves/s' <<<"$out" ||
