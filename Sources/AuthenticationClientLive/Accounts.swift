@@ -178,8 +178,8 @@ final class Accounts: Sendable {
     // 160 bits, the length RFC 4226 recommends for HMAC-SHA1.
     let secret = try crypto { () throws(CryptoError) in try SecureRandom.bytes(count: 20) }
     let enrolment = Enrolment(
-      accountID: account.id, secret: secret, secretKey: secretKey,
-      expiresAt: now() + Self.enrolmentLifetime)
+      accountID: account.id, passwordHash: account.hash.encoded, secret: secret,
+      secretKey: secretKey, expiresAt: now() + Self.enrolmentLifetime)
     enrolments.withLock { $0[account.key] = enrolment }
     return TwoFactorEnrolment(
       secret: Base32.encode(secret),
@@ -206,11 +206,18 @@ final class Accounts: Sendable {
     let sealed = try crypto { () throws(CryptoError) in
       try SecretBox.seal(enrolment.secret, key: enrolment.secretKey)
     }
-    let enabled = try storage { database throws(SQLiteError) in
-      try database.transaction { () throws(SQLiteError) in
+    let outcome = try storage { database throws(SQLiteError) -> EnrolmentOutcome in
+      try database.transaction { () throws(SQLiteError) -> EnrolmentOutcome in
+        // The secret is sealed with a key the password gave when the set-up began; a password
+        // changed since (or an account deleted, perhaps made again under the same name) by
+        // another process would leave a secret nothing can unseal.
+        let stored: String? = try database.query(
+          "SELECT password_hash FROM accounts WHERE id = ?", SQLiteValue(enrolment.accountID)
+        ).first?.get(0)
+        guard stored == enrolment.passwordHash else { return .passwordChanged }
         let existing = try database.query(
           "SELECT 1 FROM two_factor WHERE account_id = ?", SQLiteValue(enrolment.accountID))
-        guard existing.isEmpty else { return false }
+        guard existing.isEmpty else { return .alreadyOn }
         try database.run(
           """
           INSERT INTO two_factor (account_id, sealed_secret, last_counter, enabled_at)
@@ -218,11 +225,18 @@ final class Accounts: Sendable {
           """, SQLiteValue(enrolment.accountID), .blob(sealed), .integer(Int(counter)),
           SQLiteValue(time))
         try Self.replaceRecoveryCodes(of: enrolment.accountID, with: hashes, in: database)
-        return true
+        return .enabled
       }
     }
     enrolments.withLock { _ = $0.removeValue(forKey: key) }
-    guard enabled else { throw .twoFactorState("Two-factor is already on for this account.") }
+    switch outcome {
+    case .enabled: break
+    case .alreadyOn: throw .twoFactorState("Two-factor is already on for this account.")
+    case .passwordChanged:
+      throw .twoFactorState(
+        "The account's password changed, or the account was deleted, while two-factor was "
+          + "being set up; start again.")
+    }
     try clearFailures(key)
     return codes
   }
@@ -655,9 +669,18 @@ private struct IssuedSession: Sendable {
   let expiresAt: Int64
 }
 
+/// How confirming a two-factor set-up ended.
+private enum EnrolmentOutcome {
+  case enabled
+  case alreadyOn
+  case passwordChanged
+}
+
 /// Two-factor set-up waiting for its first code.
 private struct Enrolment: Sendable {
   let accountID: Int64
+  /// The account's password hash when the set-up began, whose key seals the secret.
+  let passwordHash: String
   let secret: [UInt8]
   let secretKey: [UInt8]
   let expiresAt: Int64

@@ -191,3 +191,62 @@ struct StorageTests {
     }
   }
 }
+
+/// Two-factor set-up raced by another process (another client over the same database), which
+/// changes the password or deletes the account while the first waits for its code.
+struct TwoFactorRaceTests {
+  /// A second client over the harness's database: another process, with sessions and set-ups
+  /// of its own.
+  private func otherProcess(_ harness: Harness) -> AuthenticationClient {
+    let clock = harness.clock
+    return .live(
+      database: harness.database, passwordAlgorithm: .scrypt(logN: 4, r: 1, p: 1),
+      now: { clock.now })
+  }
+
+  private static let changed = AuthenticationError.twoFactorState(
+    "The account's password changed, or the account was deleted, while two-factor was being "
+      + "set up; start again.")
+
+  @Test func aPasswordChangedDuringTheSetUpLeavesTwoFactorOffAndTheAccountUsable() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("ann", "correct horse")
+    let enrolment = try await harness.client.beginTwoFactor("ann", "correct horse")
+    try await otherProcess(harness).changePassword(
+      credentials("ann", "correct horse"), "battery staple")
+    await #expect(throws: Self.changed) {
+      _ = try await harness.client.confirmTwoFactor(
+        "ann", try harness.code(secret: enrolment.secret))
+    }
+    #expect(try await harness.client.listAccounts().first?.hasTwoFactor == false)
+    guard case .signedIn = try await harness.client.login("ann", "battery staple") else {
+      Issue.record("the new password does not sign in alone")
+      return
+    }
+    // Starting again works, and the secret it seals opens with the new password.
+    let again = try await harness.client.beginTwoFactor("ann", "battery staple")
+    _ = try await harness.client.confirmTwoFactor("ann", try harness.code(secret: again.secret))
+    harness.clock.advance(seconds: 30)
+    let challenge = try await harness.challenge("battery staple")
+    _ = try await harness.client.verifyTwoFactor(
+      challenge, try harness.code(secret: again.secret))
+  }
+
+  @Test func anAccountDeletedAndMadeAgainDuringTheSetUpGetsNoOneElsesSecret() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("ann", "correct horse")
+    let enrolment = try await harness.client.beginTwoFactor("ann", "correct horse")
+    let other = otherProcess(harness)
+    try await other.deleteAccount(credentials("ann", "correct horse"))
+    _ = try await other.createAccount("ann", "another horse")
+    await #expect(throws: Self.changed) {
+      _ = try await harness.client.confirmTwoFactor(
+        "ann", try harness.code(secret: enrolment.secret))
+    }
+    #expect(try await harness.client.listAccounts().first?.hasTwoFactor == false)
+    guard case .signedIn = try await harness.client.login("ann", "another horse") else {
+      Issue.record("the new account does not sign in with its password alone")
+      return
+    }
+  }
+}
