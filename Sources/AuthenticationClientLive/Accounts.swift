@@ -459,8 +459,18 @@ final class Accounts: Sendable {
     } catch {
       throw .storage(error.description)
     }
+    let time = now()
+    if lastFailureAt > time {
+      // The clock was set back since: the failure counts from now, once, so that the wait
+      // neither grows by the step back nor lasts until the clock catches up.
+      try storage { database throws(SQLiteError) in
+        try database.run(
+          "UPDATE sign_in_failures SET last_failure_at = ? WHERE user_key = ?",
+          SQLiteValue(time), .text(key))
+      }
+    }
     if let seconds = Lockout.secondsLeft(
-      failures: failures, lastFailureAt: lastFailureAt, now: now())
+      failures: failures, lastFailureAt: min(lastFailureAt, time), now: time)
     {
       throw .lockedOut(retryAfterSeconds: seconds)
     }

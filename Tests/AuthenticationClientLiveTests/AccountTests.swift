@@ -140,6 +140,19 @@ struct LockoutTests {
     }
   }
 
+  @Test func aClockSetBackNeverLengthensTheWait() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("ann", "correct horse")
+    await failLogins(harness, user: "ann", times: 5)
+    // The failures now lie a day in the future of the clock.
+    harness.clock.advance(seconds: -86_400)
+    await #expect(throws: AuthenticationError.lockedOut(retryAfterSeconds: 30)) {
+      _ = try await harness.client.login("ann", "correct horse")
+    }
+    harness.clock.advance(seconds: 30)
+    _ = try await harness.client.login("ann", "correct horse")
+  }
+
   @Test func unknownUserIsLockedOutTheSameWay() async throws {
     let harness = try Harness()
     await failLogins(harness, user: "ghost", times: 5)
