@@ -435,8 +435,32 @@ def full_disk(binary, work, template, tally, fail):
             fail(f"full disk: a failed creation left {sorted(set(after) - set(before))}")
         os.remove(os.path.join(mount_point, "filler"))
 
+        # A database closed cleanly has no log beside it, which a reader on a read-only file
+        # system cannot make.
+        clean = os.path.join(mount_point, "clean.sqlite")
+        subprocess.run(
+            [binary, "play", "--plain", "--computer", "none", "--database", clean],
+            input=b"a1\nb1\na2\nb2\na3\n", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            check=False)
+        if not os.path.exists(clean) or os.path.exists(clean + "-wal"):
+            fail("read-only file system: the clean database was not made, or kept its log")
+
         # A read-only file system: the records stay readable, nothing is written.
         subprocess.run(["mount", "-o", "remount,ro", mount_point], check=True)
+        for arguments in (["stats"], ["history"], ["replay", "1"], ["account", "list"]):
+            result = subprocess.run(
+                [binary, *arguments, "--database", clean], stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, check=False)
+            if result.returncode != 0 or (
+                    arguments == ["history"] and b"X won" not in result.stdout):
+                fail(f"read-only file system, a database without its log: {arguments} exited "
+                     f"{result.returncode}: {result.stderr.decode().strip()}")
+        refused = subprocess.run(
+            [binary, "play", "--plain", "--database", clean], input=b"b2\n",
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+        if refused.returncode != 1 or b"is read-only, so nothing can be saved" not in refused.stderr:
+            fail(f"read-only file system, a database without its log: play exited "
+                 f"{refused.returncode}: {refused.stderr.decode().strip()}")
         digest = hashlib.sha256(open(database, "rb").read()).hexdigest()
         for arguments in (["stats"], ["history"], ["account", "list"]):
             result = subprocess.run(

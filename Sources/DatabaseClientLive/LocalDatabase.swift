@@ -72,7 +72,12 @@ public final class LocalDatabase: Sendable {
       database = try Database(
         path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
         accepting: ownSchema)
-    } catch  where error.kind == .readOnly && access == .reading {
+    } catch
+      where access == .reading
+      && (error.kind == .readOnly || (error.kind == .cannotOpen && Glibc.access(path, F_OK) == 0))
+    {
+      // A file that exists but cannot be opened for writing (a read-only folder or file
+      // system refuses even the log a reader makes): read it as it is.
       let reader = try Database(
         path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
         accepting: ownSchema)

@@ -83,15 +83,33 @@ public final class Database {
     if mode != .readOnly, FileSystem.ownerCanWrite(path) {
       FileSystem.restoreOwnerWrite([path + "-wal", path + "-shm"])
     }
-    // Check on a connection that cannot write: it neither rolls back a journal nor
-    // checkpoints a log into a damaged file.
-    try Self.check(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, accepting: accepting)
     if mode == .readOnly {
+      // Check on a connection that cannot write (as below). A reader of a database in
+      // write-ahead-log mode makes the log and its index beside the file, which a read-only
+      // folder or file system does not allow; where no log is there, every committed change
+      // is in the file itself, which is then read as a file nothing changes.
+      var isImmutable = false
+      do {
+        try Self.check(
+          path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, accepting: accepting)
+      } catch  where Self.needsImmutableReading(path, after: error) {
+        try Self.check(
+          path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, accepting: accepting,
+          asImmutable: true)
+        isImmutable = true
+      }
       try self.init(
         opening: path, flags: SQLITE_OPEN_READONLY,
-        busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        busyTimeoutMilliseconds: busyTimeoutMilliseconds, asImmutable: isImmutable)
       try execute("PRAGMA foreign_keys = ON")
       return
+    }
+    // Check on a connection that cannot write: it neither rolls back a journal nor
+    // checkpoints a log into a damaged file.
+    do {
+      try Self.check(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, accepting: accepting)
+    } catch  where error.kind == .cannotOpen && FileSystem.exists(path) {
+      throw Self.unwritableFolder(of: path) ?? error
     }
     try self.init(
       opening: path, flags: SQLITE_OPEN_READWRITE,
@@ -123,15 +141,18 @@ public final class Database {
     try Database(path: ":memory:")
   }
 
-  /// Opens a handle with the given flags and nothing else.
-  private init(
-    opening path: String, flags: Int32, busyTimeoutMilliseconds: Int32
+  /// Opens a handle with the given flags and nothing else; `asImmutable` reads the file as one
+  /// nothing changes (no locks, no log).
+  init(
+    opening path: String, flags: Int32, busyTimeoutMilliseconds: Int32, asImmutable: Bool = false
   ) throws(SQLiteError) {
     self.path = path
     isReadOnly = flags & SQLITE_OPEN_READONLY != 0
     let errorPath = Self.isInMemory(path) ? nil : path
     var opened: OpaquePointer?
-    let status = sqlite3_open_v2(path, &opened, flags | SQLITE_OPEN_FULLMUTEX, nil)
+    let status = sqlite3_open_v2(
+      asImmutable ? Self.immutableURI(path) : path, &opened,
+      flags | SQLITE_OPEN_FULLMUTEX | (asImmutable ? SQLITE_OPEN_URI : 0), nil)
     guard let opened else {
       throw SQLiteError(kind: .other, code: status, message: "out of memory", path: errorPath)
     }
@@ -155,17 +176,57 @@ public final class Database {
 
   private static func isInMemory(_ path: String) -> Bool { path == ":memory:" || path.isEmpty }
 
+  /// The error for a database that exists but whose folder cannot take the log a connection
+  /// makes beside it, or `nil` when the folder can be written.
+  private static func unwritableFolder(of path: String) -> SQLiteError? {
+    let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "."
+    guard access(folder, W_OK) != 0 else { return nil }
+    let reason = errno
+    return SQLiteError(
+      kind: .readOnly, code: 8,
+      message: reason == EROFS ? "Read-only file system" : "its folder cannot be written",
+      path: path, systemError: reason)
+  }
+
+  /// Whether a read-only connection to `path` failed only because the log of write-ahead
+  /// logging could not be made beside it, and the file may be read as it is: it exists and no
+  /// log is there, which would hold changes the file does not.
+  private static func needsImmutableReading(_ path: String, after error: SQLiteError) -> Bool {
+    (error.kind == .readOnly || error.kind == .cannotOpen) && FileSystem.exists(path)
+      && !FileSystem.exists(path + "-wal")
+  }
+
+  /// The URI that opens `path` as an immutable file, its bytes percent-encoded where a URI
+  /// would read them otherwise.
+  static func immutableURI(_ path: String) -> String {
+    var uri = "file:"
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+        uri.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let digits = Array("0123456789ABCDEF".unicodeScalars)
+        uri += "%"
+        uri.unicodeScalars.append(digits[Int(byte >> 4)])
+        uri.unicodeScalars.append(digits[Int(byte & 15)])
+      }
+    }
+    return uri + "?immutable=1"
+  }
+
   /// Checks the file on a read-only connection; when it is refused, removes the empty log and
   /// index files that connection made, so a refused file is left exactly as it was found.
   private static func check(
     _ path: String, busyTimeoutMilliseconds: Int32,
-    accepting: (Database) throws(SQLiteError) -> Void = { _ in }
+    accepting: (Database) throws(SQLiteError) -> Void = { _ in }, asImmutable: Bool = false
   ) throws(SQLiteError) {
     let sideFiles = [path + "-wal", path + "-shm"].filter { !FileSystem.exists($0) }
     do {
       let checker = try Database(
         opening: path, flags: SQLITE_OPEN_READONLY,
-        busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        busyTimeoutMilliseconds: busyTimeoutMilliseconds, asImmutable: asImmutable)
       try checker.checkIntegrity()
       try accepting(checker)
     } catch {

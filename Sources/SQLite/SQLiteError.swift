@@ -75,6 +75,9 @@ public struct SQLiteError: Error, Equatable, Sendable {
     switch systemError {
     case ENOSPC, EDQUOT: return .full
     case EISDIR: return .cannotOpen
+    // The file (or the log beside it) could not be made or opened for writing on a file
+    // system mounted read-only: the database is read-only, not missing.
+    case EROFS: return .readOnly
     default: return kind(forResultCode: code)
     }
   }
