@@ -178,6 +178,13 @@ second = subprocess.run(
     capture_output=True, env=ENV, timeout=30)
 check(second.returncode == 1 and b"Another server is already running" in second.stderr,
       f"a second server on the same database was not refused: {second.returncode} {second.stderr}")
+# Local commands may read the running server's database but not change it behind its back.
+status, out, err = run(["account", "create", "local", "--password-stdin"], server_database,
+                       "correct horse\n")
+check(status == 1 and "belongs to a game server that is running" in err,
+      f"an account was made in the running server's database: {status} {out} {err}")
+status, out, err = run(["account", "list"], server_database)
+check(status == 0, f"the running server's accounts could not be listed: {status} {err}")
 certificate = server_database + ".tls.pem"
 check(os.path.exists(certificate), "the server made no certificate beside its database")
 check(stat.S_IMODE(os.stat(certificate).st_mode) == 0o600,

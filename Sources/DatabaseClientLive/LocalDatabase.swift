@@ -144,7 +144,27 @@ public final class LocalDatabase: Sendable {
     if location.isDefault {
       try location.createFolder()
     }
+    // Reading alongside the server is safe, and how an operator looks at its records; a
+    // change behind its back (an account made or deleted) is not.
+    if access == .writing, isHeldByServer(location.path) {
+      throw DatabaseError(
+        "The database \(location.path) belongs to a game server that is running; reach its "
+          + "accounts and games with --server HOST:PORT, or stop the server first.",
+        kind: .busy)
+    }
     return try LocalDatabase(path: location.path, access: access)
+  }
+
+  /// Whether a running `tictactoe serve` holds the database at `path`: the server keeps an
+  /// exclusive `flock` on the file for as long as it runs (SQLite's own locks are `fcntl`
+  /// locks, which this leaves alone).
+  public static func isHeldByServer(_ path: String) -> Bool {
+    let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+    flock(descriptor, LOCK_UN)
+    return false
   }
 
   /// Runs a body with the connection, holding it for the body's duration.
