@@ -14,7 +14,7 @@ extension NewGame.State {
   private var formProblem: String? {
     for mark in Mark.allCases {
       do {
-        _ = try Name.validated(settings.name(of: mark))
+        _ = try checkedName(settings.name(of: mark))
       } catch .empty {
         return "Enter a name for \(mark.symbol)."
       } catch {

@@ -506,12 +506,20 @@ extension NewGame.State {
   /// valid.
   var validSettings: GameSettings? {
     guard validationMessage == nil,
-      let x = try? Name.validated(settings.xName), let o = try? Name.validated(settings.oName)
+      let x = try? checkedName(settings.xName), let o = try? checkedName(settings.oName)
     else { return nil }
     var valid = settings
     valid.xName = x
     valid.oName = o
     return valid
+  }
+
+  /// `text` trimmed, if it is a player's name: one that follows the name rule, or the
+  /// signed-in account's own name, which may follow the rule of earlier versions (up to 32
+  /// letters, digits and `. _ @ -`) and already signed in.
+  func checkedName(_ text: String) throws(NameError) -> String {
+    if let signedInName, text == signedInName { return text }
+    return try Name.validated(text)
   }
 
   /// Changes who plays, and lets the names follow: a side the computer takes over gets its

@@ -140,6 +140,22 @@ struct NewGameTests {
   }
 
   @Test
+  func anAccountNamedUnderTheEarlierRulePlaysUnderItsOwnName() async {
+    // Earlier versions allowed account names of up to 32 letters, digits and `. _ @ -`.
+    let legacy = "abcdefghijklmnopqrstuvwxyz_12345"
+    let store = newGame(NewGame.State(signedInName: legacy, accountID: 1))
+    await store.send(.view(.oNameChanged("Bob"))) { $0.settings.oName = "Bob" }
+    #expect(store.state.validationMessage == nil)
+    #expect(store.state.canStart)
+    // The exception is the account's own name, not any name that long.
+    await store.send(.view(.oNameChanged(legacy + "x"))) { $0.settings.oName = legacy + "x" }
+    #expect(
+      store.state.validationMessage == "O's name: A name is at most 24 characters; this one has 33."
+    )
+    await store.finish()
+  }
+
+  @Test
   func aGameInProgressIsOfferedAndResumed() async throws {
     let record = GameRecord(
       x: PlayerRecord(name: "Blob", accountID: 1),
