@@ -159,6 +159,43 @@ expect_status 0 "a new recovery code"
 [[ $output == "Signed in as alice; 7 recovery codes left"* ]] || fail "login printed $output"
 pass "login says how many recovery codes are left"
 
+# MARK: - Two set-ups at once
+
+# Two 2fa-enable runs for one account, each waiting for its code: the first code turns
+# two-factor on; the second run says it is already on, without claiming it stays off.
+run "$password"$'\n' account create dora --password-stdin
+expect_status 0 "account create dora"
+for side in first second; do
+  mkfifo "$work/$side.in"
+  "$tictactoe" account 2fa-enable dora --password-stdin <"$work/$side.in" \
+    >"$work/$side.out" 2>"$work/$side.err" &
+  declare "${side}_pid=$!"
+  exec {descriptor}>"$work/$side.in"
+  declare "to_${side}=$descriptor"
+  printf '%s\n' "$password" >&"$descriptor"
+  for _ in $(seq 300); do
+    (($(wc -l <"$work/$side.out") >= 2)) && break
+    sleep 0.1
+  done
+  (($(wc -l <"$work/$side.out") >= 2)) || fail "the $side 2fa-enable printed no secret in time"
+done
+first_secret=$(sed -n 's/^Secret: //p' "$work/first.out")
+second_secret=$(sed -n 's/^Secret: //p' "$work/second.out")
+printf '%s\n' "$(totp "$first_secret")" >&"$to_first"
+exec {to_first}>&-
+wait "$first_pid" || fail "the first 2fa-enable failed: $(cat "$work/first.err")"
+printf '%s\n' "$(totp "$second_secret")" >&"$to_second"
+exec {to_second}>&-
+set +e
+wait "$second_pid"
+second_status=$?
+set -e
+second_error=$(cat "$work/second.err")
+((second_status == 1)) || fail "the second 2fa-enable exited $second_status: $second_error"
+[[ $second_error == *"Two-factor is already on for this account."* &&
+  $second_error != *"stays off"* ]] || fail "the second 2fa-enable said: $second_error"
+pass "a second set-up at once is told two-factor is already on, not that it stays off"
+
 # MARK: - An unknown user costs as much as a wrong password
 
 # Production hashing for this one account, so a difference would show: before the decoy had

@@ -248,8 +248,13 @@ extension CLI {
         printError(AuthenticationError.invalidCode.message)
       } catch {
         let failure = CommandFailure(error)
+        // Another process may have turned it on meanwhile: then it does not stay off.
+        let isOn = (try? await client.listAccounts())?.contains {
+          $0.userName.lowercased() == user.lowercased() && $0.hasTwoFactor
+        }
         throw CommandFailure(
-          message: failure.message + " Two-factor stays off.", status: failure.status)
+          message: failure.message + (isOn == true ? "" : " Two-factor stays off."),
+          status: failure.status)
       }
     }
   }
