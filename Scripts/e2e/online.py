@@ -150,25 +150,31 @@ def start_server(listen, grace=60):
 
 
 # A server stopped as soon as it says it listens stops cleanly: the signal is caught by then.
+# SIGHUP (the terminal that started it closed) stops it as SIGTERM and SIGINT do, with a word.
 quick_stops = collections.Counter()
-for attempt in range(20):
+stop_signals = [signal.SIGTERM, signal.SIGINT, signal.SIGHUP]
+for attempt in range(21):
     quick = subprocess.Popen(
         [BINARY, "serve", "--listen", "127.0.0.1:0", "--database",
          os.path.join(WORK, f"quick-{attempt}.sqlite")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
     quick.stdout.readline()
     quick.stdout.readline()
-    quick.send_signal(signal.SIGTERM if attempt % 2 == 0 else signal.SIGINT)
+    stop_signal = stop_signals[attempt % len(stop_signals)]
+    quick.send_signal(stop_signal)
     try:
         quick.wait(timeout=15)
-        quick_stops[quick.returncode] += 1
+        said = quick.stderr.read().decode()
+        clean = "Stopping: finishing what is being stored." in said and "Stopped." in said
+        quick_stops[(quick.returncode, clean)] += 1
+        check(clean, f"{stop_signal.name} stopped the server without saying so: {said!r}")
     except subprocess.TimeoutExpired:
         quick.kill()
         quick.wait()
         quick_stops["hung"] += 1
     quick.stderr.close()
     quick.stdout.close()
-check(quick_stops == {0: 20},
+check(quick_stops == {(0, True): 21},
       f"servers stopped right after they said they listen: {dict(quick_stops)}")
 
 server, port, fingerprint = start_server("127.0.0.1:0")
@@ -185,6 +191,12 @@ check(status == 1 and "belongs to a game server that is running" in err,
       f"an account was made in the running server's database: {status} {out} {err}")
 status, out, err = run(["account", "list"], server_database)
 check(status == 0, f"the running server's accounts could not be listed: {status} {err}")
+# An address in use is refused with the hint of another server there.
+busy = subprocess.run(
+    [BINARY, "serve", "--listen", address, "--database", os.path.join(WORK, "busy.sqlite")],
+    capture_output=True, env=ENV, timeout=30)
+check(busy.returncode == 1 and b"Address already in use (is another server running there?)."
+      in busy.stderr, f"a second server on a port in use: {busy.returncode} {busy.stderr}")
 certificate = server_database + ".tls.pem"
 check(os.path.exists(certificate), "the server made no certificate beside its database")
 check(stat.S_IMODE(os.stat(certificate).st_mode) == 0o600,

@@ -36,7 +36,7 @@ public enum GameServerProcess {
   /// The server database's file name in the default folder.
   public static let defaultFileName = "server.sqlite"
 
-  /// Runs the server until SIGTERM or SIGINT.
+  /// Runs the server until SIGTERM, SIGINT or SIGHUP.
   ///
   /// Prints `Listening on HOST:PORT` and `Fingerprint: SHA256:…` on standard output, flushed;
   /// logs go to standard error.
@@ -163,9 +163,15 @@ public enum GameServerProcess {
         lastError = error
       }
     }
-    throw ServeFailure(
-      "Cannot listen on \(requested): \(lastError?.reason ?? "no address") (is another server "
-        + "running there?).")
+    throw ServeFailure(listenFailure(requested, lastError))
+  }
+
+  /// The sentence for an address the server could not listen on: the system's reason, with
+  /// the hint of another server only when the address is in use.
+  static func listenFailure(_ requested: ServerAddress, _ error: SystemError?) -> String {
+    guard let error else { return "Cannot listen on \(requested): no address." }
+    let hint = error.code == EADDRINUSE ? " (is another server running there?)" : ""
+    return "Cannot listen on \(requested): \(error.reason)\(hint)."
   }
 
   private static func makeIdentity() throws(ServeFailure) -> TLSIdentity {
@@ -217,9 +223,9 @@ private final class RunningServer {
   let announcement: String
   private var signals: [any DispatchSourceSignal] = []
   private var ticker: (any DispatchSourceTimer)?
-  /// Whether SIGTERM or SIGINT came.
+  /// Whether SIGTERM, SIGINT or SIGHUP came.
   private var isStopRequested = false
-  /// The wait for SIGTERM or SIGINT, while it waits.
+  /// The wait for SIGTERM, SIGINT or SIGHUP, while it waits.
   private var stopWait: CheckedContinuation<Void, Never>?
 
   init(
@@ -242,7 +248,7 @@ private final class RunningServer {
     }
     timer.resume()
     ticker = timer
-    // Said only once SIGTERM and SIGINT are caught: a signal sent as soon as the server says it
+    // Said only once the stop signals are caught: a signal sent as soon as the server says it
     // listens is never lost.
     await catchStopSignals()
     writeOut(announcement)
@@ -271,15 +277,17 @@ private final class RunningServer {
     logLine("Stopped.")
   }
 
-  /// Catches SIGTERM and SIGINT, returning once both are caught.
+  /// Catches SIGTERM, SIGINT and SIGHUP, returning once all are caught.
   ///
-  /// Until then they keep their default action, which ends the process: ignoring them first
+  /// A hang-up (the terminal that started the server closed) stops the server as cleanly as
+  /// the other two, with the same log lines. Until then they keep their default action, which ends the process: ignoring them first
   /// would lose one that came before the catching begins. libdispatch catches a signal once
   /// its source is registered, on its own thread, shortly after the source is resumed.
   private func catchStopSignals() async {
     await withCheckedContinuation { (caught: CheckedContinuation<Void, Never>) in
-      var waiting = 2
-      for number in [SIGTERM, SIGINT] {
+      let stopSignals = [SIGTERM, SIGINT, SIGHUP]
+      var waiting = stopSignals.count
+      for number in stopSignals {
         let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
         source.setEventHandler { [weak self] in
           MainActor.assumeIsolated { self?.stopRequested() }

@@ -4,7 +4,8 @@ extension Help {
   static let serve = """
     Run a game server: accounts, games, spectators and ratings for players on other machines,
     over TLS. It prints where it listens and its certificate's fingerprint, then logs to
-    standard error until SIGTERM or Ctrl-C stops it.
+    standard error until SIGTERM, SIGHUP or Ctrl-C stops it: it finishes what is being stored,
+    says so and exits 0.
 
     Examples:
       tictactoe serve                                    every interface, port 7457

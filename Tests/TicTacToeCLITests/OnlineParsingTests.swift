@@ -57,6 +57,18 @@ struct OnlineParsingTests {
     }
   }
 
+  @Test func addressNotOnThisComputerIsRefusedWithoutTheHintOfAnotherServer() throws {
+    let database = try TemporaryDatabase()
+    // 192.0.2.1 (TEST-NET-1) is never an address of this computer: bind fails with
+    // EADDRNOTAVAIL, which says nothing of another server.
+    let result = try database.run(
+      "serve", "--listen", "192.0.2.1:0", "--database", database.path)
+    #expect(result.status == 1)
+    #expect(
+      result.error.hasSuffix(
+        "\ntictactoe serve: Cannot listen on 192.0.2.1:0: Cannot assign requested address.\n"))
+  }
+
   @Test func serverWithoutAGameOffTheTerminalSaysWhatIsMissing() throws {
     let database = try TemporaryDatabase()
     let result = try database.run("play", "--server", "127.0.0.1:1", "--user", "ann")
