@@ -701,6 +701,33 @@ ann.out.expect(r"bob lost the connection; waiting 2 seconds\.")
 ann.out.expect(r"bob left; you win\.")
 check(ann.wait(timeout=TIMEOUT) == 0, "the winner by forfeit did not exit cleanly")
 
+# MARK: - After a restart, the player who is back is told the opponent is away
+
+ann = start(["play", "--server", address, "--user", "ann", "--password-stdin", "--new"],
+            "ann", "ann.sqlite")
+send(ann, "correct horse")
+code = ann.out.expect(r"Invite code: (\w+)").group(1)
+bob = start(["play", "--server", address, "--user", "bob", "--password-stdin", "--join", code],
+            "bob", "bob.sqlite")
+send(bob, "battery staple")
+bob.out.expect(r"ann, place your X")
+send(ann, "b2")
+bob.out.expect(r"X plays b2\.")
+send(bob, "a1")
+ann.out.expect(r"O plays a1\.")
+server.kill()
+server.wait()
+bob.kill()
+bob.wait()
+ann.out.expect(r"Lost the connection to the server; reconnecting…")
+server, port, _ = start_server(address, grace=5)
+ann.out.expect(r"Reconnected to the server\.")
+after = ann.out.expect(r"bob (lost the connection; waiting [1-5] seconds?|left; you win)\.")
+check(after is not None and after.group(1).startswith("lost"),
+      f"after a restart, ann was not told bob is away: {ann.out.seen[-4:]}")
+ann.out.expect(r"bob left; you win\.")
+check(ann.wait(timeout=TIMEOUT) == 0, "the winner by forfeit after a restart did not exit cleanly")
+
 # MARK: - An open game whose creator stays away past the grace is dropped, and its spectators told
 
 ann = start(["play", "--server", address, "--user", "ann", "--password-stdin", "--new"],

@@ -678,6 +678,13 @@ public struct OnlineGame: Reducer {
       }
       state.notices.append(.shown)
     }
+    // A player who comes (back) while another is away is told so as the others were when the
+    // connection dropped: after a restart of the server, everyone's grace starts anew.
+    for mark in [Mark.x, .o] where mark != snapshot.role {
+      if let seconds = snapshot.player(mark)?.awaySeconds {
+        state.notices.append(.away(mark, seconds: Int(seconds)))
+      }
+    }
     state.hasBeenLive = true
     if case .finished(let end) = snapshot.status, !(previous?.isFinished ?? false) {
       state.notices.append(.ended(end))

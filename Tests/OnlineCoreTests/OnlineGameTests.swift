@@ -212,6 +212,54 @@ struct OnlineGameTests {
     await store.finish()
   }
 
+  /// After a restart of the server, the opponent who has not come back yet is away: the
+  /// player who is back is told so, and how long the seat is held, as without a restart.
+  @Test func aReconnectionToAGameWhoseOpponentIsAwaySaysSo() async {
+    let link = ScriptedLink()
+    var state = OnlineGame.State(
+      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
+    let b2 = Cell(row: 1, column: 1)
+    let a1 = Cell(row: 0, column: 0)
+    state.snapshot = snapshot(moves: [b2, a1])
+    state.link = .joining(attempt: 1)
+    state.hasBeenLive = true
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+    var away = bob
+    away.awaySeconds = 5
+    let later = snapshot(moves: [b2, a1], o: away)
+    await store.send(.link(.message(.game(later)))) {
+      $0.snapshot = later
+      $0.link = .live
+      $0.notices = [.reconnected, .away(.o, seconds: 5)]
+    }
+    #expect(store.state.isAway(.o))
+    await store.finish()
+  }
+
+  /// A spectator who starts watching while a player is away is told so.
+  @Test func watchingAGameWhosePlayerIsAwaySaysSo() async {
+    let link = ScriptedLink()
+    var state = OnlineGame.State(
+      server: server, intent: .watch(code: code), userName: nil, token: nil)
+    state.link = .joining(attempt: 1)
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+    var away = ann
+    away.awaySeconds = 42
+    var shown = snapshot(moves: [Cell(row: 1, column: 1)], role: nil)
+    shown.x = away
+    await store.send(.link(.message(.game(shown)))) {
+      $0.snapshot = shown
+      $0.link = .live
+      $0.hasBeenLive = true
+      $0.notices = [.shown, .away(.x, seconds: 42)]
+    }
+    await store.finish()
+  }
+
   @Test func theWaitsGrowAndStopAtTheLongest() {
     let backoff = Backoff()
     #expect(
