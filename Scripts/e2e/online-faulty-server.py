@@ -59,7 +59,7 @@ def frame(payload):
 
 
 # The protocol version the client speaks (ProtocolVersion.current in Sources/GameProtocol).
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 
 
 def welcome(version=PROTOCOL_VERSION):

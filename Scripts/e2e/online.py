@@ -35,7 +35,7 @@ ENV = dict(os.environ, TICTACTOE_PASSWORD_COST="test", LANG="C.UTF-8")
 ENV.pop("TICTACTOE_DATABASE", None)
 TIMEOUT = 20
 # The protocol version and the limit of unfinished games per account (Sources/GameProtocol).
-VERSION = 4
+VERSION = 5
 GAME_LIMIT = 10
 processes = []
 
@@ -796,6 +796,71 @@ status, out, err = run(["account", "delete", "dee", "--server", address, "--pass
 check(status == 0, f"delete: {status} {out} {err}")
 status, out, err = run(["stats", "dee", "--server", address], "dee.sqlite")
 check(status == 1 and "no account named dee" in err, f"a deleted account has stats: {status} {err}")
+
+# MARK: - Deleting an account: refused during a game, and the opponent keeps the result
+
+
+def run_signing_in(arguments, database, stdin_text):
+    """Runs an account command, waiting out the sign-in limit of this address when it is hit."""
+    for _ in range(10):
+        status, out, err = run(arguments, database, stdin_text)
+        limited = re.search(r"Too many sign-in attempts from this address; try again in (\d+)",
+                            err)
+        if not limited:
+            break
+        time.sleep(int(limited.group(1)) + 0.2)
+    return status, out, err
+
+
+status, out, err = run_signing_in(["account", "create", "del2", "--server", address, "--password-stdin"],
+                       "del2.sqlite", "del2 password\n")
+check(status == 0, f"del2: {status} {err}")
+ann = start(["play", "--server", address, "--user", "ann", "--password-stdin", "--new"],
+            "ann", "ann.sqlite")
+send(ann, "correct horse")
+code = ann.out.expect(r"Invite code: (\w+)").group(1)
+status, out, err = run_signing_in(["account", "delete", "del2", "--server", address, "--password-stdin"],
+                       "del2.sqlite", "del2 password\n")
+check(status == 0 and out.strip() == "Deleted the account del2.", f"delete: {status} {out} {err}")
+status, out, err = run_signing_in(["account", "create", "del2", "--server", address, "--password-stdin"],
+                       "del2.sqlite", "del2 password\n")
+check(status == 0, f"del2 again: {status} {err}")
+del2 = start(["play", "--server", address, "--user", "del2", "--password-stdin", "--join", code],
+             "del2", "del2.sqlite")
+send(del2, "del2 password")
+del2.out.expect(r"ann, place your X")
+send(ann, "b2")
+del2.out.expect(r"X plays b2\.")
+refused_deletion = ("The account has an online game waiting for an opponent or being played; "
+                    "finish, resign or cancel it, then delete the account.")
+for user, database, password in [("del2", "del2.sqlite", "del2 password"),
+                                 ("ann", "ann.sqlite", "correct horse")]:
+    status, out, err = run_signing_in(["account", "delete", user, "--server", address, "--password-stdin"],
+                           database, password + "\n")
+    check(status == 1 and refused_deletion in err,
+          f"deleting {user} during a game was not refused: {status} {out} {err}")
+ann.out.drain(1)
+del2.out.drain(0.2)
+check(not any("left" in line or "wins" in line for line in ann.out.seen + del2.out.seen),
+      f"a refused deletion ended the game: {ann.out.seen[-3:]} {del2.out.seen[-3:]}")
+send(del2, "a1")
+ann.out.expect(r"O plays a1\.")
+send(ann, "resign")
+send(ann, "yes")
+ann.out.expect(r"You resigned; del2 wins\.")
+del2.out.expect(r"ann resigned; you win\.")
+check(ann.wait(timeout=TIMEOUT) == 0 and del2.wait(timeout=TIMEOUT) == 0,
+      "the players of a resigned game did not exit cleanly")
+status, out, err = run(["stats", "ann", "--server", address, "--json"], "ann.sqlite")
+ann_before = json.loads(out) if status == 0 else None
+status, out, err = run_signing_in(["account", "delete", "del2", "--server", address, "--password-stdin"],
+                       "del2.sqlite", "del2 password\n")
+check(status == 0, f"deleting del2 after the game: {status} {out} {err}")
+status, out, err = run(["stats", "ann", "--server", address, "--json"], "ann.sqlite")
+check(status == 0 and json.loads(out) == ann_before,
+      f"deleting del2 changed ann's stats: {ann_before} then {status} {out} {err}")
+status, out, err = run(["history", "ann", "--server", address], "ann.sqlite")
+check(status == 0 and "del2" in out, f"ann's game against del2 left her history: {out} {err}")
 
 server.send_signal(signal.SIGTERM)
 server.wait(timeout=10)

@@ -171,6 +171,9 @@ public enum AuthenticationError: Error, Equatable, Sendable, CustomStringConvert
   case notSignedIn
   /// Two-factor is already on, or not on, for this request.
   case twoFactorState(String)
+  /// The account cannot be deleted: it has an online game waiting for an opponent or being
+  /// played, which would end with sentences that are not true.
+  case unfinishedOnlineGame
   /// The records could not be read or written.
   case storage(String)
 
@@ -194,6 +197,9 @@ public enum AuthenticationError: Error, Equatable, Sendable, CustomStringConvert
       "This account has two-factor on: give a current code or a recovery code as well."
     case .notSignedIn: "That needs a signed-in player; sign in again."
     case .twoFactorState(let message): message
+    case .unfinishedOnlineGame:
+      "The account has an online game waiting for an opponent or being played; finish, resign "
+        + "or cancel it, then delete the account."
     case .storage(let message): message
     }
   }
@@ -222,7 +228,11 @@ public struct AuthenticationClient: Sendable {
   /// Changes a password after checking the credentials (with a code on a two-factor account).
   public var changePassword:
     @Sendable (_ credentials: Credentials, _ newPassword: String) async throws -> Void
-  /// Deletes an account and its games after checking the credentials.
+  /// Deletes an account after checking the credentials.
+  ///
+  /// Its games against other accounts stay theirs; its other games go with it. Throws
+  /// ``AuthenticationError/unfinishedOnlineGame`` while it has an online game waiting for an
+  /// opponent or being played.
   public var deleteAccount: @Sendable (_ credentials: Credentials) async throws -> Void
   /// Lists the accounts.
   public var listAccounts: @Sendable () async throws -> [AccountSummary]

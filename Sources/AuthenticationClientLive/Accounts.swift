@@ -134,15 +134,36 @@ final class Accounts: Sendable {
 
   func delete(_ credentials: Credentials) throws(AuthenticationError) {
     let (account, _) = try authorize(credentials)
-    try storage { database throws(SQLiteError) in
-      try database.transaction { () throws(SQLiteError) in
-        // Games, the two-factor secret and recovery codes go with the account (ON DELETE
-        // CASCADE); the game in progress is keyed by id alone.
-        try database.run("DELETE FROM games WHERE saved_for = ?", SQLiteValue(account.id))
-        try database.run("DELETE FROM accounts WHERE id = ?", SQLiteValue(account.id))
+    let deleted = try storage { database throws(SQLiteError) -> Bool in
+      try database.transaction { () throws(SQLiteError) -> Bool in
+        let id = SQLiteValue(account.id)
+        // A server's game waiting or under way would end with sentences that are not true.
+        let unfinished = try database.query(
+          """
+          SELECT 1 FROM online_games
+          WHERE ended_at IS NULL AND (x_account = ?1 OR o_account = ?1) LIMIT 1
+          """, id)
+        guard unfinished.isEmpty else { return false }
+        // The game in progress is keyed by id alone. Finished games against another account
+        // stay that player's, with this side's account NULL (ON DELETE SET NULL); the others
+        // (against the computer, a guest, itself, or an account deleted before) go, so that
+        // none becomes a game without accounts, which the guest's stats would count.
+        try database.run("DELETE FROM games WHERE saved_for = ?", id)
+        for table in ["games", "online_games"] {
+          try database.run(
+            """
+            DELETE FROM \(table) WHERE (x_account = ?1 OR o_account = ?1)
+              AND (x_account IS NULL OR o_account IS NULL OR x_account = o_account)
+            """, id)
+        }
+        // The two-factor secret, recovery codes, sessions and rating go with it (ON DELETE
+        // CASCADE).
+        try database.run("DELETE FROM accounts WHERE id = ?", id)
         try database.run("DELETE FROM sign_in_failures WHERE user_key = ?", .text(account.key))
+        return true
       }
     }
+    guard deleted else { throw .unfinishedOnlineGame }
     enrolments.withLock { _ = $0.removeValue(forKey: account.key) }
     challenges.withLock { challenges in
       challenges = challenges.filter { $0.value.accountID != account.id }

@@ -111,5 +111,88 @@ enum Schema {
       PRIMARY KEY (online_game, ply)
     ) STRICT, WITHOUT ROWID;
     """,
+    // Version 4: deleting an account keeps the other players' games. Its games against another
+    // account stay theirs, with this side's account NULL (the name stays as it was stored);
+    // its other games are deleted with it (see `Accounts.delete`). SQLite cannot alter a
+    // foreign key, so the four game tables are rebuilt with every row and index. The new
+    // tables are filled before the old ones are dropped, children first, so that dropping
+    // cascades to nothing; renaming a parent renames its children's references with it.
+    """
+    CREATE TABLE games_v4 (
+      id INTEGER PRIMARY KEY,
+      x_name TEXT NOT NULL,
+      x_account INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+      x_computer REAL,
+      o_name TEXT NOT NULL,
+      o_account INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+      o_computer REAL,
+      board_rows INTEGER NOT NULL,
+      board_columns INTEGER NOT NULL,
+      k INTEGER NOT NULL,
+      first_mover TEXT NOT NULL CHECK (first_mover IN ('x', 'o')),
+      result TEXT CHECK (result IN ('xWins', 'oWins', 'draw')),
+      started_at INTEGER NOT NULL,
+      ended_at INTEGER,
+      saved_for INTEGER UNIQUE,
+      CHECK (saved_for IS NOT NULL OR (result IS NOT NULL AND ended_at IS NOT NULL))
+    ) STRICT;
+    INSERT INTO games_v4 (id, x_name, x_account, x_computer, o_name, o_account, o_computer,
+      board_rows, board_columns, k, first_mover, result, started_at, ended_at, saved_for)
+    SELECT id, x_name, x_account, x_computer, o_name, o_account, o_computer,
+      board_rows, board_columns, k, first_mover, result, started_at, ended_at, saved_for
+    FROM games;
+    CREATE TABLE moves_v4 (
+      game_id INTEGER NOT NULL REFERENCES games_v4(id) ON DELETE CASCADE,
+      ply INTEGER NOT NULL,
+      cell_row INTEGER NOT NULL,
+      cell_column INTEGER NOT NULL,
+      PRIMARY KEY (game_id, ply)
+    ) STRICT, WITHOUT ROWID;
+    INSERT INTO moves_v4 (game_id, ply, cell_row, cell_column)
+    SELECT game_id, ply, cell_row, cell_column FROM moves;
+    CREATE TABLE online_games_v4 (
+      id INTEGER PRIMARY KEY,
+      code TEXT NOT NULL UNIQUE,
+      board_rows INTEGER NOT NULL,
+      board_columns INTEGER NOT NULL,
+      k INTEGER NOT NULL,
+      first_mover TEXT NOT NULL CHECK (first_mover IN ('x', 'o')),
+      x_account INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+      x_rating INTEGER NOT NULL,
+      o_account INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+      o_rating INTEGER,
+      created_at INTEGER NOT NULL,
+      result TEXT CHECK (result IN ('xWins', 'oWins', 'draw')),
+      end_reason TEXT CHECK (end_reason IN ('completed', 'forfeit', 'resigned')),
+      ended_at INTEGER,
+      game_id INTEGER REFERENCES games_v4(id) ON DELETE SET NULL,
+      CHECK ((result IS NULL) = (ended_at IS NULL))
+    ) STRICT;
+    INSERT INTO online_games_v4 (id, code, board_rows, board_columns, k, first_mover, x_account,
+      x_rating, o_account, o_rating, created_at, result, end_reason, ended_at, game_id)
+    SELECT id, code, board_rows, board_columns, k, first_mover, x_account,
+      x_rating, o_account, o_rating, created_at, result, end_reason, ended_at, game_id
+    FROM online_games;
+    CREATE TABLE online_moves_v4 (
+      online_game INTEGER NOT NULL REFERENCES online_games_v4(id) ON DELETE CASCADE,
+      ply INTEGER NOT NULL,
+      cell_row INTEGER NOT NULL,
+      cell_column INTEGER NOT NULL,
+      PRIMARY KEY (online_game, ply)
+    ) STRICT, WITHOUT ROWID;
+    INSERT INTO online_moves_v4 (online_game, ply, cell_row, cell_column)
+    SELECT online_game, ply, cell_row, cell_column FROM online_moves;
+    DROP TABLE online_moves;
+    DROP TABLE online_games;
+    DROP TABLE moves;
+    DROP TABLE games;
+    ALTER TABLE games_v4 RENAME TO games;
+    ALTER TABLE moves_v4 RENAME TO moves;
+    ALTER TABLE online_games_v4 RENAME TO online_games;
+    ALTER TABLE online_moves_v4 RENAME TO online_moves;
+    CREATE INDEX games_by_x_account ON games(x_account, ended_at);
+    CREATE INDEX games_by_o_account ON games(o_account, ended_at);
+    CREATE INDEX online_games_in_progress ON online_games(ended_at) WHERE ended_at IS NULL;
+    """,
   ]
 }

@@ -3,19 +3,19 @@
 /// `docs/protocol.md` documents each value; a change here is a change of the protocol.
 public enum ProtocolVersion {
   /// The version this build speaks.
-  public static let current: UInt16 = 4
+  public static let current: UInt16 = 5
 
   /// Every version this build can speak; a server picks the highest one a client also speaks.
   ///
-  /// Only ``current``: a client of version 3 cannot read ``ServerMessage/cancelled(code:)``,
-  /// which a spectator of a cancelled game gets (a message type it does not know is a
-  /// violation), as a client of version 2 could not read ``ErrorCode/tooManyGames``; so it is
-  /// told to update rather than served.
+  /// Only ``current``: a client of version 4 cannot read ``ErrorCode/unfinishedGame``, as one
+  /// of version 3 could not read ``ServerMessage/cancelled(code:)`` and one of version 2
+  /// ``ErrorCode/tooManyGames`` (what a receiver does not know is a violation); so it is told
+  /// to update rather than served.
   public static let supported: ClosedRange<UInt16> = current...current
 
   /// Why this build cannot talk to a server that refused its `hello` with
   /// ``ErrorCode/unsupportedVersion``, as the end of a sentence about the server: `speaks
-  /// protocol version 3, and this tictactoe speaks version 4; update the older one`.
+  /// protocol version 4, and this tictactoe speaks version 5; update the older one`.
   ///
   /// The server's versions are read from the refusal as they are, even when they make no range.
   public static func mismatch(_ refusal: Refusal) -> String {
@@ -25,7 +25,7 @@ public enum ProtocolVersion {
       + "older one"
   }
 
-  /// The versions this build speaks, in words: `version 4`, or `versions 3 to 4`.
+  /// The versions this build speaks, in words: `version 5`, or `versions 4 to 5`.
   public static var spoken: String { words(supported.lowerBound, supported.upperBound) }
 
   private static func words(_ low: UInt16, _ high: UInt16) -> String {

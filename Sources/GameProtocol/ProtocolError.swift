@@ -108,6 +108,9 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable {
   /// for an opponent or being played): it cannot create or join another until one ends. `detail`
   /// is the limit. Since version 3.
   case tooManyGames = 33
+  /// The account to delete has a game waiting for an opponent or being played on this server:
+  /// it is not deleted until the game ends or is cancelled. Since version 5.
+  case unfinishedGame = 34
 }
 
 /// A refusal: what went wrong, which request it answers, and a number some codes carry.

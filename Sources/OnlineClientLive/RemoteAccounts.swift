@@ -188,6 +188,7 @@ func authenticationError(for refusal: Refusal, _ address: ServerAddress) -> Auth
     }
   case .codeRequired: return .codeRequired
   case .notSignedIn: return .notSignedIn
+  case .unfinishedGame: return .unfinishedOnlineGame
   case .twoFactorState:
     // The request refused says which state two-factor was not in.
     switch refusal.request {

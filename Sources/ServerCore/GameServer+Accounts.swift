@@ -172,6 +172,7 @@ extension GameServer {
       case .codeRequired: return Refusal(.codeRequired, request: request)
       case .notSignedIn: return Refusal(.notSignedIn, request: request)
       case .twoFactorState: return Refusal(.twoFactorState, request: request)
+      case .unfinishedOnlineGame: return Refusal(.unfinishedGame, request: request)
       case .storage(let message):
         log("An account request failed: \(message)")
         return Refusal(.serverError, request: request)
@@ -212,7 +213,7 @@ extension GameServer {
     state.clients[id]?.pendingRequest = nil
     switch result {
     case .success(.deleted(let userName)):
-      forfeitGames(of: userName, state: &state)
+      signOut(userName, state: &state)
       if state.clients[id] != nil { state.send(.accepted(request: request), to: id) }
     case .success(let reply):
       guard state.clients[id] != nil else { return }
@@ -229,30 +230,17 @@ extension GameServer {
     }
   }
 
-  /// Ends the games of a deleted account (its records went with it) and signs it out
-  /// everywhere.
-  private func forfeitGames(of userName: String, state: inout State) {
+  /// Signs a deleted account out everywhere.
+  ///
+  /// Its games are not touched: the accounts refuse to delete an account with a game waiting
+  /// or under way (``AuthenticationError/unfinishedOnlineGame``), and a game asked for while
+  /// the deletion was being answered cannot be stored for an account that is gone, so its
+  /// creation or seat is refused as the storage failure it is.
+  private func signOut(_ userName: String, state: inout State) {
     let key = userName.lowercased()
     for id in state.clients.keys.sorted()
     where state.clients[id]?.account?.userName.lowercased() == key {
       state.clients[id]?.account = nil
-    }
-    for code in state.matches.keys.sorted() {
-      guard var match = state.matches[code], !match.isOver else { continue }
-      let deleted: Mark? =
-        match.x.name.lowercased() == key ? .x : match.o?.name.lowercased() == key ? .o : nil
-      guard let deleted else { continue }
-      if match.o == nil || !match.isUnderWay {
-        state.matches[code] = nil
-        continue
-      }
-      let end = GameEnd(
-        winner: deleted.opponent, reason: .forfeit, xRating: match.x.rating,
-        oRating: match.o?.rating ?? 0)
-      match.phase = .finished(end)
-      match.endedAt = state.now
-      state.send(.ended(code: code, end), to: match.audience)
-      state.matches[code] = match
     }
   }
 }

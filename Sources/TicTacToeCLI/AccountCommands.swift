@@ -159,7 +159,7 @@ extension CLI {
         try await withCode(options, input: input, password: password) { credentials in
           try await client.deleteAccount(credentials)
         }
-        Console.line("Deleted the account \(user) and its games.")
+        Console.line("Deleted the account \(user).")
       case .enableTwoFactor:
         try await enableTwoFactor(user: user, client: client, input: input)
       case .disableTwoFactor:

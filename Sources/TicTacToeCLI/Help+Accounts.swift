@@ -29,7 +29,12 @@ extension Help {
       create          a new account: a user name of 1 to 24 printable characters and a
                       password of 8 to 256 characters, without control characters
       passwd          change the password (the old one, then the new one)
-      delete          delete the account and its games (asks for the password)
+      delete          delete the account (asks for the password): its games against the
+                      computer or the guest go with it; its games against other accounts
+                      stay in their records, under the name it had. Refused while the
+                      account has an online game waiting for an opponent or being played
+                      (in this database, or on the server with --server): finish, resign
+                      or cancel it first
       list            the user names, and whether two-factor is on
       2fa-enable      show a TOTP secret and otpauth:// URI for an authenticator app, turn
                       two-factor on after one valid code, and print 8 one-time recovery codes

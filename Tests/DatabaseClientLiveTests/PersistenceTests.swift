@@ -44,6 +44,53 @@ struct PersistenceTests {
     #expect(try Database(path: path).userVersion() == Schema.migrations.count)
   }
 
+  /// Version 4 rebuilds the game tables so that deleting an account keeps the games of the
+  /// accounts it played: every row, move and index of version 3 is kept.
+  @Test func version3MigratesKeepingEveryGameAndTheOpponentsGamesOutliveAnAccount() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    let indexesQuery =
+      "SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL "
+      + "ORDER BY name"
+    let indexesBefore: [[SQLiteValue]]
+    do {
+      let old = try Database(path: path)
+      try old.migrate(Array(Schema.migrations.prefix(3)))
+      try old.execute(
+        """
+        INSERT INTO accounts VALUES (1, 'pat', 'pat', 'h', 0), (2, 'quinn', 'quinn', 'h', 0);
+        INSERT INTO games (id, x_name, x_account, o_name, o_account, board_rows, board_columns,
+          k, first_mover, result, started_at, ended_at)
+        VALUES (7, 'pat', 1, 'quinn', 2, 3, 3, 3, 'x', 'xWins', 1, 2);
+        INSERT INTO moves VALUES (7, 0, 0, 0), (7, 1, 1, 0), (7, 2, 0, 1), (7, 3, 1, 1),
+          (7, 4, 0, 2);
+        INSERT INTO online_games (id, code, board_rows, board_columns, k, first_mover,
+          x_account, x_rating, o_account, o_rating, created_at, result, end_reason, ended_at,
+          game_id)
+        VALUES (3, 'ABC234', 3, 3, 3, 'x', 1, 1200, 2, 1200, 1, 'xWins', 'completed', 2, 7);
+        INSERT INTO online_moves SELECT 3, ply, cell_row, cell_column FROM moves;
+        """)
+      indexesBefore = try old.query(indexesQuery).map(\.values)
+    }
+    let client = DatabaseClient.live(database: try LocalDatabase(path: path))
+    let database = try Database(path: path)
+    #expect(try database.userVersion() == Schema.migrations.count)
+    #expect(try database.query(indexesQuery).map(\.values) == indexesBefore)
+    #expect(try database.query("PRAGMA foreign_key_check").isEmpty)
+    for (table, count) in [("games", 1), ("moves", 5), ("online_games", 1), ("online_moves", 5)] {
+      let rows = try database.query("SELECT COUNT(*) FROM \(table)")
+      #expect(rows.first?[0] == .integer(count), "\(table)")
+    }
+    // Quinn's account goes; Pat's game stays, with Quinn's name as it was stored.
+    try database.run("DELETE FROM accounts WHERE id = 2")
+    let stats = try await client.stats(.account(1))
+    #expect(stats.wins == 1)
+    #expect(stats.recentGames.map(\.o.name) == ["quinn"])
+    #expect(stats.recentGames.first?.moves.count == 5)
+    let online = try database.query("SELECT x_account, o_account, game_id FROM online_games")
+    #expect(online.first?.values == [.integer(1), .null, .integer(7)])
+  }
+
   @Test func emptyDatabaseGetsTheLatestSchema() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("tictactoe.sqlite")

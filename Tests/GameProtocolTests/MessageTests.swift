@@ -214,6 +214,7 @@ struct MessageTests {
     // Numbers are the protocol's: a code added in a version keeps the number it came with.
     #expect(ErrorCode.codeRequired.rawValue == 32)
     #expect(ErrorCode.tooManyGames.rawValue == 33)
+    #expect(ErrorCode.unfinishedGame.rawValue == 34)
   }
 
   @Test func everyErrorCodeRoundTripsAndNoOtherIsRead() throws {
@@ -245,21 +246,23 @@ struct MessageTests {
 
 struct VersionTests {
   @Test func theHighestCommonVersionIsChosen() {
-    #expect(ProtocolVersion.negotiated(with: 4...4) == 4)
-    #expect(ProtocolVersion.negotiated(with: 1...5) == 4)
+    #expect(ProtocolVersion.negotiated(with: 5...5) == 5)
+    #expect(ProtocolVersion.negotiated(with: 1...5) == 5)
     #expect(ProtocolVersion.negotiated(with: 0...9) == ProtocolVersion.supported.upperBound)
-    // Version 1's history request had no page, version 2 cannot read `tooManyGames` and version
-    // 3 cannot read `cancelled`: their clients are told to update.
+    // Version 1's history request had no page, version 2 cannot read `tooManyGames`, version 3
+    // cannot read `cancelled` and version 4 cannot read `unfinishedGame`: their clients are
+    // told to update.
     #expect(ProtocolVersion.negotiated(with: 1...1) == nil)
     #expect(ProtocolVersion.negotiated(with: 2...2) == nil)
     #expect(ProtocolVersion.negotiated(with: 3...3) == nil)
     #expect(ProtocolVersion.negotiated(with: 1...3) == nil)
-    #expect(ProtocolVersion.negotiated(with: 5...6) == nil)
+    #expect(ProtocolVersion.negotiated(with: 4...4) == nil)
+    #expect(ProtocolVersion.negotiated(with: 6...7) == nil)
     #expect(ProtocolVersion.negotiated(with: 0...0) == nil)
   }
 
   @Test func thisBuildSpeaksItsCurrentVersionOnly() {
-    #expect(ProtocolVersion.current == 4)
+    #expect(ProtocolVersion.current == 5)
     #expect(ProtocolVersion.supported == ProtocolVersion.current...ProtocolVersion.current)
     #expect(ProtocolVersion.negotiated(with: ProtocolVersion.supported) == ProtocolVersion.current)
   }
@@ -268,10 +271,10 @@ struct VersionTests {
     func mismatch(_ low: UInt32, _ high: UInt32) -> String {
       ProtocolVersion.mismatch(Refusal(.unsupportedVersion, request: 1, detail: low << 16 | high))
     }
-    #expect(ProtocolVersion.spoken == "version 4")
+    #expect(ProtocolVersion.spoken == "version 5")
     #expect(
-      mismatch(3, 3)
-        == "speaks protocol version 3, and this tictactoe speaks version 4; update the older one")
+      mismatch(4, 4)
+        == "speaks protocol version 4, and this tictactoe speaks version 5; update the older one")
     #expect(mismatch(4, 6).hasPrefix("speaks protocol versions 4 to 6, "))
     // A lying server's numbers are said, not trusted to make a range.
     #expect(mismatch(9, 1).hasPrefix("speaks protocol versions 9 to 1, "))

@@ -61,6 +61,9 @@ let finishedGame = FinishedGame(
 
 /// Accounts: `ann`, `bob` and `cat` with the password `password`; `dee` has two-factor (code
 /// `123456`).
+///
+/// Deleting `bob` is refused, as the live accounts refuse an account with a game waiting or
+/// under way.
 let testAccounts: AuthenticationClient = {
   var client = AuthenticationClient.unimplemented
   let ids: [String: Int64] = ["ann": 1, "bob": 2, "cat": 3, "dee": 4]
@@ -86,6 +89,7 @@ let testAccounts: AuthenticationClient = {
     guard ids[credentials.userName] != nil, credentials.password == "password" else {
       throw AuthenticationError.invalidCredentials
     }
+    if credentials.userName == "bob" { throw AuthenticationError.unfinishedOnlineGame }
   }
   return client
 }()
@@ -170,17 +174,18 @@ struct GameServerTests {
     await store.send(.connected(id, address: "10.0.0.1")) {
       $0.clients[id] = GameServer.Client(address: "10.0.0.1")
     }
-    await store.send(.received(id, .hello(versions: 5...6))) {
+    await store.send(.received(id, .hello(versions: 6...7))) {
       $0.outbox = [
         .init(
-          id, .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 4 << 16 | 4)))),
+          id, .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 5 << 16 | 5)))),
         .init(id, .close),
       ]
     }
     // Clients of version 1, whose history requests had no page, of version 2, which cannot read
-    // `tooManyGames`, and of version 3, which cannot read `cancelled`, are told to update too.
+    // `tooManyGames`, of version 3, which cannot read `cancelled`, and of version 4, which
+    // cannot read `unfinishedGame`, are told to update too.
     for (number, versions) in [
-      (UInt64(8), UInt16(1)...1), (9, 2...2), (10, 1...2), (11, 3...3), (12, 1...3),
+      (UInt64(8), UInt16(1)...1), (9, 2...2), (10, 1...2), (11, 3...3), (12, 1...3), (13, 4...4),
     ] {
       let old = ClientID(number)
       await store.send(.connected(old, address: "10.0.0.1")) {
@@ -190,7 +195,7 @@ struct GameServerTests {
         $0.outbox += [
           .init(
             old,
-            .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 4 << 16 | 4)))),
+            .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 5 << 16 | 5)))),
           .init(old, .close),
         ]
       }
@@ -210,9 +215,9 @@ struct GameServerTests {
       await store.send(.connected(id, address: address)) {
         $0.clients[id] = GameServer.Client(address: address)
       }
-      await store.send(.received(id, .hello(versions: 1...4))) {
+      await store.send(.received(id, .hello(versions: 1...5))) {
         $0.clients[id]?.phase = .ready
-        $0.outbox.append(.init(id, .message(.welcome(version: 4))))
+        $0.outbox.append(.init(id, .message(.welcome(version: 5))))
       }
     }
     for (id, name, number) in [(a, "ann", Int64(1)), (b, "bob", 2)] {
@@ -543,8 +548,11 @@ struct GameServerTests {
     await store.finish()
   }
 
-  @Test func aDeletedAccountLosesItsGames() async throws {
-    let store = makeStore(serverState(try playingMatch()))
+  /// An account with a game under way is not deleted: the game goes on, and nobody is told
+  /// that anyone left or won.
+  @Test func anAccountWithAGameUnderWayIsNotDeleted() async throws {
+    let match = try playingMatch()
+    let store = makeStore(serverState(match))
     await store.send(
       .received(guestClient, .deleteAccount(userName: "bob", password: "password", code: nil))
     ) {
@@ -553,19 +561,36 @@ struct GameServerTests {
       _ = allowance.take(now: epoch)
       $0.allowances["127.0.0.1"] = allowance
     }
+    let refusal = Refusal(.unfinishedGame, request: 0x07)
+    await store.receive(.accountResponse(guestClient, request: 0x07, .failure(refusal))) {
+      $0.clients[guestClient]?.pendingRequest = nil
+      $0.outbox = [.init(guestClient, .message(.refused(refusal)))]
+    }
+    #expect(store.state.matches[code] == match)
+    #expect(store.state.clients[bobClient]?.account == bob)
+    await store.finish()
+  }
+
+  /// A deleted account is signed out everywhere; the games of others are not touched.
+  @Test func aDeletedAccountIsSignedOutAndNoGameEndsForIt() async throws {
+    let match = try playingMatch()
+    let store = makeStore(serverState(match))
+    await store.send(
+      .received(guestClient, .deleteAccount(userName: "cat", password: "password", code: nil))
+    ) {
+      $0.clients[guestClient]?.pendingRequest = 0x07
+      var allowance = Allowance(now: epoch)
+      _ = allowance.take(now: epoch)
+      $0.allowances["127.0.0.1"] = allowance
+    }
     await store.receive(
-      .accountResponse(guestClient, request: 0x07, .success(.deleted(userName: "bob")))
+      .accountResponse(guestClient, request: 0x07, .success(.deleted(userName: "cat")))
     ) {
       $0.clients[guestClient]?.pendingRequest = nil
-      $0.clients[bobClient]?.account = nil
-      let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_200, oRating: 1_200)
-      $0.matches[code]?.phase = .finished(end)
-      $0.matches[code]?.endedAt = epoch
-      $0.outbox = [annClient, bobClient, guestClient].map {
-        .init($0, .message(.ended(code: code, end)))
-      }
-      $0.outbox.append(.init(guestClient, .message(.accepted(request: 0x07))))
+      $0.clients[catClient]?.account = nil
+      $0.outbox = [.init(guestClient, .message(.accepted(request: 0x07)))]
     }
+    #expect(store.state.matches[code] == match)
     await store.finish()
   }
 
