@@ -40,6 +40,9 @@ extension OnlineGame.State {
       return [.sentence(feature.narration[ply])] + boardAndTitle(afterPly: ply)
     case .refused(let refusal, let cell):
       return [.sentence(sentence(for: refusal, cell: cell))]
+    case .away(let mark, let seconds) where seconds <= 0:
+      // The time to come back has run out; the server ends the game next.
+      return [.sentence("\(name(of: mark)) lost the connection and did not come back in time.")]
     case .away(let mark, let seconds):
       return [
         .sentence(

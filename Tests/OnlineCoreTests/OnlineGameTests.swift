@@ -235,6 +235,13 @@ struct OnlineGameTests {
       $0.notices = [.reconnected, .away(.o, seconds: 5)]
     }
     #expect(store.state.isAway(.o))
+    #expect(
+      store.state.lines(for: .away(.o, seconds: 5))
+        == [.sentence("bob lost the connection; waiting 5 seconds.")])
+    // Back after the opponent's time ran out: no wait of 0 seconds is announced.
+    #expect(
+      store.state.lines(for: .away(.o, seconds: 0))
+        == [.sentence("bob lost the connection and did not come back in time.")])
     await store.finish()
   }
 
