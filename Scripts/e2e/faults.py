@@ -447,38 +447,34 @@ def full_disk(binary, work, template, tally, fail):
 
         # A read-only file system: the records stay readable, nothing is written.
         subprocess.run(["mount", "-o", "remount,ro", mount_point], check=True)
-        for arguments in (["stats"], ["history"], ["replay", "1"], ["account", "list"]):
-            result = subprocess.run(
-                [binary, *arguments, "--database", clean], stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, check=False)
-            if result.returncode != 0 or (
-                    arguments == ["history"] and b"X won" not in result.stdout):
-                fail(f"read-only file system, a database without its log: {arguments} exited "
-                     f"{result.returncode}: {result.stderr.decode().strip()}")
-        refused = subprocess.run(
-            [binary, "play", "--plain", "--database", clean], input=b"b2\n",
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
-        if refused.returncode != 1 or b"is read-only, so nothing can be saved" not in refused.stderr:
-            fail(f"read-only file system, a database without its log: play exited "
-                 f"{refused.returncode}: {refused.stderr.decode().strip()}")
+        read_only_checks(binary, clean, "read-only file system, a database without its log",
+                         fail, reads=(["stats"], ["history"], ["replay", "1"],
+                                      ["account", "list"]), history_shows=b"X won")
         digest = hashlib.sha256(open(database, "rb").read()).hexdigest()
-        for arguments in (["stats"], ["history"], ["account", "list"]):
-            result = subprocess.run(
-                [binary, *arguments, "--database", database], stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, check=False)
-            if result.returncode != 0:
-                fail(f"read-only file system: {arguments} exited {result.returncode}: "
-                     f"{result.stderr.decode().strip()}")
-        refused = subprocess.run(
-            [binary, "play", "--plain", "--database", database], input=b"b2\n",
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
-        if refused.returncode != 1 or b"read-only" not in refused.stderr:
-            fail(f"read-only file system: play exited {refused.returncode}: "
-                 f"{refused.stderr.decode().strip()}")
+        read_only_checks(binary, database, "read-only file system", fail,
+                         reads=(["stats"], ["history"], ["account", "list"]))
         if hashlib.sha256(open(database, "rb").read()).hexdigest() != digest:
             fail("read-only file system: the database changed")
     finally:
         subprocess.run(["umount", "-l", mount_point], check=False)
+
+
+def read_only_checks(binary, database, label, fail, reads, history_shows=None):
+    """On a read-only file system: each of `reads` succeeds (history showing `history_shows`),
+    and a game is refused as read-only in one sentence."""
+    for arguments in reads:
+        result = subprocess.run(
+            [binary, *arguments, "--database", database], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, check=False)
+        if result.returncode != 0 or (
+                history_shows and arguments == ["history"] and history_shows not in result.stdout):
+            fail(f"{label}: {arguments} exited {result.returncode}: "
+                 f"{result.stderr.decode().strip()}")
+    refused = subprocess.run(
+        [binary, "play", "--plain", "--database", database], input=b"b2\n",
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    if refused.returncode != 1 or b"is read-only, so nothing can be saved" not in refused.stderr:
+        fail(f"{label}: play exited {refused.returncode}: {refused.stderr.decode().strip()}")
 
 
 def damage_pages(path):
