@@ -374,6 +374,15 @@ def full_disk(binary, work, template, tally, fail):
               f"cannot be mounted here ({reason}).")
         return
     try:
+        # A database closed cleanly has no log beside it, which a reader on a full disk or a
+        # read-only file system cannot make.
+        clean = os.path.join(mount_point, "clean.sqlite")
+        subprocess.run(
+            [binary, "play", "--plain", "--computer", "none", "--database", clean],
+            input=b"a1\nb1\na2\nb2\na3\n", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            check=False)
+        if not os.path.exists(clean) or os.path.exists(clean + "-wal"):
+            fail("full disk: the clean database was not made, or kept its log")
         database = os.path.join(mount_point, "games.sqlite")
         shutil.copyfile(template, database)
         game = Plain(binary, database)
@@ -385,14 +394,7 @@ def full_disk(binary, work, template, tally, fail):
         deadline = time.monotonic() + 10
         while len(game.sentences()) < 2 and time.monotonic() < deadline:
             game.read(0.05)
-        filler = os.open(os.path.join(mount_point, "filler"), os.O_WRONLY | os.O_CREAT, 0o600)
-        for size in (65536, 4096, 512, 1):
-            while True:
-                try:
-                    os.write(filler, b"\0" * size)
-                except OSError:
-                    break
-        os.close(filler)
+        fill(os.path.join(mount_point, "filler"))
         for move in moves[2:]:
             game.send(move)
             game.read(0.1)
@@ -423,6 +425,13 @@ def full_disk(binary, work, template, tally, fail):
         print(f"faults: full disk: {len(shown)} of {len(moves)} moves acknowledged, "
               f"{len(stored)} stored, exit {status}: {error_lines[:1]}")
 
+        # The records stay readable while the disk is full (filled again: the game's index
+        # went when it ended).
+        fill(os.path.join(mount_point, "filler"))
+        read_only_checks(binary, clean, "full disk, a database without its log", fail,
+                         reads=(["stats"], ["history"], ["replay", "1"], ["account", "list"]),
+                         history_shows=b"X won", refusal=b"the disk is full")
+
         # Creating a database on the full disk leaves nothing behind.
         before = sorted(os.listdir(mount_point))
         created = subprocess.run(
@@ -434,16 +443,6 @@ def full_disk(binary, work, template, tally, fail):
         if after != before:
             fail(f"full disk: a failed creation left {sorted(set(after) - set(before))}")
         os.remove(os.path.join(mount_point, "filler"))
-
-        # A database closed cleanly has no log beside it, which a reader on a read-only file
-        # system cannot make.
-        clean = os.path.join(mount_point, "clean.sqlite")
-        subprocess.run(
-            [binary, "play", "--plain", "--computer", "none", "--database", clean],
-            input=b"a1\nb1\na2\nb2\na3\n", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            check=False)
-        if not os.path.exists(clean) or os.path.exists(clean + "-wal"):
-            fail("read-only file system: the clean database was not made, or kept its log")
 
         # A read-only file system: the records stay readable, nothing is written.
         subprocess.run(["mount", "-o", "remount,ro", mount_point], check=True)
@@ -459,9 +458,22 @@ def full_disk(binary, work, template, tally, fail):
         subprocess.run(["umount", "-l", mount_point], check=False)
 
 
-def read_only_checks(binary, database, label, fail, reads, history_shows=None):
-    """On a read-only file system: each of `reads` succeeds (history showing `history_shows`),
-    and a game is refused as read-only in one sentence."""
+def fill(path):
+    """Appends zeros to the file at `path` until its file system is full."""
+    filler = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    for size in (65536, 4096, 512, 1):
+        while True:
+            try:
+                os.write(filler, b"\0" * size)
+            except OSError:
+                break
+    os.close(filler)
+
+
+def read_only_checks(binary, database, label, fail, reads, history_shows=None,
+                     refusal=b"is read-only, so nothing can be saved"):
+    """Where nothing can be written: each of `reads` succeeds (history showing
+    `history_shows`), and a game is refused in one sentence saying `refusal`."""
     for arguments in reads:
         result = subprocess.run(
             [binary, *arguments, "--database", database], stdout=subprocess.PIPE,
@@ -473,7 +485,7 @@ def read_only_checks(binary, database, label, fail, reads, history_shows=None):
     refused = subprocess.run(
         [binary, "play", "--plain", "--database", database], input=b"b2\n",
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
-    if refused.returncode != 1 or b"is read-only, so nothing can be saved" not in refused.stderr:
+    if refused.returncode != 1 or refusal not in refused.stderr:
         fail(f"{label}: play exited {refused.returncode}: {refused.stderr.decode().strip()}")
 
 

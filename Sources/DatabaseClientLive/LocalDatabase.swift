@@ -74,10 +74,11 @@ public final class LocalDatabase: Sendable {
         accepting: ownSchema)
     } catch
       where access == .reading
-      && (error.kind == .readOnly || (error.kind == .cannotOpen && Glibc.access(path, F_OK) == 0))
+      && (error.kind == .readOnly
+        || ([.cannotOpen, .full].contains(error.kind) && Glibc.access(path, F_OK) == 0))
     {
       // A file that exists but cannot be opened for writing (a read-only folder or file
-      // system refuses even the log a reader makes): read it as it is.
+      // system, or a full disk, refuses even the log a reader makes): read it as it is.
       let reader = try Database(
         path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
         accepting: ownSchema)

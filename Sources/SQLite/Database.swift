@@ -86,8 +86,9 @@ public final class Database {
     if mode == .readOnly {
       // Check on a connection that cannot write (as below). A reader of a database in
       // write-ahead-log mode makes the log and its index beside the file, which a read-only
-      // folder or file system does not allow; where no log is there, every committed change
-      // is in the file itself, which is then read as a file nothing changes.
+      // folder or file system, or a full disk, does not allow; where no log with pages is
+      // there, every committed change is in the file itself, which is then read as a file
+      // nothing changes.
       var isImmutable = false
       do {
         try Self.check(
@@ -189,11 +190,12 @@ public final class Database {
   }
 
   /// Whether a read-only connection to `path` failed only because the log of write-ahead
-  /// logging could not be made beside it, and the file may be read as it is: it exists and no
-  /// log is there, which would hold changes the file does not.
+  /// logging or its index could not be made beside it (a read-only folder or file system, a
+  /// full disk), and the file may be read as it is: it exists and no log with pages is there,
+  /// which would hold changes the file does not.
   private static func needsImmutableReading(_ path: String, after error: SQLiteError) -> Bool {
-    (error.kind == .readOnly || error.kind == .cannotOpen) && FileSystem.exists(path)
-      && !FileSystem.exists(path + "-wal")
+    [.readOnly, .cannotOpen, .full].contains(error.kind) && FileSystem.exists(path)
+      && !FileSystem.hasLogWithPages(path)
   }
 
   /// The URI that opens `path` as an immutable file, its bytes percent-encoded where a URI

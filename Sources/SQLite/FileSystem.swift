@@ -25,6 +25,13 @@ enum FileSystem {
     return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
+  /// Whether the write-ahead log beside the database at `path` holds anything (a missing or
+  /// empty log holds no change the file lacks).
+  static func hasLogWithPages(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path + "-wal", &status) == 0 && status.st_size > 0
+  }
+
   /// Refuses a new database whose log still holds pages after its connection closed; removes
   /// an empty log and the shared-memory index.
   static func requireNoLog(_ path: String, reportedAs reported: String) throws(SQLiteError) {
