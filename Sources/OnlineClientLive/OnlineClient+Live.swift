@@ -26,21 +26,16 @@ extension OnlineClient {
     let sessions = RemoteSessions(trust: trust)
     return OnlineClient(
       checkServer: { address in
-        let connection = try await ServerConnection.open(address, loop: try ClientLoop.shared()) {
-          _ throws(OnlineFailure) in
-        }
+        let connection = try await ServerConnection.open(
+          address, loop: try ClientLoop.shared(), trusting: nil)
         connection.close()
         return try trust.status(of: address, presented: connection.fingerprint)
       },
       trustServer: { address, fingerprint in try trust.pin(address, fingerprint) },
       accounts: { address in .remote(sessions.session(for: address)) },
       listGames: { address in
-        let connection = try await ServerConnection.open(address, loop: try ClientLoop.shared()) {
-          (fingerprint: [UInt8]) throws(OnlineFailure) in
-          try trust.check(address, presented: fingerprint)
-        } confirm: { (fingerprint: [UInt8]) throws(OnlineFailure) in
-          try trust.confirm(address, presented: fingerprint)
-        }
+        let connection = try await ServerConnection.open(
+          address, loop: try ClientLoop.shared(), trusting: trust)
         defer { connection.close() }
         switch try await connection.request(.listGames) {
         case .games(let listings): return listings
@@ -53,12 +48,8 @@ extension OnlineClient {
       link: { address in sessions.link(for: address) },
       signOut: { address in await sessions.remove(address)?.close() },
       playerRecord: { address, userName in
-        let connection = try await ServerConnection.open(address, loop: try ClientLoop.shared()) {
-          (fingerprint: [UInt8]) throws(OnlineFailure) in
-          try trust.check(address, presented: fingerprint)
-        } confirm: { (fingerprint: [UInt8]) throws(OnlineFailure) in
-          try trust.confirm(address, presented: fingerprint)
-        }
+        let connection = try await ServerConnection.open(
+          address, loop: try ClientLoop.shared(), trusting: trust)
         defer { connection.close() }
         func refused(_ refusal: Refusal) -> OnlineFailure {
           refusal.code == .noSuchUser

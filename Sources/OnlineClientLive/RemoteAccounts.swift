@@ -44,12 +44,7 @@ public actor RemoteSession {
     let trust = self.trust
     let loop: EventLoop
     if let own = self.loop { loop = own } else { loop = try ClientLoop.shared() }
-    let opened = try await ServerConnection.open(address, loop: loop) {
-      (fingerprint: [UInt8]) throws(OnlineFailure) in
-      try trust.check(address, presented: fingerprint)
-    } confirm: { (fingerprint: [UInt8]) throws(OnlineFailure) in
-      try trust.confirm(address, presented: fingerprint)
-    }
+    let opened = try await ServerConnection.open(address, loop: loop, trusting: trust)
     connection = opened
     // A dropped connection signs in again with the token, so that requests of a signed-in
     // player (recovery codes) still work; a token the server no longer knows is forgotten.

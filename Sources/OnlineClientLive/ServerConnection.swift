@@ -59,15 +59,14 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   ///   - address: The server.
   ///   - loop: The client's event loop.
   ///   - timeoutMilliseconds: How long connecting and greeting may take.
-  ///   - verify: Checks the server's fingerprint in the handshake; throws to refuse it.
-  ///   - confirm: Runs with the fingerprint once the server has greeted as a tictactoe server
-  ///     (to pin it); throws to refuse the connection.
+  ///   - trust: The pinned fingerprints: the server's is checked against them in the
+  ///     handshake, and pinned there once the server has greeted as a tictactoe server; `nil`
+  ///     accepts any server (to show its fingerprint to the player, who decides).
   /// - Returns: The connection, ready for requests.
   /// - Throws: ``OnlineFailure`` with one sentence.
   public static func open(
     _ address: ServerAddress, loop: EventLoop, timeoutMilliseconds: Int64 = 10_000,
-    verify: @Sendable ([UInt8]) throws(OnlineFailure) -> Void,
-    confirm: @Sendable ([UInt8]) throws(OnlineFailure) -> Void = { _ throws(OnlineFailure) in }
+    trusting trust: TrustStore?
   ) async throws(OnlineFailure) -> ServerConnection {
     let addresses: [SocketAddress]
     do {
@@ -97,7 +96,7 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     case .established(let fingerprint):
       server.fingerprint = fingerprint
       do {
-        try verify(fingerprint)
+        try trust?.check(address, presented: fingerprint)
       } catch {
         server.close()
         throw error
@@ -130,7 +129,7 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
         "The server at \(address) does not speak the tictactoe protocol.", isPermanent: true)
     }
     do {
-      try confirm(server.fingerprint)
+      try trust?.confirm(address, presented: server.fingerprint)
     } catch {
       server.close()
       throw error

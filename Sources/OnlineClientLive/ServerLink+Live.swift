@@ -21,12 +21,7 @@ extension ServerLink {
         let task = Task {
           current.connection.withLock { $0 }?.close()
           do throws(OnlineFailure) {
-            let connection = try await ServerConnection.open(address, loop: loop) {
-              (fingerprint: [UInt8]) throws(OnlineFailure) in
-              try trust.check(address, presented: fingerprint)
-            } confirm: { (fingerprint: [UInt8]) throws(OnlineFailure) in
-              try trust.confirm(address, presented: fingerprint)
-            }
+            let connection = try await ServerConnection.open(address, loop: loop, trusting: trust)
             current.connection.withLock { $0 = connection }
             continuation.yield(.opened)
             while let message = await connection.next() {
