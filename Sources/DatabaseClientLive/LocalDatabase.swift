@@ -72,13 +72,7 @@ public final class LocalDatabase: Sendable {
       database = try Database(
         path: path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
         accepting: ownSchema)
-    } catch
-      where access == .reading
-      && (error.kind == .readOnly
-        || ([.cannotOpen, .full].contains(error.kind) && Glibc.access(path, F_OK) == 0))
-    {
-      // A file that exists but cannot be opened for writing (a read-only folder or file
-      // system, or a full disk, refuses even the log a reader makes): read it as it is.
+    } catch  where access == .reading && Database.isOnlyReadable(path, after: error) {
       let reader = try Database(
         path: path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
         accepting: ownSchema)

@@ -189,13 +189,18 @@ public final class Database {
       path: path, systemError: reason)
   }
 
-  /// Whether a read-only connection to `path` failed only because the log of write-ahead
-  /// logging or its index could not be made beside it (a read-only folder or file system, a
-  /// full disk), and the file may be read as it is: it exists and no log with pages is there,
-  /// which would hold changes the file does not.
-  private static func needsImmutableReading(_ path: String, after error: SQLiteError) -> Bool {
+  /// Whether opening the existing file at `path` failed because nothing can be written where
+  /// it lies (the file, its folder or file system is read-only, or the disk is full, which
+  /// refuses even the log and index a reader makes): a reader may still open it read-only.
+  public static func isOnlyReadable(_ path: String, after error: SQLiteError) -> Bool {
     [.readOnly, .cannotOpen, .full].contains(error.kind) && FileSystem.exists(path)
-      && !FileSystem.hasLogWithPages(path)
+  }
+
+  /// Whether a read-only connection to `path` failed only because the log of write-ahead
+  /// logging or its index could not be made beside it, and the file may be read as it is: no
+  /// log with pages is there, which would hold changes the file does not.
+  private static func needsImmutableReading(_ path: String, after error: SQLiteError) -> Bool {
+    isOnlyReadable(path, after: error) && !FileSystem.hasLogWithPages(path)
   }
 
   /// The URI that opens `path` as an immutable file, its bytes percent-encoded where a URI
