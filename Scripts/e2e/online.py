@@ -117,6 +117,22 @@ def send(process, line):
     process.stdin.flush()
 
 
+def ann_creates():
+    """Ann, signed in, creates a game; returns her process and the invite code."""
+    ann = start(["play", "--server", address, "--user", "ann", "--password-stdin", "--new"],
+                "ann", "ann.sqlite")
+    send(ann, "correct horse")
+    return ann, ann.out.expect(r"Invite code: (\w+)").group(1)
+
+
+def bob_joins(code, name="bob"):
+    """Bob, signed in, joins the game of `code`; returns his process."""
+    bob = start(["play", "--server", address, "--user", "bob", "--password-stdin", "--join", code],
+                name, "bob.sqlite")
+    send(bob, "battery staple")
+    return bob
+
+
 def run(arguments, database, stdin_text=""):
     result = subprocess.run(
         [BINARY] + arguments + ["--database", os.path.join(WORK, database)],
@@ -253,9 +269,7 @@ listing = json.loads(out) if status == 0 else {}
 check(any(game["code"] == code and game["status"] == "open" and game["x"] == "ann"
           for game in listing.get("games", [])), f"games does not list the open game: {out}")
 
-bob = start(["play", "--server", address, "--user", "bob", "--password-stdin", "--join", code],
-            "bob", "bob.sqlite")
-send(bob, "battery staple")
+bob = bob_joins(code)
 for player in (ann, bob, watcher):
     player.out.expect(r"bob joined; bob plays O\.")
 for player in (ann, bob, watcher):
@@ -394,9 +408,7 @@ bob.kill()
 bob.wait()
 ann.out.expect(r"bob lost the connection; waiting 60 seconds\.")
 watcher.out.expect(r"bob lost the connection; waiting 60 seconds\.")
-bob = start(["play", "--server", address, "--user", "bob", "--password-stdin", "--join", code],
-            "bob again", "bob.sqlite")
-send(bob, "battery staple")
+bob = bob_joins(code, "bob again")
 ann.out.expect(r"bob is back\.")
 watcher.out.expect(r"bob is back\.")
 bob.out.expect(r"bob, place your O")
@@ -687,13 +699,8 @@ except subprocess.TimeoutExpired:
     fail("the server did not stop on SIGTERM")
 server.err.expect(r"tictactoe serve: Stopped\.")
 server, port, _ = start_server(address, grace=2)
-ann = start(["play", "--server", address, "--user", "ann", "--password-stdin", "--new"],
-            "ann", "ann.sqlite")
-send(ann, "correct horse")
-code = ann.out.expect(r"Invite code: (\w+)").group(1)
-bob = start(["play", "--server", address, "--user", "bob", "--password-stdin", "--join", code],
-            "bob", "bob.sqlite")
-send(bob, "battery staple")
+ann, code = ann_creates()
+bob = bob_joins(code)
 ann.out.expect(r"bob joined; bob plays O\.")
 bob.out.expect(r"ann, place your X")
 bob.kill()
@@ -703,13 +710,8 @@ check(ann.wait(timeout=TIMEOUT) == 0, "the winner by forfeit did not exit cleanl
 
 # MARK: - After a restart, the player who is back is told the opponent is away
 
-ann = start(["play", "--server", address, "--user", "ann", "--password-stdin", "--new"],
-            "ann", "ann.sqlite")
-send(ann, "correct horse")
-code = ann.out.expect(r"Invite code: (\w+)").group(1)
-bob = start(["play", "--server", address, "--user", "bob", "--password-stdin", "--join", code],
-            "bob", "bob.sqlite")
-send(bob, "battery staple")
+ann, code = ann_creates()
+bob = bob_joins(code)
 bob.out.expect(r"ann, place your X")
 send(ann, "b2")
 bob.out.expect(r"X plays b2\.")
@@ -730,10 +732,7 @@ check(ann.wait(timeout=TIMEOUT) == 0, "the winner by forfeit after a restart did
 
 # MARK: - An open game whose creator stays away past the grace is dropped, and its spectators told
 
-ann = start(["play", "--server", address, "--user", "ann", "--password-stdin", "--new"],
-            "ann", "ann.sqlite")
-send(ann, "correct horse")
-code = ann.out.expect(r"Invite code: (\w+)").group(1)
+ann, code = ann_creates()
 watcher = start(["play", "--server", address, "--watch", code], "watcher", "watcher.sqlite")
 watcher.out.expect(r"Waiting for an opponent…")
 ann.kill()
@@ -815,10 +814,7 @@ def run_signing_in(arguments, database, stdin_text):
 status, out, err = run_signing_in(["account", "create", "del2", "--server", address, "--password-stdin"],
                        "del2.sqlite", "del2 password\n")
 check(status == 0, f"del2: {status} {err}")
-ann = start(["play", "--server", address, "--user", "ann", "--password-stdin", "--new"],
-            "ann", "ann.sqlite")
-send(ann, "correct horse")
-code = ann.out.expect(r"Invite code: (\w+)").group(1)
+ann, code = ann_creates()
 status, out, err = run_signing_in(["account", "delete", "del2", "--server", address, "--password-stdin"],
                        "del2.sqlite", "del2 password\n")
 check(status == 0 and out.strip() == "Deleted the account del2.", f"delete: {status} {out} {err}")
