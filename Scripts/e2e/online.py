@@ -14,6 +14,7 @@ import json
 import os
 import queue
 import re
+import resource
 import signal
 import socket
 import sqlite3
@@ -213,6 +214,19 @@ busy = subprocess.run(
     capture_output=True, env=ENV, timeout=30)
 check(busy.returncode == 1 and b"Address already in use (is another server running there?)."
       in busy.stderr, f"a second server on a port in use: {busy.returncode} {busy.stderr}")
+check(not os.path.exists(os.path.join(WORK, "busy.sqlite"))
+      and not os.path.exists(os.path.join(WORK, "busy.sqlite.tls.pem")),
+      "a server refused its address left a database or certificate behind")
+# Too few open files is refused before anything is made, rather than failing as it stops.
+def few_files():
+    resource.setrlimit(resource.RLIMIT_NOFILE, (16, 16))
+cramped = subprocess.run(
+    [BINARY, "serve", "--listen", "127.0.0.1:0", "--database", os.path.join(WORK, "few.sqlite")],
+    capture_output=True, env=ENV, timeout=30, preexec_fn=few_files)
+check(cramped.returncode == 1 and cramped.stderr == b"tictactoe serve: The server needs at "
+      b"least 64 open files, and the limit here is 16 (ulimit -n).\n"
+      and not os.path.exists(os.path.join(WORK, "few.sqlite")),
+      f"a server under ulimit -n 16: {cramped.returncode} {cramped.stderr}")
 certificate = server_database + ".tls.pem"
 check(os.path.exists(certificate), "the server made no certificate beside its database")
 check(stat.S_IMODE(os.stat(certificate).st_mode) == 0o600,

@@ -30,24 +30,28 @@ public final class Listener: Selectable, @unchecked Sendable {
   ///   - handler: Given each accepted connection on the loop; returns its handler, or `nil` to
   ///     refuse it (it is closed at once).
   /// - Throws: ``SystemError`` when the address cannot be bound.
-  public init(
+  public convenience init(
     address: SocketAddress, loop: EventLoop, context: TLSContext,
     handler: @escaping (Connection) -> (any ConnectionHandler)?
   ) throws(SystemError) {
-    let descriptor = try System.socket(family: address.family)
-    do {
-      try System.setOption(descriptor, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
-      if address.family == AF_INET6 {
-        // Listening on :: takes IPv4 too, as "all interfaces" promises.
-        try? System.setOption(descriptor, level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 0)
-      }
-      try System.bind(descriptor, to: address)
-      try System.listen(descriptor, backlog: 4_096)
-      self.address = try System.localAddress(descriptor)
-    } catch {
-      System.close(descriptor)
-      throw error
-    }
+    self.init(
+      socket: try ListeningSocket(address: address), loop: loop, context: context, handler: handler)
+  }
+
+  /// Accepts on `loop` the connections of a socket already listening.
+  ///
+  /// - Parameters:
+  ///   - socket: The listening socket; the listener owns it from now on.
+  ///   - loop: The loop that accepts and drives the connections.
+  ///   - context: The server's TLS context.
+  ///   - handler: Given each accepted connection on the loop; returns its handler, or `nil` to
+  ///     refuse it (it is closed at once).
+  public init(
+    socket: ListeningSocket, loop: EventLoop, context: TLSContext,
+    handler: @escaping (Connection) -> (any ConnectionHandler)?
+  ) {
+    let descriptor = socket.take()
+    self.address = socket.address
     self.descriptor = descriptor
     self.loop = loop
     self.context = context
@@ -190,4 +194,48 @@ extension EventLoop {
 
   /// Milliseconds on the monotonic clock, the clock of ``Connection/openedAt``.
   public static func monotonicMilliseconds() -> Int64 { System.monotonicMilliseconds() }
+}
+
+/// A TCP socket bound and listening, before anything accepts on it: a server claims its address
+/// first, so that an address in use is found before anything else is made.
+///
+/// Closed when released, unless a ``Listener`` took it.
+public final class ListeningSocket: @unchecked Sendable {
+  /// The address the socket is bound to, with the port the system chose for port 0.
+  public let address: SocketAddress
+  private let descriptor: Int32
+  private var isTaken = false
+
+  /// Binds and listens on `address`; connections wait in the backlog until a ``Listener``
+  /// takes the socket.
+  ///
+  /// - Throws: ``SystemError`` when the address cannot be bound.
+  public init(address: SocketAddress) throws(SystemError) {
+    let descriptor = try System.socket(family: address.family)
+    do {
+      try System.setOption(descriptor, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
+      if address.family == AF_INET6 {
+        // Listening on :: takes IPv4 too, as "all interfaces" promises.
+        try? System.setOption(descriptor, level: Int32(IPPROTO_IPV6), name: IPV6_V6ONLY, value: 0)
+      }
+      try System.bind(descriptor, to: address)
+      try System.listen(descriptor, backlog: 4_096)
+      self.address = try System.localAddress(descriptor)
+    } catch {
+      System.close(descriptor)
+      throw error
+    }
+    self.descriptor = descriptor
+  }
+
+  /// The descriptor, now the taker's to close.
+  fileprivate func take() -> Int32 {
+    precondition(!isTaken, "a listening socket was taken twice")
+    isTaken = true
+    return descriptor
+  }
+
+  deinit {
+    if !isTaken { System.close(descriptor) }
+  }
 }

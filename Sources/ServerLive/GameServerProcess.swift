@@ -66,6 +66,14 @@ public enum GameServerProcess {
   private static func start(
     _ options: ServeOptions, environment: [String: String], algorithm: PasswordHash.Algorithm
   ) async throws(ServeFailure) -> RunningServer {
+    let descriptorLimit = EventLoop.raiseDescriptorLimit()
+    guard descriptorLimit >= minimumOpenFiles else {
+      throw ServeFailure(
+        "The server needs at least \(minimumOpenFiles) open files, and the limit here is "
+          + "\(descriptorLimit) (ulimit -n).")
+    }
+    // The address first: one in use is found before a database or certificate is made.
+    let socket = try listen(options.listen)
     let path = try databasePath(options.database, environment: environment)
     let database: LocalDatabase
     do {
@@ -89,7 +97,6 @@ public enum GameServerProcess {
     } catch {
       throw ServeFailure(error.description)
     }
-    let descriptorLimit = EventLoop.raiseDescriptorLimit()
     let loop: EventLoop
     do {
       loop = try EventLoop()
@@ -130,7 +137,9 @@ public enum GameServerProcess {
       logLine("Resumed \(parts.compactMap { $0 }.joined(separator: " and ")).")
     }
 
-    let listener = try listen(options.listen, loop: loop, context: context, transport: transport)
+    let listener = Listener(socket: socket, loop: loop, context: context) { connection in
+      transport.accept(connection)
+    }
     loop.start(name: "tictactoe server")
     return RunningServer(
       loop: loop, listener: listener, transport: transport, runtime: runtime,
@@ -138,9 +147,11 @@ public enum GameServerProcess {
       announcement: "Listening on \(listener.address)\nFingerprint: \(identity.fingerprintText)\n")
   }
 
-  private static func listen(
-    _ address: ServerAddress?, loop: EventLoop, context: TLSContext, transport: ServerTransport
-  ) throws(ServeFailure) -> Listener {
+  /// The open files a server needs to start, serve a few players and stop cleanly: its
+  /// database, certificate, event loop and threads take about 20 before any player comes.
+  static let minimumOpenFiles = 64
+
+  private static func listen(_ address: ServerAddress?) throws(ServeFailure) -> ListeningSocket {
     let requested = address ?? ServerAddress(host: "")
     let candidates: [SocketAddress]
     do {
@@ -156,9 +167,7 @@ public enum GameServerProcess {
     var lastError: SystemError?
     for candidate in candidates {
       do {
-        return try Listener(address: candidate, loop: loop, context: context) { connection in
-          transport.accept(connection)
-        }
+        return try ListeningSocket(address: candidate)
       } catch {
         lastError = error
       }
