@@ -271,14 +271,17 @@ public enum CLI {
       engines = [key: engine]
       return engine
     }
+    let input = ManagerInput()
     var session = PbrainSession(
       k: k, defaultTurn: .milliseconds(Int64((seconds ?? 1) * 1_000))
     ) { board, budget, memoryLimit in
-      engine(memoryLimit).chooseMove(
+      input.isThinking = true
+      defer { input.isThinking = false }
+      return engine(memoryLimit).chooseMove(
         for: board, difficulty: difficulty, budget: budget, using: &generator)
     }
     session.prepare = { board, memoryLimit in engine(memoryLimit).prepare(for: board) }
-    while !session.hasEnded, Console.outputFailure == nil, let line = readLine() {
+    while !session.hasEnded, Console.outputFailure == nil, let line = input.next() {
       let lines = session.respond(to: line)
       guard !lines.isEmpty else { continue }
       // Written straight to the file descriptor so that the manager sees each answer at once.

@@ -194,7 +194,7 @@ enum Help {
     pbrain-tictactoe does the same, under the name managers require.
 
     Examples:
-      printf 'START 15\\nBEGIN\\nEND\\n' | tictactoe pbrain
+      printf 'START 15\\nBEGIN\\n' | tictactoe pbrain
       pbrain-tictactoe --time 0.5
 
     Usage: tictactoe pbrain [--k K] [--difficulty LEVEL] [--time SECONDS]
@@ -210,7 +210,8 @@ enum Help {
     ABOUT and END. X is the column and Y the row, from 0 at the top left. Only freestyle is
     played (rule 0: five or more in a row win); another rule is answered with ERROR and the
     reason. A move is ready within timeout_turn and a fair share of time_left; a DEBUG line
-    before it gives the budget used.
+    before it gives the budget used. END ends the brain at once, even in the middle of a move;
+    the end of input ends it after the commands already sent.
     """
 
   /// What unbeatable promises, and why it is called Strongest where it does not.

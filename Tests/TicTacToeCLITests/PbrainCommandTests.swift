@@ -45,7 +45,6 @@ struct PbrainCommandTests {
       BEGIN
       TURN 0,0
       TURN 14,14
-      END
 
       """
     let (lines, status) = try session(script)
@@ -80,11 +79,11 @@ struct PbrainCommandTests {
   @Test func takesAWinAndBlocksALoss() throws {
     // Own stones on row 0 from column 0 to 3: 4,0 wins.
     let win = try session(
-      "START 15\nBOARD\n0,0,1\n1,0,1\n2,0,1\n3,0,1\n0,5,2\n1,7,2\n2,9,2\n3,11,2\nDONE\nEND\n")
+      "START 15\nBOARD\n0,0,1\n1,0,1\n2,0,1\n3,0,1\n0,5,2\n1,7,2\n2,9,2\n3,11,2\nDONE\n")
     #expect(moves(win.lines).map { "\($0.x),\($0.y)" } == ["4,0"])
     // The opponent's four on column 14, open at the bottom only: 14,4 blocks it.
     let block = try session(
-      "START 15\nBOARD\n14,0,2\n14,1,2\n14,2,2\n14,3,2\n5,5,1\n9,9,1\n5,9,1\nDONE\nEND\n")
+      "START 15\nBOARD\n14,0,2\n14,1,2\n14,2,2\n14,3,2\n5,5,1\n9,9,1\n5,9,1\nDONE\n")
     #expect(moves(block.lines).map { "\($0.x),\($0.y)" } == ["14,4"])
   }
 
@@ -126,6 +125,40 @@ struct PbrainCommandTests {
     #expect(text.components(separatedBy: "DEBUG budget").count == 5, "\(text)")
   }
 
+  /// A manager waits only a moment for a brain to end: `END` in the middle of a move ends it
+  /// at once, with no move sent.
+  @Test func endInTheMiddleOfAMoveEndsTheBrainAtOnce() throws {
+    let process = Process()
+    process.executableURL = brain
+    let output = Pipe()
+    let input = Pipe()
+    process.standardOutput = output
+    process.standardInput = input
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Ten seconds for a quiet position of four stones, which the brain thinks over.
+    let script = "INFO timeout_turn 10000\nSTART 15\nBOARD\n7,7,1\n8,8,2\n6,8,1\n8,6,2\nDONE\n"
+    input.fileHandleForWriting.write(Data(script.utf8))
+    var text = ""
+    while !text.hasPrefix("OK\n") {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    #expect(text == "OK\n")
+    Thread.sleep(forTimeInterval: 0.3)
+    let sent = ContinuousClock.now
+    input.fileHandleForWriting.write(Data("END\n".utf8))
+    text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let waited = ContinuousClock.now - sent
+    try input.fileHandleForWriting.close()
+    #expect(process.terminationStatus == 0)
+    #expect(text == "OK\n", "a move or more was sent after END: \(text)")
+    // Far below the ten seconds of the move, with room for a loaded machine.
+    #expect(waited < .seconds(3), "the brain took \(waited) to end")
+  }
+
   @Test func refusesWhatItDoesNotPlayAndEndsAtTheEndOfInput() throws {
     let (lines, status) = try session("INFO rule 1\nSTART 20\nTURN 3,3\n")
     #expect(status == 0)
@@ -157,7 +190,7 @@ struct PbrainCommandTests {
   }
 
   @Test func tictactoePbrainIsTheSameBrain() throws {
-    let result = try run("pbrain", input: "ABOUT\nSTART 15\nBEGIN\nEND\n")
+    let result = try run("pbrain", input: "ABOUT\nSTART 15\nBEGIN\n")
     #expect(result.status == 0)
     #expect(result.lines.first?.hasPrefix("name=\"pbrain-tictactoe\"") == true)
     #expect(result.lines.last == "7,7")

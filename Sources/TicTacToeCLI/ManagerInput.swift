@@ -1,0 +1,65 @@
+import Foundation
+import GameRules
+import Synchronization
+
+/// A tournament manager's lines to the brain, read on a thread of their own so that `END` is
+/// heard while the brain thinks.
+///
+/// The Gomocup protocol asks a brain to end as soon as it reads `END`, even in the middle of a
+/// move: a manager waits only a moment before it kills the brain. So `END` while
+/// ``isThinking`` ends the process at once, writing nothing more; any other line waits its turn
+/// in order.
+final class ManagerInput: Sendable {
+  private struct State {
+    var lines: [String] = []
+    var isClosed = false
+    var isThinking = false
+  }
+
+  private let state = Mutex(State())
+  /// Signalled for every line queued and once at the end of input.
+  private let arrived = DispatchSemaphore(value: 0)
+
+  /// Starts reading standard input.
+  init() {
+    Thread.detachNewThread { [self] in read() }
+  }
+
+  /// Whether the brain is choosing a move; set around each move.
+  var isThinking: Bool {
+    get { state.withLock { $0.isThinking } }
+    set { state.withLock { $0.isThinking = newValue } }
+  }
+
+  /// The next line, waiting for it; `nil` at the end of input.
+  func next() -> String? {
+    while true {
+      let taken: String?? = state.withLock { state in
+        if !state.lines.isEmpty { return .some(state.lines.removeFirst()) }
+        return state.isClosed ? .some(nil) : nil
+      }
+      if let taken { return taken }
+      arrived.wait()
+    }
+  }
+
+  private func read() {
+    while let line = readLine() {
+      let endsNow = state.withLock { state in
+        if state.isThinking, ManagerInput.isEnd(line) { return true }
+        state.lines.append(line)
+        return false
+      }
+      // Nothing is flushed or cleaned up: the search is abandoned and the answer never sent.
+      if endsNow { _exit(CLI.ExitCode.success) }
+      arrived.signal()
+    }
+    state.withLock { $0.isClosed = true }
+    arrived.signal()
+  }
+
+  /// Whether `line` is the protocol's `END`, as the session reads it.
+  static func isEnd(_ line: String) -> Bool {
+    line.protocolText.trimmingWhitespace().uppercased() == "END"
+  }
+}
