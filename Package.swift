@@ -69,7 +69,10 @@ let package = Package(
     .target(name: "StatsCore", dependencies: ["Architecture", "DatabaseClient", "GameRules"]),
     .target(
       name: "OnlineCore",
-      dependencies: ["Architecture", "GameCore", "GameProtocol", "GameRules", "OnlineClient"]),
+      dependencies: [
+        "Architecture", "AuthenticationClient", "GameCore", "GameProtocol", "GameRules",
+        "OnlineClient",
+      ]),
     .target(
       name: "ServerCore",
       dependencies: ["Architecture", "AuthenticationClient", "GameProtocol", "GameRules"]

@@ -183,7 +183,7 @@ public enum AuthenticationError: Error, Equatable, Sendable, CustomStringConvert
     case .invalidCredentials: "The user name or password is incorrect."
     case .invalidCode: "That code is not valid. Check your authenticator app and try again."
     case .lockedOut(let seconds):
-      "Too many failed attempts. Try again in \(seconds) second\(seconds == 1 ? "" : "s")."
+      "Too many failed attempts. Try again in \(WaitText.phrase(seconds: seconds))."
     case .userNameTaken: "That user name is taken. Choose another."
     case .invalidUserName:
       "A user name is 1 to 24 printable characters, without control characters."

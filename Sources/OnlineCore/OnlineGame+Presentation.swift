@@ -1,3 +1,4 @@
+import AuthenticationClient
 public import GameCore
 public import GameProtocol
 public import GameRules
@@ -46,7 +47,7 @@ extension OnlineGame.State {
     case .away(let mark, let seconds):
       return [
         .sentence(
-          "\(name(of: mark)) lost the connection; waiting \(seconds) second\(seconds == 1 ? "" : "s")."
+          "\(name(of: mark)) lost the connection; waiting \(WaitText.phrase(seconds: seconds))."
         )
       ]
     case .back(let mark):
@@ -445,7 +446,8 @@ extension OnlineGame {
     case .unsupportedVersion:
       return "The server \(ProtocolVersion.mismatch(refusal))."
     case .rateLimited:
-      return "Too many sign-in attempts from this address; try again in \(refusal.detail) seconds."
+      return "Too many sign-in attempts from this address; try again in "
+        + "\(WaitText.phrase(seconds: Int(refusal.detail)))."
     case .shuttingDown:
       return "The server is shutting down."
     case .serverError:
