@@ -541,7 +541,7 @@ final class Accounts: Sendable {
       }
     }
     guard code.count == Self.recoveryCodeLength else { return false }
-    return try useRecoveryCode(code, accountID: accountID)
+    return try useRecoveryCode(Self.recoveryForm(code), accountID: accountID)
   }
 
   /// The TOTP step within ±1 of now whose code matches and is later than `after`.
@@ -647,6 +647,20 @@ final class Accounts: Sendable {
   /// Drops spaces and hyphens and lowercases, as codes are often typed in groups.
   static func normalized(_ code: String) -> String {
     String(code.lowercased().unicodeScalars.filter { $0 != " " && $0 != "-" })
+  }
+
+  /// A recovery code as it was made, from a normalized code typed with a digit for the letter
+  /// it looks like: the codes' letters and digits (a–z, 2–7) hold no 0 or 1, so 0 can only be
+  /// o and 1 only l.
+  static func recoveryForm(_ code: String) -> String {
+    String(
+      code.map { character in
+        switch character {
+        case "0": "o"
+        case "1": "l"
+        default: character
+        }
+      })
   }
 
   static func isTOTPCode(_ code: String) -> Bool {
