@@ -1,9 +1,10 @@
 import AuthenticationClient
-@testable import AuthenticationClientLive
 import Crypto
 import DatabaseClientLive
 import SQLite
 import Testing
+
+@testable import AuthenticationClientLive
 
 /// Changes to a two-factor account need a code; recovery codes can be counted and renewed.
 struct SecondFactorTests {
