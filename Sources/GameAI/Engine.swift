@@ -301,12 +301,16 @@ public final class Engine: Sendable {
     default:
       best = ranked.filter { $0.key == top.key }
     }
+    var choices = best
     if let choice, top.tier <= 1, let chosen = facts.first(where: { $0.cell == choice }) {
-      best = [chosen]
+      // The search settles on the first forced win it finds, and the estimates may prove
+      // others, some by a shorter line: each is a win, so all are named, the shortest first.
+      let wins = ranked.filter { $0.tier <= 1 && ($0.estimate ?? 0) >= Score.provenThreshold }
+      best = wins.isEmpty ? [chosen] : wins
+      choices = best.contains { $0.cell == choice } ? [chosen] : [best[0]]
     }
     // Among moves that hold, the search's choice, or those whose estimate is close to the
     // strongest's.
-    var choices = best
     if top.tier == 2, let choice, facts.contains(where: { $0.cell == choice && $0.tier == 2 }) {
       return Examination(
         analysis: analysis(board, facts, best: best, top: top, moverCannotWin: moverCannotWin),
@@ -350,12 +354,13 @@ public final class Engine: Sendable {
   /// A move's evaluation: its proven value, or its estimate within what is proven of it.
   private static func evaluation(of fact: MoveFacts, empties: Int) -> Evaluation {
     if let proven = fact.proven {
-      return Score.evaluation(proven, emptyCells: empties, isExact: true)
+      return Score.evaluation(proven, emptyCells: empties, isExact: true).asFoundLine
     }
     // The estimating search's scores past the threshold are wins and losses it proved: a line
     // in one, a chain of fours, a threat-space win, a loss where every reply was read.
     let score = fact.estimate ?? 0
     var estimate = Score.evaluation(score, emptyCells: empties, isExact: Score.isProven(score))
+      .asFoundLine
     if fact.isSafe && estimate.value == .loss {
       estimate = Evaluation(value: .draw, plies: empties, isExact: false)
     }

@@ -16,20 +16,31 @@ public struct Evaluation: Hashable, Sendable, CustomStringConvertible {
   public var plies: Int
   /// Whether the value is proven; `false` when the engine could only estimate it.
   public var isExact: Bool
+  /// Whether a proven win or loss has the length of perfect play; `false` where a proof found
+  /// a forced line without showing that none is faster, so that `plies` is only the most the
+  /// game can last.
+  public var isFastest: Bool
 
   /// Creates an evaluation.
-  public init(value: GameValue, plies: Int, isExact: Bool = true) {
+  public init(value: GameValue, plies: Int, isExact: Bool = true, isFastest: Bool = true) {
     self.value = value
     self.plies = plies
     self.isExact = isExact
+    self.isFastest = isFastest
   }
 
-  /// `win in 3`, `draw`, `loss in 2`; an estimate has no length: `win (estimate)`.
+  /// Whether the length is known: the value is proven, and where it is a win or a loss, its
+  /// length is that of perfect play.
+  public var hasExactLength: Bool { isExact && (isFastest || value == .draw) }
+
+  /// `win in 3`, `draw`, `loss in 2`; a line found that may not be the fastest,
+  /// `win in at most 7`; an estimate has no length: `win (estimate)`.
   public var description: String {
     guard isExact else { return "\(value.rawValue) (estimate)" }
+    let bound = isFastest ? "" : "at most "
     return switch value {
-    case .win: "win in \(plies)"
-    case .loss: "loss in \(plies)"
+    case .win: "win in \(bound)\(plies)"
+    case .loss: "loss in \(bound)\(plies)"
     case .draw: "draw"
     }
   }

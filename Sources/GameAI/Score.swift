@@ -54,3 +54,13 @@ enum Score {
     return Evaluation(value: value, plies: emptyCells, isExact: false)
   }
 }
+
+extension Evaluation {
+  /// The evaluation of a forced line a proof found, which may not be the fastest: a win in 1
+  /// or a loss in 2 cannot be faster, any longer one may be.
+  var asFoundLine: Evaluation {
+    var found = self
+    found.isFastest = value == .draw || plies <= 2
+    return found
+  }
+}

@@ -149,11 +149,13 @@ extension GameFeature.State {
     }
   }
 
-  /// A value in at most four characters: `W3` (win in 3), `D` (draw), `L2` (loss in 2); an
-  /// estimate has no length and ends in `~` (`W~`).
+  /// A value in at most four characters: `W3` (win in 3), `D` (draw), `L2` (loss in 2),
+  /// `W≤7` (a forced win found in 7 plies, perhaps not the fastest); an estimate has no length
+  /// and ends in `~` (`W~`).
   static func code(_ evaluation: Evaluation) -> String {
     // Past 99 plies the count no longer fits.
-    let plies = evaluation.isExact && evaluation.plies <= 99 ? "\(evaluation.plies)" : ""
+    let bound = evaluation.isFastest ? "" : "≤"
+    let plies = evaluation.isExact && evaluation.plies <= 99 ? "\(bound)\(evaluation.plies)" : ""
     let text =
       switch evaluation.value {
       case .win: "W" + plies
@@ -165,7 +167,7 @@ extension GameFeature.State {
 
   /// What the short analysis codes mean, for a legend beside them.
   public static let analysisLegend =
-    "W3 win in 3 plies, D draw, L2 loss in 2 plies; ~ marks an estimate."
+    "W3 win in 3 plies, D draw, L2 loss in 2 plies, ≤ at most; ~ marks an estimate."
 
   /// The shown analysis in one sentence.
   ///

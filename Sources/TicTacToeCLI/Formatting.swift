@@ -64,8 +64,8 @@ enum Formatting {
   static func solveText(_ board: Board, _ result: SolveResult) -> String {
     let value =
       switch result.evaluation.value {
-      case .win: "a first-player win in \(result.evaluation.plies) plies"
-      case .loss: "a second-player win in \(result.evaluation.plies) plies"
+      case .win: "a first-player win \(solveLength(result.evaluation))"
+      case .loss: "a second-player win \(solveLength(result.evaluation))"
       case .draw: "a draw"
       }
     let proof = result.evaluation.isExact ? "" : " (estimate: the search did not finish)"
@@ -74,6 +74,12 @@ enum Formatting {
       Best first moves: \(result.best.map(\.name).joined(separator: ", ")).
       Nodes: \(result.nodes), time: \(formatted(seconds(result.duration))) s.
       """
+  }
+
+  /// `in 5 plies`, or where the proof found a line without showing that none is faster,
+  /// `in at most 7 plies`.
+  private static func solveLength(_ evaluation: Evaluation) -> String {
+    evaluation.isFastest ? "in \(evaluation.plies) plies" : "in at most \(evaluation.plies) plies"
   }
 
   static func solveJSON(_ board: Board, _ result: SolveResult) -> String {
@@ -134,10 +140,15 @@ private func cellFields(_ cell: Cell) -> [(key: String, value: (any Encodable)?)
   [("cell", cell.name), ("row", cell.row + 1), ("column", cell.column + 1)]
 }
 
-/// The fields of a value: `exact` only for an estimate.
+/// The fields of a value: `exact` only for an estimate, `fastest` only for a proven win or loss
+/// whose `plies` are those of a line found, perhaps not the fastest.
 private func valueFields(_ evaluation: Evaluation) -> [(key: String, value: (any Encodable)?)] {
   [("value", evaluation.value.rawValue), ("plies", evaluation.plies)]
-    + (evaluation.isExact ? [] : [("exact", false)])
+    + (evaluation.isExact ? [] : [("exact", false)]) + fastestField(evaluation)
+}
+
+private func fastestField(_ evaluation: Evaluation) -> [(key: String, value: (any Encodable)?)] {
+  evaluation.isExact && !evaluation.hasExactLength ? [("fastest", false)] : []
 }
 
 /// `analyze --json`: the keys of PRODUCT.md §7, in that order.
@@ -191,7 +202,10 @@ private struct SolveOutput: JSONObject {
     shapeFields(board)
       + [
         ("value", result.evaluation.value.rawValue), ("plies", result.evaluation.plies),
-        ("exact", result.evaluation.isExact), ("best", result.best.map(\.name)),
+        ("exact", result.evaluation.isExact),
+      ] + fastestField(result.evaluation)
+      + [
+        ("best", result.best.map(\.name)),
         ("nodes", result.nodes),
         ("seconds", (Formatting.seconds(result.duration) * 1_000).rounded() / 1_000),
       ]

@@ -124,11 +124,13 @@ enum Help {
     plies (single moves) to the end: the winner wins as fast as it can and the loser loses as
     slowly as it can. "best" lists every move with the best value, the strongest first.
 
-    Each value the engine proves is given as it is: on 3×3, on boards of up to 16 empty cells
-    by an exact search, and on boards of up to 64 cells by proof searches (there a win's length
-    is that of the forced line found, which may be longer than the fastest). What it cannot
-    prove within its time, and anything on larger boards, is its estimate: marked "(estimate)",
-    with no length ("exact": false in JSON, with the empty cells as "plies").
+    Each value the engine proves is given as it is: on 3×3 and on boards of up to 16 empty
+    cells by an exact search, elsewhere by proof searches and, on boards over 64 cells, where
+    the search proves a forced win or loss. A proof may find a forced line without showing
+    that none is faster: its length is then the most the game lasts, "win in at most 7"
+    ("fastest": false in JSON). What the engine cannot prove within its time is its estimate:
+    marked "(estimate)", with no length ("exact": false in JSON, with the empty cells as
+    "plies").
     """
 
   static let bestMove = """
@@ -163,6 +165,10 @@ enum Help {
     player cannot, the board is a draw (the second player cannot win either: an extra mark
     never hurts, so the first player could use the second's strategy). Boards of up to 64
     cells. When stderr is not a terminal, progress is a line every 10 seconds.
+
+    Boards of up to 64 cells are solved to the end, with the length of perfect play; larger
+    ones get the analysis of a move's time, where a win found is "in at most" so many plies
+    (a shorter one may exist) and a value not proven is marked as an estimate.
 
     Usage: tictactoe solve [--size N | --rows R --columns C] [--k K] [--value] [--json]
     """

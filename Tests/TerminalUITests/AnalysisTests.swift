@@ -46,7 +46,7 @@ struct AnalysisTests {
         "",
         "b1 D    c1 D    a2 D    c2 D    a3 D    b3 D    c3 D",
         "",
-        "W3 win in 3 plies, D draw, L2 loss in 2 plies; ~ marks an estimate.",
+        "W3 win in 3 plies, D draw, L2 loss in 2 plies, ≤ at most; ~ marks an estimate.",
         "Any key closes the analysis.",
       ])
     #expect(GameScreen(state, terminal: GameTerminalState(rows: 3, columns: 3)).overlay == lines)

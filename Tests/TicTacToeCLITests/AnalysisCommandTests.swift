@@ -159,6 +159,37 @@ struct AnalysisCommandTests {
     #expect(result.error.split(separator: "\n").count == 1)
   }
 
+  /// On 9×9 with three in a row the first player wins in 5 plies, as on 8×8, which is solved to
+  /// the end. The larger board's search finds forced wins without showing that none is faster,
+  /// so it never claims a length of perfect play it has not proven.
+  @Test func aWinFoundOnALargeBoardIsGivenAsAtMostItsLength() throws {
+    let small = try run("solve", "--size", "8", "--k", "3")
+    #expect(small.lines.first == "8×8, k = 3: a first-player win in 5 plies with perfect play.")
+    let large = try run("solve", "--size", "9", "--k", "3", "--json")
+    #expect(large.status == 0)
+    let fields = try #require(
+      try JSONSerialization.jsonObject(with: Data(large.output.utf8)) as? [String: Any])
+    #expect(fields["value"] as? String == "win")
+    #expect(fields["exact"] as? Bool == true)
+    #expect(fields["fastest"] as? Bool == false)
+    #expect((fields["plies"] as? Int).map { $0 >= 5 } == true)
+    // O answers in the corner: X still wins, and no move's length is stated as exact past two
+    // plies; the best moves are the wins, the shortest line first.
+    let position = "o......../........./........./........./....x..../........./........./"
+      + "........./........."
+    let analysis = try run("analyze", position, "--k", "3")
+    #expect(analysis.status == 0)
+    let moves = try #require(analysis.lines.first { $0.hasPrefix("Moves: ") })
+    for entry in moves.dropFirst("Moves: ".count).split(separator: ", ") {
+      let words = entry.split(separator: " ")
+      let plies = Int(words.last ?? "") ?? 0
+      #expect(plies <= 2 || entry.contains(" in at most "), "\(entry)")
+    }
+    let best = try #require(analysis.lines.last { $0.hasPrefix("Best: ") })
+    let first = try #require(best.dropFirst("Best: ".count).split(separator: ",").first)
+    #expect(moves.contains("\(first) win in at most 3"), "\(best) \(moves)")
+  }
+
   @Test func helpLeadsWithExamples() throws {
     for arguments in [["--help"], ["analyze", "--help"], ["solve", "-h"], ["count", "--help"]] {
       let result = try run(arguments: arguments)
