@@ -159,6 +159,8 @@ struct AnalysisCommandTests {
     #expect(result.error.split(separator: "\n").count == 1)
   }
 
+  /// A large board's forced wins are given as "at most" their length.
+  ///
   /// On 9×9 with three in a row the first player wins in 5 plies, as on 8×8, which is solved to
   /// the end. The larger board's search finds forced wins without showing that none is faster,
   /// so it never claims a length of perfect play it has not proven.
@@ -175,7 +177,8 @@ struct AnalysisCommandTests {
     #expect((fields["plies"] as? Int).map { $0 >= 5 } == true)
     // O answers in the corner: X still wins, and no move's length is stated as exact past two
     // plies; the best moves are the wins, the shortest line first.
-    let position = "o......../........./........./........./....x..../........./........./"
+    let position =
+      "o......../........./........./........./....x..../........./........./"
       + "........./........."
     let analysis = try run("analyze", position, "--k", "3")
     #expect(analysis.status == 0)
