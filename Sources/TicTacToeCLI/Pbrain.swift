@@ -50,6 +50,8 @@ package struct PbrainSession {
   package private(set) var hasEnded = false
   /// The stones of a `BOARD` command being read, as (x, y, field).
   private var boardLines: [(x: Int, y: Int, field: Int)]?
+  /// Why the `BOARD` being read will be refused at its `DONE`: its first malformed line.
+  private var boardRefusal: String?
 
   /// The brain's name, as `ABOUT` gives it.
   static let about =
@@ -217,19 +219,28 @@ package struct PbrainSession {
   private mutating func boardLine(_ text: String) -> [String] {
     if text.uppercased() == "END" {
       boardLines = nil
+      boardRefusal = nil
       hasEnded = true
       return []
     }
     if text.uppercased() == "DONE" {
       let stones = boardLines ?? []
       boardLines = nil
+      if let refusal = boardRefusal {
+        boardRefusal = nil
+        return ["ERROR \(refusal); the board is left as it was"]
+      }
       return setUp(stones)
     }
     let numbers = text.split(separator: ",").map { Int(String($0).trimmingWhitespace()) }
     guard numbers.count == 3, let x = numbers[0], let y = numbers[1], let field = numbers[2]
     else {
-      boardLines = nil
-      return ["ERROR a BOARD line is x,y,field, such as 7,7,1; the board is left as it was"]
+      // Read on to DONE, so that the lines after it are not taken for commands and the
+      // manager gets one answer to the BOARD.
+      let shown = text.count > 20 ? String(text.prefix(20)) + "…" : text
+      boardRefusal =
+        boardRefusal ?? "\"\(shown)\" is not a BOARD line, which is x,y,field such as 7,7,1"
+      return []
     }
     boardLines?.append((x, y, field))
     return []
@@ -240,6 +251,10 @@ package struct PbrainSession {
     guard let start = game?.start else { return ["ERROR no board yet; send START first"] }
     guard stones.allSatisfy({ $0.field == 1 || $0.field == 2 }) else {
       return ["ERROR only fields 1 (own) and 2 (opponent) are supported; the board is unchanged"]
+    }
+    var seen: Set<[Int]> = []
+    for stone in stones where !seen.insert([stone.x, stone.y]).inserted {
+      return ["ERROR \(stone.x),\(stone.y) is given twice; the board is unchanged"]
     }
     let own = stones.filter { $0.field == 1 }
     let theirs = stones.filter { $0.field == 2 }
@@ -275,6 +290,16 @@ package struct PbrainSession {
     let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
     guard let key = parts.first?.lowercased() else { return [] }
     let value = parts.count > 1 ? Int(parts[1].trimmingWhitespace()) : nil
+    let units = [
+      "timeout_turn": "milliseconds", "timeout_match": "milliseconds",
+      "time_left": "milliseconds", "max_memory": "bytes",
+    ]
+    if let unit = units[key], value == nil {
+      return [
+        "ERROR INFO \(key) needs a whole number of \(unit), such as INFO \(key) 5000; "
+          + "the setting is left as it was"
+      ]
+    }
     switch key {
     case "timeout_turn": limits.turn = value.map { max(0, $0) }
     case "timeout_match": limits.match = value.map { max(0, $0) }
@@ -307,7 +332,10 @@ package struct PbrainSession {
     switch cell(argument) {
     case .failure(let error): return ["ERROR \(error.message)"]
     case .success(let cell):
-      guard current.moves.last == cell else {
+      guard let last = current.moves.last else {
+        return ["ERROR there is no move to take back"]
+      }
+      guard last == cell else {
         return ["ERROR only the last move can be taken back, and \(argument) is not it"]
       }
       _ = game?.undo()

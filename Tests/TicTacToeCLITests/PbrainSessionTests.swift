@@ -49,24 +49,26 @@ struct PbrainSessionTests {
 
   /// Every message, with the kind of answer it gets in each state (in `states` order).
   ///
-  /// While a BOARD is read, any line but a stone, DONE or END breaks it off with an error.
+  /// While a BOARD is read, any line but a stone, DONE or END gets no answer of its own: the
+  /// BOARD is refused at its DONE, with one error (``aBadBoardLineIsAnsweredOnceAtDone()``).
   static let messages: [(line: String, expected: [Kind])] = [
-    ("START 15", [.ok, .ok, .ok, .ok, .error, .ok, .ok]),
-    ("START 40", [.error, .error, .error, .error, .error, .error, .error]),
-    ("RECTSTART 10,7", [.ok, .ok, .ok, .ok, .error, .ok, .ok]),
-    ("RESTART", [.error, .ok, .ok, .ok, .error, .ok, .ok]),
-    ("BEGIN", [.error, .move, .error, .error, .error, .error, .error]),
-    ("TURN 9,9", [.error, .move, .move, .move, .error, .error, .error]),
-    ("TURN 99,9", [.error, .error, .error, .error, .error, .error, .error]),
-    ("BOARD", [.error, .none, .none, .none, .error, .none, .none]),
+    ("START 15", [.ok, .ok, .ok, .ok, .none, .ok, .ok]),
+    ("START 40", [.error, .error, .error, .error, .none, .error, .error]),
+    ("RECTSTART 10,7", [.ok, .ok, .ok, .ok, .none, .ok, .ok]),
+    ("RESTART", [.error, .ok, .ok, .ok, .none, .ok, .ok]),
+    ("BEGIN", [.error, .move, .error, .error, .none, .error, .error]),
+    ("TURN 9,9", [.error, .move, .move, .move, .none, .error, .error]),
+    ("TURN 99,9", [.error, .error, .error, .error, .none, .error, .error]),
+    ("BOARD", [.error, .none, .none, .none, .none, .none, .none]),
     ("DONE", [.unknown, .unknown, .unknown, .unknown, .move, .unknown, .unknown]),
     ("8,8,2", [.unknown, .unknown, .unknown, .unknown, .none, .unknown, .unknown]),
-    ("INFO timeout_turn 500", [.none, .none, .none, .none, .error, .none, .none]),
-    ("INFO rule 0", [.none, .none, .none, .none, .error, .none, .none]),
-    ("INFO rule 4", [.error, .error, .error, .error, .error, .error, .error]),
-    ("TAKEBACK 1,0", [.error, .error, .error, .ok, .error, .error, .error]),
-    ("ABOUT", [.about, .about, .about, .about, .error, .about, .about]),
-    ("FROBNICATE", [.unknown, .unknown, .unknown, .unknown, .error, .unknown, .unknown]),
+    ("INFO timeout_turn 500", [.none, .none, .none, .none, .none, .none, .none]),
+    ("INFO timeout_turn soon", [.error, .error, .error, .error, .none, .error, .error]),
+    ("INFO rule 0", [.none, .none, .none, .none, .none, .none, .none]),
+    ("INFO rule 4", [.error, .error, .error, .error, .none, .error, .error]),
+    ("TAKEBACK 1,0", [.error, .error, .error, .ok, .none, .error, .error]),
+    ("ABOUT", [.about, .about, .about, .about, .none, .about, .about]),
+    ("FROBNICATE", [.unknown, .unknown, .unknown, .unknown, .none, .unknown, .unknown]),
     ("END", [.none, .none, .none, .none, .none, .none, .none]),
   ]
 
@@ -95,7 +97,44 @@ struct PbrainSessionTests {
         kind(answer) == message.expected[state],
         "\(message.line) in state \(PbrainSessionTests.states[state].name): \(answer)")
       if message.line == "END" { #expect(brain.hasEnded) }
+      // In a BOARD, a line that is not a stone leaves one error for its DONE.
+      if PbrainSessionTests.states[state].name == "reading BOARD", !message.line.hasSuffix(",2"),
+        !["DONE", "END"].contains(message.line)
+      {
+        let done = brain.respond(to: "DONE")
+        #expect(done.count == 1 && done[0].hasPrefix("ERROR "), "\(message.line): \(done)")
+      }
     }
+  }
+
+  /// A manager expects one answer to a BOARD: a bad line among the stones is reported once, at
+  /// DONE, and the lines after it are stones, not commands.
+  @Test func aBadBoardLineIsAnsweredOnceAtDone() {
+    var brain = session()
+    feed(&brain, "START 15", "BEGIN")
+    let before = brain.game
+    let answers = ["BOARD", "7,7,1", "7,8", "8,8,2", "TURN 1,1", "DONE"].map {
+      brain.respond(to: $0)
+    }
+    #expect(
+      answers == [
+        [], [], [], [], [],
+        [
+          "ERROR \"7,8\" is not a BOARD line, which is x,y,field such as 7,7,1; the board is "
+            + "left as it was"
+        ],
+      ])
+    #expect(brain.game == before)
+    #expect(feed(&brain, "ABOUT").first?.hasPrefix("name=") == true)
+  }
+
+  @Test func aStoneGivenTwiceIsNamedWhateverTheCounts() {
+    var brain = session()
+    feed(&brain, "START 15")
+    #expect(
+      feed(&brain, "BOARD", "7,7,1", "7,7,1", "8,8,2", "DONE")
+        == ["ERROR 7,7 is given twice; the board is unchanged"])
+    #expect(feed(&brain, "TAKEBACK 7,7") == ["ERROR there is no move to take back"])
   }
 
   @Test func movesAreColumnCommaRowFromTheTopLeft() {
@@ -273,7 +312,13 @@ struct PbrainSessionTests {
     #expect(feed(&brain, "TURN -1,4").last?.hasPrefix("ERROR") == true)
     #expect(feed(&brain, "TURN 4").last?.hasPrefix("ERROR") == true)
     #expect(feed(&brain, "TURN 99999999999999999999,4").last?.hasPrefix("ERROR") == true)
-    #expect(feed(&brain, "INFO timeout_turn lots").isEmpty)
+    #expect(
+      feed(&brain, "INFO timeout_turn lots")
+        == [
+          "ERROR INFO timeout_turn needs a whole number of milliseconds, such as "
+            + "INFO timeout_turn 5000; the setting is left as it was"
+        ])
+    #expect(feed(&brain, "INFO max_memory 99999999999999999999").first?.hasPrefix("ERROR") == true)
   }
 
   /// C1 controls (U+009B is a one-character CSI to many terminals), direction overrides and
