@@ -114,12 +114,29 @@ public enum CLI {
     var output = ""
     var status = ExitCode.success
     var lineNumber = 0
+    let reader = LineReader()
     // Once the output is lost, reading on would only lose more.
-    while Console.outputFailure == nil, let line = readLine() {
+    while Console.outputFailure == nil {
+      let line: InputLine
+      do {
+        guard let next = try reader.next() else { break }
+        line = next
+      } catch {
+        Console.write(output)
+        printError(error.message)
+        return ExitCode.failure
+      }
       lineNumber += 1
-      let text = line.trimmingWhitespace()
-      if text.isEmpty { continue }
-      switch board(text, k: k) {
+      let text = line.text.trimmingWhitespace()
+      if text.isEmpty && !line.isTooLong { continue }
+      let parsed =
+        line.isTooLong
+        ? .failure(
+          UsageError(
+            "The line is longer than \(LineReader.maximumLineBytes) bytes, far more than a "
+              + "position of the largest board."))
+        : board(text, k: k)
+      switch parsed {
       case .failure(let error):
         if json { output += Formatting.lineErrorJSON(line: lineNumber, error.message) + "\n" }
         Console.write(output)
@@ -228,8 +245,17 @@ public enum CLI {
       return ExitCode.usage
     }
     var running = session
-    while !running.hasQuit, Console.outputFailure == nil, let line = readLine() {
-      if let response = running.respond(to: line) {
+    let reader = LineReader()
+    while !running.hasQuit, Console.outputFailure == nil {
+      let line: InputLine
+      do {
+        guard let next = try reader.next() else { break }
+        line = next
+      } catch {
+        printError(error.message)
+        return ExitCode.failure
+      }
+      if let response = running.respond(to: line.text, isTooLong: line.isTooLong) {
         // Written straight to the file descriptor so a controller sees each answer at once.
         Console.write(response)
       }
@@ -255,14 +281,16 @@ public enum CLI {
           arguments, program: "pbrain-tictactoe"
         ).command
       else { return ExitCode.usage }
-      return pbrain(k: k, difficulty: difficulty, seconds: seconds)
+      return pbrain(k: k, difficulty: difficulty, seconds: seconds, program: "pbrain-tictactoe")
     } catch {
       printError(error.message, program: "pbrain-tictactoe")
       return ExitCode.usage
     }
   }
 
-  private static func pbrain(k: Int, difficulty: Difficulty, seconds: Double?) -> Int32 {
+  private static func pbrain(
+    k: Int, difficulty: Difficulty, seconds: Double?, program: String = "tictactoe"
+  ) -> Int32 {
     var engines: [Int: Engine] = [:]
     var generator = SplitMix64(seed: UInt64.random(in: .min ... .max))
     func engine(_ memoryLimit: Int?) -> Engine {
@@ -281,8 +309,16 @@ public enum CLI {
         for: board, difficulty: difficulty, budget: budget, using: &generator)
     }
     session.prepare = { board, memoryLimit in engine(memoryLimit).prepare(for: board) }
-    while !session.hasEnded, Console.outputFailure == nil, let line = input.next() {
-      let lines = session.respond(to: line)
+    while !session.hasEnded, Console.outputFailure == nil {
+      let line: InputLine
+      switch input.next() {
+      case .none: return ExitCode.success
+      case .some(.failure(let failure)):
+        printError(failure.message, program: program)
+        return ExitCode.failure
+      case .some(.success(let next)): line = next
+      }
+      let lines = session.respond(to: line.text, isTooLong: line.isTooLong)
       guard !lines.isEmpty else { continue }
       // Written straight to the file descriptor so that the manager sees each answer at once.
       Console.write(lines.map { $0 + "\n" }.joined())

@@ -85,7 +85,9 @@ struct GTPSession {
   var isOver: Bool { stones.count == start.cellCount || winner != nil }
 
   /// Answers one line of input, or returns `nil` for a line with no command.
-  mutating func respond(to line: String) -> String? {
+  ///
+  /// A line `isTooLong` (cut short as it was read) is refused whatever it began with.
+  mutating func respond(to line: String, isTooLong: Bool = false) -> String? {
     var text = line.protocolText
     if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
     var words = text.split(separator: " ").map(String.init)
@@ -94,6 +96,9 @@ struct GTPSession {
     if let number = Int(words[0]), number >= 0 {
       id = words.removeFirst()
       guard !words.isEmpty else { return "?\(id) missing command\n\n" }
+    }
+    guard !isTooLong else {
+      return "?\(id) the line is longer than \(LineReader.maximumLineBytes) bytes\n\n"
     }
     switch execute(words[0], Array(words.dropFirst())) {
     case .success(let answer): return "=\(id)\(answer.isEmpty ? "" : " " + answer)\n\n"

@@ -11,7 +11,7 @@ import Synchronization
 /// in order.
 final class ManagerInput: Sendable {
   private struct State {
-    var lines: [String] = []
+    var lines: [Result<InputLine, LineReader.Failure>] = []
     var isClosed = false
     var isThinking = false
   }
@@ -31,10 +31,11 @@ final class ManagerInput: Sendable {
     set { state.withLock { $0.isThinking = newValue } }
   }
 
-  /// The next line, waiting for it; `nil` at the end of input.
-  func next() -> String? {
+  /// The next line, or why input could not be read, waiting for it; `nil` at the end of
+  /// input.
+  func next() -> Result<InputLine, LineReader.Failure>? {
     while true {
-      let taken: String?? = state.withLock { state in
+      let taken: Result<InputLine, LineReader.Failure>?? = state.withLock { state in
         if !state.lines.isEmpty { return .some(state.lines.removeFirst()) }
         return state.isClosed ? .some(nil) : nil
       }
@@ -44,10 +45,19 @@ final class ManagerInput: Sendable {
   }
 
   private func read() {
-    while let line = readLine() {
+    let reader = LineReader()
+    while true {
+      let line: InputLine
+      do {
+        guard let next = try reader.next() else { break }
+        line = next
+      } catch {
+        state.withLock { $0.lines.append(.failure(error)) }
+        break
+      }
       let endsNow = state.withLock { state in
-        if state.isThinking, ManagerInput.isEnd(line) { return true }
-        state.lines.append(line)
+        if state.isThinking, !line.isTooLong, ManagerInput.isEnd(line.text) { return true }
+        state.lines.append(.success(line))
         return false
       }
       // Nothing is flushed or cleaned up: the search is abandoned and the answer never sent.

@@ -53,6 +53,13 @@ package struct PbrainSession {
   /// Why the `BOARD` being read will be refused at its `DONE`: its first malformed line.
   private var boardRefusal: String?
 
+  /// The bytes the brain needs whatever its tables: the program itself and the engine's
+  /// smallest tables take about 35 MB at their peak (VmHWM, 15×15).
+  package static let leastMemory = 40_000_000
+
+  /// The most bytes of a line the brain reads.
+  package static let maximumLineBytes = 65_536
+
   /// The brain's name, as `ABOUT` gives it.
   static let about =
     "name=\"pbrain-tictactoe\", version=\"\(Help.version.split(separator: " ").last ?? "")\", "
@@ -69,8 +76,19 @@ package struct PbrainSession {
 
   /// The lines to write for one line of input (none for `INFO`, blank lines and the stones of
   /// `BOARD`).
-  package mutating func respond(to line: String) -> [String] {
+  ///
+  /// A line `isTooLong` (cut short as it was read) is refused whatever it began with; in a
+  /// `BOARD`, at its `DONE`.
+  package mutating func respond(to line: String, isTooLong: Bool = false) -> [String] {
     let text = line.protocolText.trimmingWhitespace()
+    if isTooLong {
+      let refusal = "a line is longer than \(PbrainSession.maximumLineBytes) bytes"
+      guard boardLines == nil else {
+        boardRefusal = boardRefusal ?? refusal
+        return []
+      }
+      return ["ERROR \(refusal), so it was not read"]
+    }
     if boardLines != nil { return boardLine(text) }
     guard !text.isEmpty else { return [] }
     let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
@@ -304,7 +322,14 @@ package struct PbrainSession {
     case "timeout_turn": limits.turn = value.map { max(0, $0) }
     case "timeout_match": limits.match = value.map { max(0, $0) }
     case "time_left": limits.left = value
-    case "max_memory": limits.memory = value.map { max(0, $0) }
+    case "max_memory":
+      limits.memory = value.map { max(0, $0) }
+      if let value, value > 0, value < PbrainSession.leastMemory {
+        return [
+          "ERROR max_memory \(value) is less than the \(PbrainSession.leastMemory / 1_000_000) MB "
+            + "this brain needs; it plays on in as little as it can"
+        ]
+      }
     case "rule":
       guard let value else { return ["ERROR INFO rule needs a number"] }
       guard value == 0 else {

@@ -319,6 +319,15 @@ struct PbrainSessionTests {
             + "INFO timeout_turn 5000; the setting is left as it was"
         ])
     #expect(feed(&brain, "INFO max_memory 99999999999999999999").first?.hasPrefix("ERROR") == true)
+    // A limit below what the program itself takes is said, not silently broken.
+    #expect(
+      feed(&brain, "INFO max_memory 10000000")
+        == [
+          "ERROR max_memory 10000000 is less than the 40 MB this brain needs; it plays on in as "
+            + "little as it can"
+        ])
+    #expect(feed(&brain, "INFO max_memory 83886080").isEmpty)
+    #expect(feed(&brain, "INFO max_memory 0").isEmpty)
   }
 
   /// C1 controls (U+009B is a one-character CSI to many terminals), direction overrides and

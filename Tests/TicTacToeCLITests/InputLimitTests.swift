@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// Standard input read to its end (`analyze -`, `gtp`, `pbrain`): a line of any length takes no
+/// more memory than its first 64 KiB and is refused in one answer, and a read that fails is said
+/// and ends the command with status 1 instead of passing for the end of input.
+struct InputLimitTests {
+  /// 200,000 bytes with no newline until the end, then a good line.
+  let long = String(repeating: "7", count: 200_000)
+
+  @Test func aLineTooLongIsRefusedAndTheNextOneRead() throws {
+    let analyzed = try run(
+      arguments: ["analyze", "-"], bytes: Array((long + "\n.../.../...\n").utf8))
+    #expect(analyzed.status == 2)
+    #expect(
+      analyzed.error
+        == "tictactoe: line 1: The line is longer than 65536 bytes, far more than a position of "
+        + "the largest board.\n")
+    #expect(analyzed.lines.count == 1 && analyzed.lines[0].contains("X to move: draw."))
+
+    let gtp = try run(arguments: ["gtp"], bytes: Array(("5 " + long + "\nname\n").utf8))
+    #expect(gtp.status == 0)
+    #expect(gtp.output == "?5 the line is longer than 65536 bytes\n\n= tictactoe\n\n")
+
+    let brain = try run(
+      arguments: ["pbrain"],
+      bytes: Array(("START 15\nTURN 7," + long + "\nBOARD\n7,7,1\n\(long)\nDONE\nABOUT\n").utf8))
+    #expect(brain.status == 0)
+    #expect(
+      brain.lines.prefix(3)
+        == [
+          "OK", "ERROR a line is longer than 65536 bytes, so it was not read",
+          "ERROR a line is longer than 65536 bytes; the board is left as it was",
+        ])
+    #expect(brain.lines.last?.hasPrefix("name=\"pbrain-tictactoe\"") == true)
+  }
+
+  @Test(arguments: [["analyze", "-"], ["gtp"], ["pbrain"]])
+  func anInputThatCannotBeReadIsSaid(arguments: [String]) throws {
+    // A folder opens for reading, but reading it fails with EISDIR.
+    let folder = try #require(FileHandle(forReadingAtPath: NSTemporaryDirectory()))
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let error = Pipe()
+    process.standardInput = folder
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = error
+    try process.run()
+    let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1, "\(arguments)")
+    #expect(said == "tictactoe: The input could not be read (Is a directory).\n", "\(arguments)")
+  }
+}
