@@ -79,7 +79,9 @@ struct Arguments {
         guard values[name] == nil else {
           throw UsageError("The option --\(name.quotable) is given more than once.")
         }
-        guard !value.isEmpty else { throw UsageError("The option --\(name) needs a value.") }
+        guard !value.isEmpty else {
+          throw UsageError("The option --\(name) needs a value, not an empty one.")
+        }
         values[name] = value
       } else {
         throw UsageError("Unknown option --\(name.quotable) \(forCommand(command)).")

@@ -290,7 +290,8 @@ extension Command {
     guard let text = parsed.value("time") else { return nil }
     guard let seconds = Double(decimal: text), seconds > 0, seconds <= 3_600 else {
       throw UsageError(
-        "The time must be a number of seconds above 0 and up to 3600, not \"\(text.quotable)\".")
+        "The time must be a decimal number of seconds above 0 and up to 3600, such as 0.5, not "
+          + "\"\(text.quotable)\".")
     }
     return seconds
   }

@@ -91,7 +91,7 @@ struct CommandParsingTests {
     (["-x"], "Unknown option -x for play; see tictactoe play --help."),
     (["play", "--rows", "3"], "Give both --rows and --columns, or --size for a square board."),
     (["count", "--columns", "4"], "Give both --rows and --columns, or --size for a square board."),
-    (["play", "--database", ""], "The option --database needs a value."),
+    (["play", "--database", ""], "The option --database needs a value, not an empty one."),
     (
       ["analyze", "x/x/x", "--k", "2"],
       "The option --k needs a whole number from 3 to 15, not \"2\"."
@@ -100,15 +100,15 @@ struct CommandParsingTests {
     (["count", "--k", "9"], "k = 9 does not fit a 3×3 board; it must be 3 to 3."),
     (
       ["bestmove", "...", "--time", "0x10"],
-      "The time must be a number of seconds above 0 and up to 3600, not \"0x10\"."
+      "The time must be a decimal number of seconds above 0 and up to 3600, such as 0.5, not \"0x10\"."
     ),
     (
       ["gtp", "--time", "1e-3"],
-      "The time must be a number of seconds above 0 and up to 3600, not \"1e-3\"."
+      "The time must be a decimal number of seconds above 0 and up to 3600, such as 0.5, not \"1e-3\"."
     ),
     (
       ["gtp", "--time", "nan"],
-      "The time must be a number of seconds above 0 and up to 3600, not \"nan\"."
+      "The time must be a decimal number of seconds above 0 and up to 3600, such as 0.5, not \"nan\"."
     ),
   ])
   func mistakesAreExplained(arguments: [String], message: String) {
