@@ -13,7 +13,7 @@ final class LineReader {
     /// The `errno` of the read.
     var code: Int32
 
-    /// The sentence, such as `The input could not be read (Is a directory).`
+    /// The sentence to say; for a folder, `The input could not be read (Is a directory).`.
     var message: String { "The input could not be read (\(String(cString: strerror(code))))." }
   }
 
