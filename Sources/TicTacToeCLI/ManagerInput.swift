@@ -19,6 +19,9 @@ final class ManagerInput: Sendable {
   private let state = Mutex(State())
   /// Signalled for every line queued and once at the end of input.
   private let arrived = DispatchSemaphore(value: 0)
+  /// Places for lines read ahead: a manager that floods the brain waits, as it would for a
+  /// full pipe, instead of filling memory.
+  private let room = DispatchSemaphore(value: 256)
 
   /// Starts reading standard input.
   init() {
@@ -39,7 +42,10 @@ final class ManagerInput: Sendable {
         if !state.lines.isEmpty { return .some(state.lines.removeFirst()) }
         return state.isClosed ? .some(nil) : nil
       }
-      if let taken { return taken }
+      if let taken {
+        if taken != nil { room.signal() }
+        return taken
+      }
       arrived.wait()
     }
   }
@@ -52,16 +58,17 @@ final class ManagerInput: Sendable {
         guard let next = try reader.next() else { break }
         line = next
       } catch {
+        room.wait()
         state.withLock { $0.lines.append(.failure(error)) }
         break
       }
       let endsNow = state.withLock { state in
-        if state.isThinking, !line.isTooLong, ManagerInput.isEnd(line.text) { return true }
-        state.lines.append(.success(line))
-        return false
+        state.isThinking && !line.isTooLong && ManagerInput.isEnd(line.text)
       }
       // Nothing is flushed or cleaned up: the search is abandoned and the answer never sent.
       if endsNow { _exit(CLI.ExitCode.success) }
+      room.wait()
+      state.withLock { $0.lines.append(.success(line)) }
       arrived.signal()
     }
     state.withLock { $0.isClosed = true }
