@@ -422,7 +422,7 @@ def spectator_typing():
 def join_refused_after_input_ends():
     def script(connection, server):
         server.read(connection)  # signIn or resumeSession
-        connection.sendall(frame(signed_in("carl")))
+        connection.sendall(frame(signed_in("bob")))
         if server.read(connection) is not None:  # joinGame
             time.sleep(0.5)
             connection.sendall(frame(refused(NO_SUCH_GAME, JOIN_GAME)))

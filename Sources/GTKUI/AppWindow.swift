@@ -202,8 +202,9 @@ public final class AppWindow {
 
   private static func isToasted(_ notice: OnlineGame.Notice) -> Bool {
     switch notice {
-    case .joined, .refused, .away, .back, .ended, .reconnecting, .reconnected, .notConnected,
-      .stopped, .keptPlaying, .notOnline, .digitsNeedTheClassicBoard, .unknownCommand, .cancelled:
+    case .joined, .refused, .away, .back, .ended, .reconnecting, .retrying, .reconnected,
+      .notConnected, .stopped, .keptPlaying, .notOnline, .digitsNeedTheClassicBoard,
+      .unknownCommand, .cancelled:
       true
     // The title, the invite code and the board show these; the dialog asks the question; the
     // screen closes with a cancellation left unconfirmed, and New game says it.

@@ -1,5 +1,6 @@
 public import AuthenticationClient
 public import GameProtocol
+import GameRules
 public import NetworkIO
 public import OnlineClient
 import OnlineCore
@@ -72,7 +73,9 @@ extension AuthenticationClient {
         switch try await answer(session, .signIn(userName: userName, password: password)) {
         case .signedIn(let id, let name, let token):
           // The server's token lets a game's own connection sign in as this player.
-          return .signedIn(Session(accountID: id, userName: name, token: token))
+          return .signedIn(
+            try signedIn(
+              session, asked: userName, Session(accountID: id, userName: name, token: token)))
         case .codeRequired:
           return .twoFactorRequired(TwoFactorChallenge(userName: userName, token: "server"))
         default: throw unexpected(session)
@@ -83,14 +86,16 @@ extension AuthenticationClient {
           case .signedIn(let id, let name, let token) = try await answer(
             session, .submitCode(code))
         else { throw unexpected(session) }
-        return Session(accountID: id, userName: name, token: token)
+        return try signedIn(
+          session, asked: challenge.userName, Session(accountID: id, userName: name, token: token))
       },
       createAccount: { userName, password in
         guard
           case .signedIn(let id, let name, let token) = try await answer(
             session, .createAccount(userName: userName, password: password))
         else { throw unexpected(session) }
-        return Session(accountID: id, userName: name, token: token)
+        return try signedIn(
+          session, asked: userName, Session(accountID: id, userName: name, token: token))
       },
       changePassword: { credentials, new in
         try await accepted(
@@ -161,6 +166,19 @@ private func answer(_ session: RemoteSession, _ message: ClientMessage) async th
 
 private func accepted(_ session: RemoteSession, _ message: ClientMessage) async throws {
   guard case .accepted = try await answer(session, message) else { throw unexpected(session) }
+}
+
+/// `signed`, when it is the account asked for (names are the same in any case); a server that
+/// signs in another account is not followed.
+private func signedIn(_ session: RemoteSession, asked: String, _ signed: Session)
+  throws(AuthenticationError) -> Session
+{
+  guard signed.userName.lowercased() == asked.lowercased() else {
+    throw .storage(
+      "The server at \(session.address) signed in an account other than \(asked.escapingControlCharacters)."
+    )
+  }
+  return signed
 }
 
 private func unexpected(_ session: RemoteSession) -> AuthenticationError {

@@ -56,6 +56,8 @@ extension OnlineGame.State {
       return endLines(end)
     case .reconnecting:
       return [.sentence("Lost the connection to the server; reconnecting…")]
+    case .retrying(let reason):
+      return [.sentence("\(reason.dropLast()); trying again…")]
     case .reconnected:
       return [.sentence("Reconnected to the server.")]
     case .notConnected:
@@ -200,7 +202,7 @@ extension OnlineGame.State {
   public func isProblem(_ notice: OnlineGame.Notice) -> Bool {
     switch notice {
     case .refused, .notConnected, .stopped, .answerYesOrNo, .digitsNeedTheClassicBoard,
-      .unknownCommand, .notOnline, .reconnecting, .notCancelled:
+      .unknownCommand, .notOnline, .reconnecting, .retrying, .notCancelled:
       return true
     case .created, .shown, .joined, .moved, .away, .back, .ended, .reconnected, .askedToResign,
       .keptPlaying, .help, .board, .inputEnded, .cancelled:
@@ -240,8 +242,8 @@ extension OnlineGame.State {
       let user = userName.map(shown) ?? "NAME"
       return "Input ended; the seat is held for a while: run tictactoe play --server \(server) "
         + "--user \(user) --join \(code ?? "CODE") to continue."
-    case .joined, .refused, .away, .back, .reconnecting, .reconnected, .notConnected, .stopped,
-      .cancelled, .notCancelled:
+    case .joined, .refused, .away, .back, .reconnecting, .retrying, .reconnected, .notConnected,
+      .stopped, .cancelled, .notCancelled:
       return lines(for: notice).first.flatMap { line in
         if case .sentence(let text) = line { text } else { nil }
       }

@@ -11,6 +11,23 @@ extension OnlineGame.State {
       return "The server at \(server) sent game \(snapshot.code.quotable) when game "
         + "\(code.quotable) was asked for."
     }
+    guard InviteCode.normalized(snapshot.code) == snapshot.code else {
+      return "The server at \(server) sent a game whose code \(snapshot.code.quotable) is not an "
+        + "invite code."
+    }
+    if let previous = self.snapshot, previous.code == snapshot.code,
+      !snapshot.moves.starts(with: previous.moves)
+    {
+      return "The server at \(server) sent game \(snapshot.code) again with moves other than "
+        + "those already played."
+    }
+    if self.snapshot == nil, case .create = intent,
+      snapshot.status != .waiting || snapshot.role != .x || snapshot.o != nil
+        || !snapshot.moves.isEmpty
+    {
+      return "The server at \(server) answered the request for a new game with game "
+        + "\(snapshot.code), which is not new."
+    }
     let start: Board
     do {
       start = try Board(
@@ -51,11 +68,18 @@ extension OnlineGame.State {
         + "move\(played == 1 ? "" : "s"); the moves between are missing."
     }
     guard ply == played else { return nil }
-    guard let board else { return nil }
+    guard let board, let snapshot, let mover = mover(ofPly: ply) else { return nil }
     do {
       _ = try board.playing(at: cell)
     } catch {
       return "The server at \(server) sent a move that cannot be played: \(Self.fault(error))."
+    }
+    guard snapshot.player(mover) != nil else {
+      return "The server at \(server) sent a move for \(mover.symbol), whose seat is empty."
+    }
+    if !isSpectator, mover == snapshot.role, pendingMove != cell {
+      return "The server at \(server) sent a move at \(cell.name) for this player, who did not "
+        + "make it."
     }
     return nil
   }
@@ -63,7 +87,31 @@ extension OnlineGame.State {
   /// Why `end` cannot end the game as it stands, in one sentence, or `nil` when it can.
   func violation(ending end: GameEnd) -> String? {
     guard let board else { return nil }
+    if end.reason != .completed, snapshot?.x == nil || snapshot?.o == nil {
+      return "The server at \(server) ended a game nobody had joined with a winner."
+    }
     return violation(ending: end, on: board)
+  }
+
+  /// Why a player joining as `mark` cannot be, in one sentence, or `nil` when it can: the
+  /// seat is this player's own, or another player's already.
+  func violation(joined player: SeatedPlayer, as mark: Mark) -> String? {
+    guard let snapshot else { return nil }
+    if !isSpectator, mark == snapshot.role {
+      return "The server at \(server) said another player took this player's own seat."
+    }
+    if let seated = snapshot.player(mark), seated.name != player.name {
+      return "The server at \(server) said a player took the \(mark.symbol) seat, which was "
+        + "already taken."
+    }
+    return nil
+  }
+
+  /// Why the game's cancellation cannot be, in one sentence, or `nil` when it can: only a game
+  /// nobody joined is cancelled.
+  func violationOfCancellation() -> String? {
+    guard let snapshot, snapshot.o != nil || !snapshot.moves.isEmpty else { return nil }
+    return "The server at \(server) said game \(snapshot.code) was cancelled after it had begun."
   }
 
   /// Why `end` cannot end a game standing at `board`, in one sentence, or `nil` when it can: a

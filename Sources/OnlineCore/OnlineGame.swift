@@ -57,6 +57,9 @@ public struct OnlineGame: Reducer {
     case ended(GameEnd)
     /// This client lost the server and tries again.
     case reconnecting
+    /// This client's connection failed (the reason, a sentence) before any game was shown, and
+    /// it tries again.
+    case retrying(String)
     /// This client is back.
     case reconnected
     /// A move was typed while the connection is down; it was not sent.
@@ -430,6 +433,12 @@ public struct OnlineGame: Reducer {
         .refused(Refusal(.cellOutOfBounds, request: Self.moveRequest), cell: cell))
       return .none
     }
+    guard state.pendingMove == nil else {
+      // The move on its way gives the turn away; the server would refuse this one.
+      state.notices.append(
+        .refused(Refusal(.notYourTurn, request: Self.moveRequest), cell: cell))
+      return .none
+    }
     state.pendingMove = cell
     return sending(.move(code: snapshot.code, ply: snapshot.moves.count, cell: cell))
   }
@@ -519,6 +528,14 @@ public struct OnlineGame: Reducer {
     }
   }
 
+  /// Why a connection ended, as a sentence without its full stop: the link's reason, given
+  /// a subject where it is only a clause (`closed by the peer`).
+  private func cause(_ reason: String, state: State) -> String {
+    let cause = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+    guard cause.first?.isLowercase == true else { return cause }
+    return "The connection to the server at \(state.server) ended (\(cause))"
+  }
+
   private func dropped(reason: String, isPermanent: Bool, state: inout State) -> Effect<Action> {
     switch state.link {
     case .closed:
@@ -541,12 +558,18 @@ public struct OnlineGame: Reducer {
     let attempt = state.link == .live ? 1 : state.link.attempt + 1
     guard attempt <= backoff.attempts else {
       // The reason is a sentence of its own; the giving up extends it rather than nesting it.
-      let cause = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+      let game = state.snapshot == nil ? "no game was shown" : "the game is left as it is"
       return stop(
-        "\(cause); gave up after \(backoff.attempts) attempts, and the game is left as it is.",
+        "\(cause(reason, state: state)); gave up after \(backoff.attempts) attempts, and \(game).",
         state: &state)
     }
-    if attempt == 1 { state.notices.append(.reconnecting) }
+    // Said once: when a live game drops, or when the first connection fails before any game
+    // was shown, so that the retries are never silent.
+    if attempt == 1 {
+      state.notices.append(.reconnecting)
+    } else if attempt == 2 && !state.hasBeenLive {
+      state.notices.append(.retrying(cause(reason, state: state) + "."))
+    }
     state.link = .waiting(attempt: attempt)
     let delay = backoff.delay(beforeAttempt: attempt)
     return .run { [clock] send in
@@ -577,6 +600,13 @@ public struct OnlineGame: Reducer {
       return .none
 
     case .signedIn(_, let userName, let token):
+      // Only the answer to this client's own sign-in, for the account it asked for.
+      guard case .resuming = state.link else { return .none }
+      if let asked = state.userName, asked.lowercased() != userName.lowercased() {
+        return stop(
+          "The server at \(state.server) signed this client in as another account.",
+          state: &state)
+      }
       state.userName = userName
       state.token = token
       state.link = .joining(attempt: state.link.attempt)
@@ -587,10 +617,14 @@ public struct OnlineGame: Reducer {
 
     case .cancelled(let code):
       guard state.snapshot?.code == code, state.link != .closed else { return .none }
+      if let violation = state.violationOfCancellation() { return stop(violation, state: &state) }
       return cancelled(code, state: &state)
 
     case .playerJoined(let code, let mark, let player):
       guard var snapshot = state.snapshot, snapshot.code == code else { return .none }
+      if let violation = state.violation(joined: player, as: mark) {
+        return stop(violation, state: &state)
+      }
       if mark == .x { snapshot.x = player } else { snapshot.o = player }
       if snapshot.status == .waiting { snapshot.status = .playing }
       state.snapshot = snapshot
@@ -615,13 +649,18 @@ public struct OnlineGame: Reducer {
       return .none
 
     case .playerAway(let code, let mark, let seconds):
-      guard state.snapshot?.code == code else { return .none }
+      // This player is here, and nobody is away from an empty seat.
+      guard let snapshot = state.snapshot, snapshot.code == code,
+        snapshot.player(mark) != nil, state.isSpectator || mark != snapshot.role
+      else { return .none }
       setAway(mark, seconds: seconds, state: &state)
       state.notices.append(.away(mark, seconds: Int(seconds)))
       return .none
 
     case .playerBack(let code, let mark):
-      guard state.snapshot?.code == code else { return .none }
+      guard let snapshot = state.snapshot, snapshot.code == code,
+        snapshot.player(mark)?.awaySeconds != nil
+      else { return .none }
       setAway(mark, seconds: nil, state: &state)
       state.notices.append(.back(mark))
       return .none
@@ -714,6 +753,12 @@ public struct OnlineGame: Reducer {
     }
   }
 
+  /// The type bytes of the requests for a game, answered by the game or a refusal.
+  static let gameRequests: Set<UInt8> = [
+    ClientMessage.createGame(GameOptions(rows: 3, columns: 3, k: 3)).type,
+    ClientMessage.joinGame(code: "").type, ClientMessage.watchGame(code: "").type,
+  ]
+
   /// The type byte of a cancellation, which its refusals name.
   public static let cancelRequest = ClientMessage.cancelGame(code: "").type
 
@@ -727,6 +772,18 @@ public struct OnlineGame: Reducer {
       return .none
     case .sessionExpired, .seatTakenOver:
       return stop(OnlineGame.sentence(for: refusal, code: state.code), state: &state)
+    default:
+      break
+    }
+    // A refusal of a move none is on its way for, or of a game asked for once the game is
+    // shown, answers nothing this client asked.
+    if refusal.request == Self.moveRequest
+      ? state.pendingMove == nil
+      : (state.link == .live && Self.gameRequests.contains(refusal.request))
+    {
+      return .none
+    }
+    switch refusal.code {
     case .noSuchGame, .gameFull, .gameOver, .notSignedIn, .invalidSettings, .unsupportedVersion,
       .helloExpected, .malformedMessage, .frameTooLarge, .tooManyGames:
       guard refusal.request != Self.moveRequest else { break }

@@ -266,12 +266,13 @@ extension CLI {
       let client = try accounts(common, LiveClients(common))
       let session = try await signIn(options, client: client)
       let remaining = try await calling { try await client.remainingRecoveryCodes(session) }
+      let name = session.userName.escapingControlCharacters
       if let remaining {
         Console.line(
-          "Signed in as \(session.userName); \(RecordFormatting.count(remaining, "recovery code")) "
-            + "left (tictactoe account recovery-codes \(session.userName) makes new ones).")
+          "Signed in as \(name); \(RecordFormatting.count(remaining, "recovery code")) "
+            + "left (tictactoe account recovery-codes \(name) makes new ones).")
       } else {
-        Console.line("Signed in as \(session.userName).")
+        Console.line("Signed in as \(name).")
       }
     }
   }

@@ -21,10 +21,13 @@ final class ManagerInput: Sendable {
   private let arrived = DispatchSemaphore(value: 0)
   /// Places for lines read ahead: a manager that floods the brain waits, as it would for a
   /// full pipe, instead of filling memory.
-  private let room = DispatchSemaphore(value: 256)
+  private let room = DispatchSemaphore(value: 0)
 
   /// Starts reading standard input.
   init() {
+    // Made empty and then given its places: libdispatch stops a program that releases a
+    // semaphore holding less than it was made with, as this one may at the end.
+    for _ in 0..<256 { room.signal() }
     Thread.detachNewThread { [self] in read() }
   }
 

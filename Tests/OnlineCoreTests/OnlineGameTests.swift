@@ -305,7 +305,7 @@ struct OnlineGameTests {
       $0.notices = [
         .stopped(
           "Cannot reach the server at example.org:7457: could not connect (refused); gave up"
-            + " after 2 attempts, and the game is left as it is.")
+            + " after 2 attempts, and no game was shown.")
       ]
     }
     await store.finish()

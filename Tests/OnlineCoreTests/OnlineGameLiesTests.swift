@@ -1,0 +1,192 @@
+import ArchitectureTesting
+import GameProtocol
+import GameRules
+import OnlineClient
+import OnlineCore
+import TestSupport
+import Testing
+
+/// A server that lies about this player's own game, in ways the client can tell: a move the
+/// player did not make, a seat that is the player's own, a game that has begun being
+/// cancelled. The client says what the server did wrong and stops; answers to nothing it asked
+/// are not followed.
+@MainActor
+struct OnlineGameLiesTests {
+  nonisolated private static let a1 = Cell(row: 0, column: 0)
+  nonisolated private static let b2 = Cell(row: 1, column: 1)
+  private static let stranger = SeatedPlayer(name: "mallory", rating: 1_200)
+
+  /// Ann's client, seated as X in a live game with these moves and this opponent.
+  private func annPlayingX(
+    _ link: ScriptedLink, moves: [Cell] = [], o: SeatedPlayer? = bob,
+    status: GameStatus = .playing, pendingMove: Cell? = nil
+  ) -> TestStore<OnlineGame> {
+    var state = OnlineGame.State(
+      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
+    state.snapshot = snapshot(moves: moves, o: o, status: status, role: .x)
+    state.link = .live
+    state.hasBeenLive = true
+    state.pendingMove = pendingMove
+    return TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+  }
+
+  private func stops(
+    _ store: TestStore<OnlineGame>, on message: ServerMessage, saying sentence: String
+  ) async {
+    await store.send(.link(.message(message))) {
+      $0.link = .closed
+      $0.notices = [.stopped(sentence)]
+    }
+    await store.finish()
+  }
+
+  @Test func aMoveForThisPlayerThatItDidNotMakeStopsTheClient() async {
+    let sentence =
+      "The server at example.org:7457 sent a move at a1 for this player, who did not make it."
+    // Nothing sent at all.
+    await stops(
+      annPlayingX(ScriptedLink()), on: .moved(code: code, ply: 0, cell: Self.a1),
+      saying: sentence)
+    // b2 sent, a1 told back.
+    await stops(
+      annPlayingX(ScriptedLink(), pendingMove: Self.b2),
+      on: .moved(code: code, ply: 0, cell: Self.a1), saying: sentence)
+  }
+
+  @Test func theMoveSentIsTakenAndASecondWaitsForIt() async {
+    let link = ScriptedLink()
+    let store = annPlayingX(link)
+    await store.send(.view(.cellTapped(Self.b2))) { $0.pendingMove = Self.b2 }
+    #expect(await link.waitForSent() == [.move(code: code, ply: 0, cell: Self.b2)])
+    // A second move before the first is answered is not sent: the turn is gone with the first.
+    await store.send(.view(.cellTapped(Self.a1))) {
+      $0.notices = [
+        .refused(Refusal(.notYourTurn, request: OnlineGame.moveRequest), cell: Self.a1)
+      ]
+    }
+    await store.send(.link(.message(.moved(code: code, ply: 0, cell: Self.b2)))) {
+      $0.snapshot?.moves = [Self.b2]
+      $0.pendingMove = nil
+      $0.notices.append(.moved(ply: 0))
+    }
+    #expect(link.takeSent().isEmpty)
+    await store.finish()
+  }
+
+  @Test func aMoveForAnEmptySeatStopsTheClient() async {
+    var state = OnlineGame.State(
+      server: server, intent: .watch(code: code), userName: nil, token: nil)
+    state.snapshot = snapshot(moves: [Self.b2], o: nil, status: .waiting, role: nil)
+    state.link = .live
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+    }
+    await stops(
+      store, on: .moved(code: code, ply: 1, cell: Self.a1),
+      saying: "The server at example.org:7457 sent a move for O, whose seat is empty.")
+  }
+
+  @Test func aPlayerInThisPlayersSeatOrInATakenOneStopsTheClient() async {
+    await stops(
+      annPlayingX(ScriptedLink()), on: .playerJoined(code: code, mark: .x, player: Self.stranger),
+      saying: "The server at example.org:7457 said another player took this player's own seat.")
+    await stops(
+      annPlayingX(ScriptedLink()), on: .playerJoined(code: code, mark: .o, player: Self.stranger),
+      saying: "The server at example.org:7457 said a player took the O seat, which was already "
+        + "taken.")
+  }
+
+  @Test func aGameUnderWayIsNeverCancelled() async {
+    await stops(
+      annPlayingX(ScriptedLink(), moves: [Self.b2]), on: .cancelled(code: code),
+      saying: "The server at example.org:7457 said game ABC234 was cancelled after it had begun.")
+  }
+
+  @Test func nobodyWinsByResignationOrForfeitAGameNobodyJoined() async {
+    let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_210, oRating: 1_190)
+    await stops(
+      annPlayingX(ScriptedLink(), o: nil, status: .waiting), on: .ended(code: code, end),
+      saying: "The server at example.org:7457 ended a game nobody had joined with a winner.")
+  }
+
+  @Test func aGameOtherThanANewOneIsNotTakenForTheOneCreated() async {
+    var state = OnlineGame.State(
+      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
+    state.link = .joining(attempt: 1)
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+    }
+    await stops(
+      store, on: .game(snapshot(moves: [Self.b2], role: .x)),
+      saying: "The server at example.org:7457 answered the request for a new game with game "
+        + "ABC234, which is not new.")
+  }
+
+  @Test func aCodeThatIsNotAnInviteCodeIsNeitherShownNorFollowed() async {
+    var state = OnlineGame.State(
+      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
+    state.link = .joining(attempt: 1)
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+    }
+    var lie = snapshot(o: nil, status: .waiting, role: .x)
+    lie.code = "AB\u{1B}[2JCD"
+    await stops(
+      store, on: .game(lie),
+      saying: "The server at example.org:7457 sent a game whose code AB\\u{1B}[2JCD is not an "
+        + "invite code.")
+  }
+
+  @Test func theGameShownAgainKeepsTheMovesAlreadyPlayed() async {
+    await stops(
+      annPlayingX(ScriptedLink(), moves: [Self.b2]),
+      on: .game(snapshot(moves: [Self.a1, Self.b2], role: .x)),
+      saying: "The server at example.org:7457 sent game ABC234 again with moves other than those "
+        + "already played.")
+  }
+
+  /// Answers to nothing this client asked change nothing: an away notice for the player who is
+  /// here, a return of a player never away, a sign-in mid-game, the refusal of a join or of a
+  /// move never sent.
+  @Test func answersToNothingAskedAreNotFollowed() async {
+    let store = annPlayingX(ScriptedLink())
+    for message in [
+      ServerMessage.playerAway(code: code, mark: .x, seconds: 60),
+      .playerBack(code: code, mark: .o),
+      .signedIn(accountID: 1, userName: "mallory", token: "t2"),
+      .refused(Refusal(.gameFull, request: ClientMessage.joinGame(code: code).type)),
+      .refused(Refusal(.cellTaken, request: OnlineGame.moveRequest)),
+    ] {
+      await store.send(.link(.message(message)))
+    }
+    #expect(store.state.link == .live)
+    await store.finish()
+  }
+
+  /// The first connection failing before any game is shown is said once, as it is tried again.
+  @Test func retriesBeforeAnyGameAreSaid() async {
+    var state = OnlineGame.State(
+      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
+    state.link = .joining(attempt: 1)
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+    }
+    await store.send(.link(.closed(reason: "closed by the peer", isPermanent: false))) {
+      $0.link = .waiting(attempt: 2)
+      $0.notices = [
+        .retrying("The connection to the server at example.org:7457 ended (closed by the peer).")
+      ]
+    }
+    #expect(
+      store.state.lines(for: store.state.notices[0])
+        == [
+          .sentence(
+            "The connection to the server at example.org:7457 ended (closed by the peer); "
+              + "trying again…")
+        ])
+    await store.skipInFlightEffects()
+    await store.finish()
+  }
+}
