@@ -120,8 +120,10 @@ private struct Records: Sendable {
 
   func reset(owner: RecordOwner) throws(DatabaseError) {
     try write { database throws(SQLiteError) in
+      // Exactly the games the stats count: a game between two computers is nobody's, and
+      // stays in the history.
       try database.run(
-        Self.owned + "DELETE FROM games WHERE id IN (SELECT id FROM owned)", accountID(owner))
+        Self.owned + "DELETE FROM games WHERE id IN (SELECT id FROM scored)", accountID(owner))
     }
   }
 
@@ -172,12 +174,15 @@ private struct Records: Sendable {
     }
   }
 
+  /// The owner's finished games, newest first; with `counted`, only those the stats count
+  /// (not games between two computers).
   private func history(
-    owner: RecordOwner, limit: Int, in database: Database
+    owner: RecordOwner, limit: Int, counted: Bool = false, in database: Database
   ) throws(SQLiteError) -> [GameRecord] {
     try games(
       in: database, with: Self.owned,
-      where: "id IN (SELECT id FROM owned) ORDER BY ended_at DESC, id DESC LIMIT ?2",
+      where: "id IN (SELECT id FROM \(counted ? "scored" : "owned")) "
+        + "ORDER BY ended_at DESC, id DESC LIMIT ?2",
       bindings: [accountID(owner), .integer(max(0, limit))])
   }
 
@@ -214,8 +219,7 @@ private struct Records: Sendable {
               (SELECT COUNT(*) FROM runs
                 WHERE outcome = 'win' AND run = (SELECT MAX(run) FROM runs))
             """, account)
-        let recent = try history(
-          owner: owner, limit: 10, in: database)
+        let recent = try history(owner: owner, limit: 10, counted: true, in: database)
         return Stats(
           tallies: tallies, currentStreak: try streaks.first?.get(1) ?? 0,
           bestStreak: try streaks.first?.get(0) ?? 0, recentGames: recent)

@@ -102,6 +102,22 @@ struct RecordsTests {
     #expect(try await client.history(.guest, 10).count == 1)
   }
 
+  /// A game between two computers is nobody's: the guest's stats neither count nor list it,
+  /// and a reset of them, which says how many games it deletes, leaves it in the history.
+  @Test func aGameBetweenComputersIsNeitherCountedNorReset() async throws {
+    _ = try await client.saveFinishedGame(
+      Fixture.game(
+        x: Fixture.computer(.easy), o: Fixture.computer(.hard), result: .oWins, at: 1_000))
+    _ = try await client.saveFinishedGame(
+      Fixture.game(x: Fixture.guest, o: Fixture.computer(.easy), result: .draw, at: 2_000))
+    let before = try await client.stats(.guest)
+    #expect(before.games == 1)
+    #expect(before.recentGames.map(\.endedAt) == [2_000])
+    try await client.resetStats(.guest)
+    #expect(try await client.stats(.guest) == Stats())
+    #expect(try await client.history(.guest, 10).map(\.endedAt) == [1_000])
+  }
+
   @Test func gameInProgressIsSavedReplacedLoadedAndCleared() async throws {
     #expect(try await client.loadGameInProgress(.guest) == nil)
     var record = GameRecord(
