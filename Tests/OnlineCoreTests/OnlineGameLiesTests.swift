@@ -6,10 +6,11 @@ import OnlineCore
 import TestSupport
 import Testing
 
-/// A server that lies about this player's own game, in ways the client can tell: a move the
-/// player did not make, a seat that is the player's own, a game that has begun being
-/// cancelled. The client says what the server did wrong and stops; answers to nothing it asked
-/// are not followed.
+/// A server that lies about this player's own game, in ways the client can tell.
+///
+/// A move the player did not make, a seat that is the player's own, a game that has begun
+/// being cancelled: the client says what the server did wrong and stops. Answers to nothing it
+/// asked are not followed.
 @MainActor
 struct OnlineGameLiesTests {
   nonisolated private static let a1 = Cell(row: 0, column: 0)
