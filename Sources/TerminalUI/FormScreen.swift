@@ -209,6 +209,10 @@ public enum FormEvent: Hashable, Sendable {
 /// ← and → change a choice; Enter or Space presses a button; Enter in a field or on a choice
 /// submits the form, which the screen turns into its main action.
 public enum FormInput {
+  /// The most characters a text field takes: more than any name (24) or password (256) may
+  /// have, so that what is too long is still said so.
+  public static let maximumFieldLength = 512
+
   /// Handles `key` on `form` laid out as `frame`; `focus` follows Tab, arrows and clicks.
   public static func handle(
     _ key: Key, form: FormScreen, frame: Frame, focus: inout FormID?
@@ -241,6 +245,9 @@ public enum FormInput {
     guard let current else { return .key(key) }
     switch (current.kind, key) {
     case (.text(let value, _), .character(let character)):
+      // A paste of thousands of characters stops at the field's end instead of making every
+      // keystroke slower than the last.
+      guard value.count < maximumFieldLength else { return .none }
       return .edit(id: current.id, value: value + String(character))
     case (.text(let value, _), .backspace):
       return value.isEmpty ? .none : .edit(id: current.id, value: String(value.dropLast()))

@@ -258,6 +258,19 @@ struct AppScreensTests {
       ])
   }
 
+  /// A paste of thousands of characters fills a field to its end and no further, so that no
+  /// keystroke waits on the length of the ones before.
+  @Test func aFieldTakesNoMoreThanItsLengthFromAPaste() {
+    let full = String(repeating: "a", count: FormInput.maximumFieldLength)
+    let state = app(.login(Login.State(userName: full, password: "")))
+    #expect(press(.character("b"), state: state) == [.none])
+    let almost = app(.login(Login.State(userName: String(full.dropLast()), password: "")))
+    #expect(
+      press(.character("b"), state: almost) == [
+        .send(.login(.view(.userNameChanged(String(full.dropLast()) + "b"))))
+      ])
+  }
+
   @Test func tabMovesToThePasswordAndEnterSignsIn() {
     var (frame, terminal) = shown(failedSignIn)
     #expect(
