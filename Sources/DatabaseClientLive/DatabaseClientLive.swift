@@ -174,15 +174,12 @@ private struct Records: Sendable {
     }
   }
 
-  /// The owner's finished games, newest first; with `counted`, only those the stats count
-  /// (not games between two computers).
   private func history(
-    owner: RecordOwner, limit: Int, counted: Bool = false, in database: Database
+    owner: RecordOwner, limit: Int, in database: Database
   ) throws(SQLiteError) -> [GameRecord] {
     try games(
       in: database, with: Self.owned,
-      where: "id IN (SELECT id FROM \(counted ? "scored" : "owned")) "
-        + "ORDER BY ended_at DESC, id DESC LIMIT ?2",
+      where: "id IN (SELECT id FROM owned) ORDER BY ended_at DESC, id DESC LIMIT ?2",
       bindings: [accountID(owner), .integer(max(0, limit))])
   }
 
@@ -219,7 +216,7 @@ private struct Records: Sendable {
               (SELECT COUNT(*) FROM runs
                 WHERE outcome = 'win' AND run = (SELECT MAX(run) FROM runs))
             """, account)
-        let recent = try history(owner: owner, limit: 10, counted: true, in: database)
+        let recent = try history(owner: owner, limit: 10, in: database)
         return Stats(
           tallies: tallies, currentStreak: try streaks.first?.get(1) ?? 0,
           bestStreak: try streaks.first?.get(0) ?? 0, recentGames: recent)

@@ -60,6 +60,9 @@ public struct GameSettings: Equatable, Sendable {
   public var startingRule: StartingRule
   /// The signed-in account, or `nil` for a guest.
   public var accountID: Int64?
+  /// In a game of two people, the side the signed-in account plays: X unless O carries the
+  /// account's name and X does not.
+  public var hotSeatAccountSide: Mark = .x
 
   /// Creates settings; the defaults are a classic hot-seat game.
   public init(
@@ -141,7 +144,7 @@ public struct GameSettings: Equatable, Sendable {
   /// own (they count in no tally).
   public var accountSide: Mark {
     switch mode {
-    case .hotSeat: .x
+    case .hotSeat: hotSeatAccountSide
     case .versusComputer: computerMark.opponent
     case .computerVersusComputer: .x
     }
@@ -175,6 +178,9 @@ public struct GameSettings: Equatable, Sendable {
       xName: record.x.name, oName: record.o.name, mode: mode, computerMark: computerMark,
       difficulty: difficulty, rows: record.rows, columns: record.columns, k: record.k,
       startingRule: startingRule, accountID: accountID)
+    if mode == .hotSeat, record.o.accountID != nil, record.x.accountID == nil {
+      hotSeatAccountSide = .o
+    }
   }
 
   /// The record of `mark`'s player: the account goes to the first side a person plays.

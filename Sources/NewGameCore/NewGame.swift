@@ -511,6 +511,10 @@ extension NewGame.State {
     var valid = settings
     valid.xName = x
     valid.oName = o
+    // The account's record goes with its name: on O when O carries it and X does not.
+    if let signedInName, valid.accountID != nil, o == signedInName, x != signedInName {
+      valid.hotSeatAccountSide = .o
+    }
     return valid
   }
 

@@ -139,6 +139,29 @@ struct NewGameTests {
     await store.finish()
   }
 
+  /// In a game of two people, the signed-in account's record goes to the side with its name:
+  /// O when O carries it and X does not, X otherwise; and so again when the game is resumed.
+  @Test
+  func theAccountsRecordGoesToTheSideWithItsName() async throws {
+    var state = NewGame.State(signedInName: "alice", accountID: 1)
+    state.settings.mode = .hotSeat
+    state.settings.xName = "Zed"
+    state.settings.oName = "alice"
+    let store = newGame(state, clock: TestClock().client)
+    await store.send(.view(.letsPlayTapped)) {
+      var settings = $0.settings
+      settings.hotSeatAccountSide = .o
+      $0.game = try GameFeature.State(
+        settings: settings, firstMover: .x, startedAt: TestClock.epoch)
+    }
+    let record = try #require(store.state.game?.record)
+    #expect(record.x.name == "Zed" && record.x.accountID == nil)
+    #expect(record.o.name == "alice" && record.o.accountID == 1)
+    #expect(GameSettings(resuming: record, accountID: 1).hotSeatAccountSide == .o)
+    await startAndQuit(store)
+    await store.finish()
+  }
+
   @Test
   func anAccountNamedUnderTheEarlierRulePlaysUnderItsOwnName() async {
     // Earlier versions allowed account names of up to 32 letters, digits and `. _ @ -`.
