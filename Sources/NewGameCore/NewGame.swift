@@ -380,10 +380,19 @@ public struct NewGame: Reducer {
       do {
         game = try record.game()
       } catch {
-        state.errorMessage = "The unfinished game could not be read back."
-        state.resumableGame = nil
-        // Without the form, a new game is the only way on.
-        return state.isStandalone ? start(&state) : .none
+        // The saved game stays as it is, offered again: only the player's choice of a new
+        // game (or, on the form, Discard) replaces it.
+        guard !state.isStandalone else {
+          return .send(
+            .delegate(
+              .didStop(
+                "The unfinished game could not be read back, so it is kept as it is; answer "
+                  + "new to start another game in its place.")))
+        }
+        state.errorMessage =
+          "The unfinished game could not be read back, so it is kept as it is; play a new game "
+          + "or discard it."
+        return .none
       }
       state.settings = GameSettings(
         resuming: record, accountID: state.settings.accountID,

@@ -214,6 +214,49 @@ struct NewGameTests {
     #expect(database.gamesInProgress[.account(1)]?.moves == [.a1, .b2, .c3, .c1])
   }
 
+  /// A saved game whose moves cannot be played again is kept and offered again; nothing starts
+  /// in its place unless the player asks for a new game.
+  @Test
+  func aSavedGameThatCannotBeReadBackIsKept() async throws {
+    let damaged = GameRecord(
+      x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"),
+      moves: [.a1, Cell(row: 99, column: 0)], startedAt: TestClock.epoch - 60_000)
+    let database = InMemoryDatabase(gamesInProgress: [.guest: damaged])
+    let form = newGame(NewGame.State(), clock: .immediate, database: database.client)
+    await form.send(.started) { $0.isLoading = true }
+    await form.receive(.gameInProgressLoaded(.success(damaged))) {
+      $0.isLoading = false
+      $0.resumableGame = damaged
+    }
+    await form.send(.view(.resumeTapped)) {
+      $0.errorMessage =
+        "The unfinished game could not be read back, so it is kept as it is; play a new game "
+        + "or discard it."
+    }
+    #expect(form.state.resumableGame == damaged && form.state.game == nil)
+    await form.finish()
+
+    // Plain mode, on a database of its own (the first still holds the guest's game).
+    let stored = InMemoryDatabase(gamesInProgress: [.guest: damaged])
+    let settings = GameSettings(xName: "Ann", oName: "Bob")
+    let plain = newGame(
+      NewGame.State(launching: settings, session: nil, isStandalone: true), clock: .immediate,
+      database: stored.client)
+    await plain.send(.started) { $0.isLoading = true }
+    await plain.receive(.gameInProgressLoaded(.success(damaged))) {
+      $0.isLoading = false
+      $0.resumableGame = damaged
+    }
+    await plain.send(.view(.lineTyped("resume")))
+    await plain.receive(
+      .delegate(
+        .didStop(
+          "The unfinished game could not be read back, so it is kept as it is; answer new to "
+            + "start another game in its place.")))
+    await plain.finish()
+    #expect(stored.gamesInProgress[.guest] == damaged)
+  }
+
   @Test
   func aLaunchWithOptionsOffersTheSavedGameFirstAndReplacesItOnlyWhenAsked() async throws {
     let record = GameRecord.unfinishedAnnAgainstBob
