@@ -134,6 +134,12 @@ final class Accounts: Sendable {
 
   func delete(_ credentials: Credentials) throws(AuthenticationError) {
     let (account, _) = try authorize(credentials)
+    // Its game would stop at the next move, unable to store it for an account that is gone.
+    if database.isPlaying(accountID: account.id) {
+      throw .storage(
+        "\(account.userName.escapingControlCharacters) is playing a game in another Tic-Tac-Toe; "
+          + "close it, then delete the account.")
+    }
     let deleted = try storage { database throws(SQLiteError) -> Bool in
       try database.transaction { () throws(SQLiteError) -> Bool in
         let id = SQLiteValue(account.id)

@@ -79,6 +79,24 @@ final class GameInProgressClaims: Sendable {
     }
   }
 
+  /// Whether a client, in this program or another, plays the owner's game in progress on the
+  /// database at `databasePath`: it holds the owner's claim.
+  static func isHeld(_ owner: RecordOwner, databasePath: String) -> Bool {
+    guard databasePath != ":memory:", !databasePath.isEmpty else { return false }
+    let descriptor = open(
+      LocalDatabase.resolvedPath(databasePath) + "-lock", O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var probe = flock()
+    probe.l_type = Int16(F_WRLCK)
+    probe.l_whence = Int16(SEEK_SET)
+    probe.l_start = off_t(key(owner))
+    probe.l_len = 1
+    // F_OFD_GETLK: whether a lock of another open file would stop this one.
+    guard fcntl(descriptor, 36, &probe) == 0 else { return false }
+    return probe.l_type != Int16(F_UNLCK)
+  }
+
   /// Locks or unlocks the owner's byte without waiting.
   private static func lock(_ descriptor: Int32, _ key: Int64, type: Int32) -> Int32 {
     var lock = flock()

@@ -162,6 +162,11 @@ public final class LocalDatabase: Sendable {
     return false
   }
 
+  /// Whether a program (this one included) plays the account's game on this database now.
+  public func isPlaying(accountID: Int64) -> Bool {
+    GameInProgressClaims.isHeld(.account(accountID), databasePath: path)
+  }
+
   /// Runs a body with the connection, holding it for the body's duration.
   ///
   /// - Parameter body: Work on the connection; wrap writes in `database.transaction`.

@@ -1,5 +1,6 @@
 import Crypto
 import DatabaseClient
+import DatabaseClientLive
 import Foundation
 import Testing
 import TicTacToeCLI
@@ -118,6 +119,27 @@ struct AccountCommandTests {
       "account", "delete", "alice", "--password-stdin", input: password + "\n")
     #expect(deleted.status == 0)
     #expect(try database.run("account", "list", "--json").output == "{\"accounts\":[]}\n")
+  }
+
+  /// An account playing in another program is not deleted: its game would stop at the next
+  /// move, unable to store it.
+  @Test func anAccountPlayingElsewhereIsNotDeleted() async throws {
+    let database = try TemporaryDatabase()
+    try database.createAccount("alice", password: password)
+    // This test holds alice's game in progress, as a program playing as her does.
+    let playing = DatabaseClient.live(database: try LocalDatabase(path: database.path))
+    try await playing.claimGameInProgress(.account(1))
+    let refused = try database.run(
+      "account", "delete", "alice", "--password-stdin", input: password + "\n")
+    #expect(refused.status == 1)
+    #expect(
+      refused.error
+        == "tictactoe: alice is playing a game in another Tic-Tac-Toe; close it, then delete the "
+        + "account.\n")
+    await playing.releaseGameInProgress(.account(1))
+    let deleted = try database.run(
+      "account", "delete", "alice", "--password-stdin", input: password + "\n")
+    #expect(deleted.status == 0, "\(deleted.error)")
   }
 
   @Test func twoFactorTurnsOnWithACodeAndGuardsSignIn() throws {
