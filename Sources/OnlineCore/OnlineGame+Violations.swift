@@ -90,6 +90,11 @@ extension OnlineGame.State {
     if end.reason != .completed, snapshot?.x == nil || snapshot?.o == nil {
       return "The server at \(server) ended a game nobody had joined with a winner."
     }
+    if end.reason == .resigned, !isSpectator, let role = snapshot?.role, end.winner != role,
+      !hasResigned
+    {
+      return "The server at \(server) said this player resigned, which it did not."
+    }
     return violation(ending: end, on: board)
   }
 

@@ -122,6 +122,8 @@ public struct OnlineGame: Reducer {
     public var hasBeenLive = false
     /// Whether the player is asked before giving the game up.
     public var isConfirmingResign = false
+    /// Whether this client sent a resignation, so that a game lost by one can be believed.
+    public var hasResigned = false
     /// Whether the game ended while this client watched it, so that the ratings the snapshot
     /// holds are those from before the game (a game shown already over holds the new ones).
     public var sawTheEnd = false
@@ -311,6 +313,7 @@ public struct OnlineGame: Reducer {
           state.notices.append(.notConnected)
           return .none
         }
+        state.hasResigned = true
         return sending(.resign(code: code))
       case .resignCancelled:
         state.isConfirmingResign = false

@@ -112,6 +112,13 @@ struct OnlineGameLiesTests {
       saying: "The server at example.org:7457 ended a game nobody had joined with a winner.")
   }
 
+  @Test func aResignationThisPlayerDidNotSendStopsTheClient() async {
+    let end = GameEnd(winner: .o, reason: .resigned, xRating: 1_190, oRating: 1_210)
+    await stops(
+      annPlayingX(ScriptedLink(), moves: [Self.b2]), on: .ended(code: code, end),
+      saying: "The server at example.org:7457 said this player resigned, which it did not.")
+  }
+
   @Test func aGameOtherThanANewOneIsNotTakenForTheOneCreated() async {
     var state = OnlineGame.State(
       server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")

@@ -207,7 +207,10 @@ struct OnlineGameViewTests {
       $0.isConfirmingResign = true
       $0.notices.append(.askedToResign)
     }
-    await store.send(.view(.lineTyped("yes"))) { $0.isConfirmingResign = false }
+    await store.send(.view(.lineTyped("yes"))) {
+      $0.isConfirmingResign = false
+      $0.hasResigned = true
+    }
     #expect(await link.waitForSent() == [.resign(code: code)])
     await store.finish()
   }
