@@ -30,7 +30,9 @@ public enum BoardError: Error, Equatable, Sendable, CustomStringConvertible {
     case .sizeOutOfRange(let rows, let columns):
       "A board of \(rows)×\(columns) is not supported; rows and columns must be 3 to \(Board.maximumSide)."
     case .lineLengthOutOfRange(let k, let rows, let columns):
-      "k = \(k) does not fit a \(rows)×\(columns) board; it must be \(Board.minimumK) to \(max(rows, columns))."
+      "k = \(k) does not fit a \(rows)×\(columns) board; it must be "
+        + (max(rows, columns) == Board.minimumK
+          ? "\(Board.minimumK)." : "\(Board.minimumK) to \(max(rows, columns)).")
     }
   }
 }

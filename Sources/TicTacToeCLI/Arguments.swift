@@ -41,7 +41,9 @@ struct Arguments {
     while index < arguments.count {
       let argument = arguments[index]
       index += 1
-      if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
+      // A negative number (`replay -1`) is a value, refused by what reads it, not an option.
+      let isNumber = argument.count > 1 && Double(argument) != nil
+      if onlyPositionals || argument == "-" || !argument.hasPrefix("-") || isNumber {
         positionals.append(argument)
         continue
       }

@@ -89,6 +89,8 @@ struct CommandParsingTests {
     (["count", "--json", "--json"], "The option --json is given more than once."),
     (["solve", "extra"], "Unexpected argument \"extra\" for solve; see tictactoe solve --help."),
     (["-x"], "Unknown option -x for play; see tictactoe play --help."),
+    // A negative number is a value, refused as one.
+    (["replay", "-1"], "A game id is a whole number above 0, not \"-1\"."),
     (["play", "--rows", "3"], "Give both --rows and --columns, or --size for a square board."),
     (["count", "--columns", "4"], "Give both --rows and --columns, or --size for a square board."),
     (["play", "--database", ""], "The option --database needs a value, not an empty one."),
@@ -97,7 +99,7 @@ struct CommandParsingTests {
       "The option --k needs a whole number from 3 to 15, not \"2\"."
     ),
     (["count", "--k", "99"], "The option --k needs a whole number from 3 to 15, not \"99\"."),
-    (["count", "--k", "9"], "k = 9 does not fit a 3×3 board; it must be 3 to 3."),
+    (["count", "--k", "9"], "k = 9 does not fit a 3×3 board; it must be 3."),
     (
       ["bestmove", "...", "--time", "0x10"],
       "The time must be a decimal number of seconds above 0 and up to 3600, such as 0.5, not \"0x10\"."
