@@ -103,6 +103,22 @@ public struct SQLiteError: Error, Equatable, Sendable {
   }
 }
 
+extension SQLiteError {
+  /// Whether `path` leads to a folder.
+  static func isFolder(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+  }
+
+  /// Why the symbolic link `path` leads nowhere (`ENOENT`: its target does not exist,
+  /// `ELOOP`: it goes round), or 0 when it is not a link or leads somewhere.
+  static func linkFailure(_ path: String) -> Int32 {
+    var status = stat()
+    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return 0 }
+    return stat(path, &status) == 0 ? 0 : errno
+  }
+}
+
 extension SQLiteError: CustomStringConvertible {
   /// One sentence for the player, naming the file and what to do about it.
   public var description: String {
@@ -110,7 +126,14 @@ extension SQLiteError: CustomStringConvertible {
     return switch kind {
     case .cannotOpen:
       switch systemError {
+      case EISDIR where path.map(Self.isFolder) == false:
+        "\(file) cannot be opened: a file SQLite keeps beside it, ending in -wal or -shm, is a "
+          + "folder; move that folder aside."
       case EISDIR: "\(file) is a folder, not a database file; give the path of a file in it."
+      case _ where systemError == ELOOP || path.map(Self.linkFailure) == ELOOP:
+        "\(file) cannot be opened: its path goes round in symbolic links."
+      case _ where path.map(Self.linkFailure) == ENOENT:
+        "\(file) is a symbolic link to a file that does not exist (\(message))."
       case ENAMETOOLONG: "\(file) cannot be opened: its path or a name in it is too long."
       case EACCES, EPERM:
         "\(file) cannot be opened: this user may not read or write it, or its folder "

@@ -156,6 +156,40 @@ struct PersistenceTests {
     _ = database
   }
 
+  /// A folder where SQLite keeps its log, a link to nothing and a loop of links are each named
+  /// as what they are, not as a missing folder or a folder database.
+  @Test func oddPathsAreNamedForWhatTheyAre() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    _ = try LocalDatabase(path: path).addingAnn()
+    try FileManager.default.createDirectory(
+      atPath: path + "-wal", withIntermediateDirectories: false)
+    func message(_ path: String) -> String? {
+      do {
+        _ = try LocalDatabase(path: path)
+        return nil
+      } catch {
+        return error.message
+      }
+    }
+    #expect(
+      message(path)
+        == "The database \(path) cannot be opened: a file SQLite keeps beside it, ending in -wal "
+        + "or -shm, is a folder; move that folder aside.")
+    let dangling = folder.file("dangling.sqlite")
+    try FileManager.default.createSymbolicLink(
+      atPath: dangling, withDestinationPath: folder.file("nowhere.sqlite"))
+    #expect(
+      message(dangling)?.hasPrefix(
+        "The database \(dangling) is a symbolic link to a file that does not exist") == true)
+    let (one, two) = (folder.file("one.sqlite"), folder.file("two.sqlite"))
+    try FileManager.default.createSymbolicLink(atPath: one, withDestinationPath: two)
+    try FileManager.default.createSymbolicLink(atPath: two, withDestinationPath: one)
+    #expect(
+      message(one) == "The database \(one) cannot be opened: its path goes round in symbolic links."
+    )
+  }
+
   @Test func aFolderWhereTheFileShouldBeIsNamedAsOne() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("games.sqlite")
