@@ -292,3 +292,18 @@ public enum InviteCode {
     String((0..<length).map { _ in alphabet[draw(alphabet.count)] })
   }
 }
+
+extension FinishedGame {
+  /// Whether the winner follows from the moves: a line gives it, and a game ended before a
+  /// line or a full board (a resignation, a forfeit) has a winner all the same.
+  public var resultFollowsFromItsMoves: Bool {
+    guard let start = try? Board(rows: rows, columns: columns, k: k, firstMover: firstMover),
+      let game = try? Game(start: start, moves: moves)
+    else { return false }
+    switch game.board.outcome {
+    case .win(let mark, _): return winner == mark
+    case .draw: return winner == nil
+    case .inProgress: return winner != nil
+    }
+  }
+}

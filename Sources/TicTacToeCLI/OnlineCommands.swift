@@ -154,6 +154,11 @@ extension CLI {
         throw .usage("Online games belong to an account: tictactoe history NAME --server HOST.")
       }
       let (games, server) = try await wholeHistory(of: user, common)
+      // A result the moves contradict is the server's fault, not a record to list.
+      if let wrong = games.first(where: { !$0.resultFollowsFromItsMoves }) {
+        throw .failure(
+          "The server at \(server) sent game \(wrong.id) with a result its moves do not give.")
+      }
       let records = games.map(GameRecord.init)
       if json {
         Console.line(RecordFormatting.historyJSON(records, user: user))
@@ -325,3 +330,4 @@ struct OnlineStatsOutput: JSONObject {
     ]
   }
 }
+
