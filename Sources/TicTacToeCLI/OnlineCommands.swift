@@ -330,4 +330,3 @@ struct OnlineStatsOutput: JSONObject {
     ]
   }
 }
-
