@@ -33,6 +33,16 @@ struct OnlineGameLiesTests {
     }
   }
 
+  /// Ann's client, having asked for a new game and waiting for it.
+  private func annCreating() -> TestStore<OnlineGame> {
+    var state = OnlineGame.State(
+      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
+    state.link = .joining(attempt: 1)
+    return TestStore(initialState: state) {
+      OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+    }
+  }
+
   private func stops(
     _ store: TestStore<OnlineGame>, on message: ServerMessage, saying sentence: String
   ) async {
@@ -120,12 +130,7 @@ struct OnlineGameLiesTests {
   }
 
   @Test func aGameOtherThanANewOneIsNotTakenForTheOneCreated() async {
-    var state = OnlineGame.State(
-      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
-    state.link = .joining(attempt: 1)
-    let store = TestStore(initialState: state) {
-      OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
-    }
+    let store = annCreating()
     await stops(
       store, on: .game(snapshot(moves: [Self.b2], role: .x)),
       saying: "The server at example.org:7457 answered the request for a new game with game "
@@ -133,12 +138,7 @@ struct OnlineGameLiesTests {
   }
 
   @Test func aCodeThatIsNotAnInviteCodeIsNeitherShownNorFollowed() async {
-    var state = OnlineGame.State(
-      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
-    state.link = .joining(attempt: 1)
-    let store = TestStore(initialState: state) {
-      OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
-    }
+    let store = annCreating()
     var lie = snapshot(o: nil, status: .waiting, role: .x)
     lie.code = "AB\u{1B}[2JCD"
     await stops(
@@ -175,12 +175,7 @@ struct OnlineGameLiesTests {
 
   /// The first connection failing before any game is shown is said once, as it is tried again.
   @Test func retriesBeforeAnyGameAreSaid() async {
-    var state = OnlineGame.State(
-      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
-    state.link = .joining(attempt: 1)
-    let store = TestStore(initialState: state) {
-      OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
-    }
+    let store = annCreating()
     await store.send(.link(.closed(reason: "closed by the peer", isPermanent: false))) {
       $0.link = .waiting(attempt: 2)
       $0.notices = [

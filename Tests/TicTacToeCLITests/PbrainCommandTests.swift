@@ -10,6 +10,17 @@ struct PbrainCommandTests {
   func session(_ script: String, arguments: [String] = []) throws -> (
     lines: [String], status: Int32
   ) {
+    let (process, input, output) = try running(arguments)
+    input.fileHandleForWriting.write(Data(script.utf8))
+    try input.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    return (lines, process.terminationStatus)
+  }
+
+  /// The brain started, with pipes to write its input and read its output as it runs.
+  func running(_ arguments: [String] = []) throws -> (process: Process, input: Pipe, output: Pipe) {
     let process = Process()
     process.executableURL = brain
     process.arguments = arguments
@@ -19,12 +30,7 @@ struct PbrainCommandTests {
     process.standardInput = input
     process.standardError = FileHandle.nullDevice
     try process.run()
-    input.fileHandleForWriting.write(Data(script.utf8))
-    try input.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-    return (lines, process.terminationStatus)
+    return (process, input, output)
   }
 
   /// The moves among `lines`, as (x, y).
@@ -89,14 +95,7 @@ struct PbrainCommandTests {
 
   @Test func keepsWithinMaxMemory() throws {
     // Read the peak resident size while the brain is still running, after a few moves.
-    let process = Process()
-    process.executableURL = brain
-    let output = Pipe()
-    let input = Pipe()
-    process.standardOutput = output
-    process.standardInput = input
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let (process, input, output) = try running()
     let limit = 60_000_000
     var script = "INFO max_memory \(limit)\nINFO timeout_turn 150\nSTART 15\nBEGIN\n"
     for index in 0..<3 { script += "TURN \(index),\(index % 2 == 0 ? 0 : 14)\n" }
@@ -128,14 +127,7 @@ struct PbrainCommandTests {
   /// A manager waits only a moment for a brain to end: `END` in the middle of a move ends it
   /// at once, with no move sent.
   @Test func endInTheMiddleOfAMoveEndsTheBrainAtOnce() throws {
-    let process = Process()
-    process.executableURL = brain
-    let output = Pipe()
-    let input = Pipe()
-    process.standardOutput = output
-    process.standardInput = input
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let (process, input, output) = try running()
     // Ten seconds for a quiet position of four stones, which the brain thinks over.
     let script = "INFO timeout_turn 10000\nSTART 15\nBOARD\n7,7,1\n8,8,2\n6,8,1\n8,6,2\nDONE\n"
     input.fileHandleForWriting.write(Data(script.utf8))
