@@ -104,6 +104,16 @@ public struct SQLiteError: Error, Equatable, Sendable {
 }
 
 extension SQLiteError {
+  /// What a folder where SQLite keeps a file of its own does to a database.
+  static let folderBeside =
+    "cannot be opened: a file SQLite keeps beside it, ending in -wal or -shm, is a folder; move "
+    + "that folder aside."
+
+  /// Whether a folder stands where SQLite keeps the log or the index of the database at `path`.
+  static func hasFolderBeside(_ path: String) -> Bool {
+    isFolder(path + "-wal") || isFolder(path + "-shm")
+  }
+
   /// Whether `path` leads to a folder.
   static func isFolder(_ path: String) -> Bool {
     var status = stat()
@@ -126,9 +136,7 @@ extension SQLiteError: CustomStringConvertible {
     return switch kind {
     case .cannotOpen:
       switch systemError {
-      case EISDIR where path.map(Self.isFolder) == false:
-        "\(file) cannot be opened: a file SQLite keeps beside it, ending in -wal or -shm, is a "
-          + "folder; move that folder aside."
+      case EISDIR where path.map(Self.isFolder) == false: "\(file) \(Self.folderBeside)"
       case EISDIR: "\(file) is a folder, not a database file; give the path of a file in it."
       case _ where systemError == ELOOP || path.map(Self.linkFailure) == ELOOP:
         "\(file) cannot be opened: its path goes round in symbolic links."
@@ -144,6 +152,7 @@ extension SQLiteError: CustomStringConvertible {
       // One sentence whatever SQLite found, so every command refuses a damaged file alike.
       "\(file) is damaged or is not a database of this program; it was left unchanged, so "
         + "move it aside or restore a backup to go on."
+    case .readOnly where path.map(Self.hasFolderBeside) == true: "\(file) \(Self.folderBeside)"
     case .readOnly:
       "\(file) is read-only, so nothing can be saved (\(message))."
     case .busy:

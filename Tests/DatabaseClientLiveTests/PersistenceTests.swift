@@ -176,6 +176,13 @@ struct PersistenceTests {
       message(path)
         == "The database \(path) cannot be opened: a file SQLite keeps beside it, ending in -wal "
         + "or -shm, is a folder; move that folder aside.")
+    // The same for the index SQLite keeps beside it, which is found when reading.
+    try FileManager.default.removeItem(atPath: path + "-wal")
+    try FileManager.default.createDirectory(
+      atPath: path + "-shm", withIntermediateDirectories: false)
+    #expect(
+      message(path)?.hasSuffix("ending in -wal or -shm, is a folder; move that folder aside.")
+        == true)
     let dangling = folder.file("dangling.sqlite")
     try FileManager.default.createSymbolicLink(
       atPath: dangling, withDestinationPath: folder.file("nowhere.sqlite"))
