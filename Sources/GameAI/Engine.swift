@@ -384,8 +384,10 @@ public final class Engine: Sendable {
         let isProven = Score.isProven(best.score)
         let report = SearchReport(
           depth: best.depth,
+          // A forced line the search found, perhaps not the fastest.
           evaluation: Score.evaluation(
-            best.score, emptyCells: board.emptyCells.count, isExact: isProven),
+            best.score, emptyCells: board.emptyCells.count, isExact: isProven
+          ).asFoundLine,
           estimate: isProven ? nil : best.score, nodes: explorer.nodes)
         return ChosenMove(cell: geometry.cell(at: best.move), search: report)
       }

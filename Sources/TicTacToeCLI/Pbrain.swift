@@ -120,7 +120,8 @@ package struct PbrainSession {
     case "TURN":
       return turn(argument)
     case "BOARD":
-      guard game != nil else { return ["ERROR no board yet; send START first"] }
+      // Read to DONE even before START, so that the stones are not taken for commands and the
+      // manager gets one answer.
       boardLines = []
       return []
     case "INFO":
@@ -226,7 +227,8 @@ package struct PbrainSession {
   }
 
   /// What a manager's log shows of a search: `depth 12 | eval +35 | nodes 812345 | 431 ms`,
-  /// with `eval win in 7` or `eval loss in 8` where the result is proven.
+  /// with `eval win in 2` or `eval loss in at most 8` where the result is proven (a forced line
+  /// the search found, perhaps not the fastest).
   package static func message(_ search: SearchReport, elapsed: Duration) -> String {
     let value =
       search.estimate.map { $0 > 0 ? "+\($0)" : "\($0)" } ?? search.evaluation.description
@@ -244,6 +246,10 @@ package struct PbrainSession {
     if text.uppercased() == "DONE" {
       let stones = boardLines ?? []
       boardLines = nil
+      guard game != nil else {
+        boardRefusal = nil
+        return ["ERROR no board yet; send START first"]
+      }
       if let refusal = boardRefusal {
         boardRefusal = nil
         return ["ERROR \(refusal); the board is left as it was"]

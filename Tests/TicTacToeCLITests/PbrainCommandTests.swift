@@ -151,6 +151,31 @@ struct PbrainCommandTests {
     #expect(waited < .seconds(3), "the brain took \(waited) to end")
   }
 
+  /// `END` already waiting when a move begins, and `END` behind hundreds of lines sent during
+  /// a move, end the brain at once too.
+  @Test func endWaitingBehindAMoveOrOtherLinesEndsTheBrainAtOnce() throws {
+    let quiet = "INFO timeout_turn 10000\nSTART 15\nBOARD\n7,7,1\n8,8,2\n6,8,1\n8,6,2\nDONE\n"
+    for (script, flood) in [(quiet + "END\n", 0), (quiet, 300)] {
+      let (process, input, output) = try running()
+      let sent = ContinuousClock.now
+      input.fileHandleForWriting.write(Data(script.utf8))
+      if flood > 0 {
+        Thread.sleep(forTimeInterval: 0.3)
+        input.fileHandleForWriting.write(
+          Data((String(repeating: "ABOUT\n", count: flood) + "END\n").utf8))
+      }
+      let text = String(
+        decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      let waited = ContinuousClock.now - sent
+      try input.fileHandleForWriting.close()
+      #expect(process.terminationStatus == 0)
+      #expect(text == "OK\n", "a move or an answer was sent after END: \(text.prefix(200))")
+      // Far below the ten seconds of the move.
+      #expect(waited < .seconds(3), "the brain took \(waited) to end")
+    }
+  }
+
   @Test func refusesWhatItDoesNotPlayAndEndsAtTheEndOfInput() throws {
     let (lines, status) = try session("INFO rule 1\nSTART 20\nTURN 3,3\n")
     #expect(status == 0)

@@ -59,7 +59,7 @@ struct PbrainSessionTests {
     ("BEGIN", [.error, .move, .error, .error, .none, .error, .error]),
     ("TURN 9,9", [.error, .move, .move, .move, .none, .error, .error]),
     ("TURN 99,9", [.error, .error, .error, .error, .none, .error, .error]),
-    ("BOARD", [.error, .none, .none, .none, .none, .none, .none]),
+    ("BOARD", [.none, .none, .none, .none, .none, .none, .none]),
     ("DONE", [.unknown, .unknown, .unknown, .unknown, .move, .unknown, .unknown]),
     ("8,8,2", [.unknown, .unknown, .unknown, .unknown, .none, .unknown, .unknown]),
     ("INFO timeout_turn 500", [.none, .none, .none, .none, .none, .none, .none]),
@@ -126,6 +126,13 @@ struct PbrainSessionTests {
       ])
     #expect(brain.game == before)
     #expect(feed(&brain, "ABOUT").first?.hasPrefix("name=") == true)
+  }
+
+  @Test func aBoardBeforeStartIsAnsweredOnceAtDone() {
+    var brain = session()
+    let answers = ["BOARD", "7,7,1", "8,8,2", "DONE"].map { brain.respond(to: $0) }
+    #expect(answers == [[], [], [], ["ERROR no board yet; send START first"]])
+    #expect(feed(&brain, "START 15") == ["OK"])
   }
 
   @Test func aStoneGivenTwiceIsNamedWhateverTheCounts() {
