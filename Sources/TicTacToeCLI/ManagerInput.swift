@@ -58,8 +58,9 @@ final class ManagerInput: Sendable {
     Thread.detachNewThread { [self] in read() }
   }
 
-  /// Whether the brain is choosing a move; set around each move. A move that begins with `END`
-  /// waiting behind it ends the brain at once.
+  /// Whether the brain is choosing a move; set around each move.
+  ///
+  /// A move that begins with `END` waiting behind it ends the brain at once.
   var isThinking: Bool {
     get { state.withLock { $0.isThinking } }
     set {
