@@ -10,6 +10,8 @@ import Synchronization
 private let resizePending = Atomic<Bool>(false)
 /// Tells the input thread to stop.
 private let stopReading = Atomic<Bool>(false)
+/// The `errno` of a read of standard input's lines that failed, or 0.
+private let linesReadError = Atomic<Int32>(0)
 /// Whether the terminal is in raw mode now, so restoring happens once.
 private let isRaw = Atomic<Bool>(false)
 
@@ -199,6 +201,14 @@ public enum Terminal {
     return events
   }
 
+  /// Why ``lines()`` stopped before the end of input, as a sentence, or `nil` when it did not:
+  /// input that cannot be read (a folder) is not input that ended.
+  public static var linesFailure: String? {
+    let code = linesReadError.load(ordering: .relaxed)
+    guard code != 0 else { return nil }
+    return "The input could not be read (\(String(cString: strerror(code))))."
+  }
+
   /// The bytes of a line of standard input kept; the rest of a longer line is dropped.
   public static let maximumLineLength = 4_096
 
@@ -221,6 +231,7 @@ public enum Terminal {
       while true {
         let count = read(STDIN_FILENO, &buffer, buffer.count)
         if count < 0, errno == EINTR { continue }
+        if count < 0 { linesReadError.store(errno, ordering: .relaxed) }
         guard count > 0 else { break }
         for byte in buffer[..<count] {
           if byte == 0x0A {

@@ -207,7 +207,11 @@ private final class PlainSession {
       }
     }
     await TerminalApp.settle(store)
-    return TerminalApp.status(of: store.state.termination)
+    let status = TerminalApp.status(of: store.state.termination)
+    // What was kept is said above; that the input failed rather than ended is said here.
+    guard let failure = Terminal.linesFailure else { return status }
+    Console.error("tictactoe: \(failure)\n")
+    return status == 0 ? 1 : status
   }
 
   private func changed(_ state: TicTacToe.State) {

@@ -2,6 +2,7 @@ import AuthenticationClient
 import Console
 import Foundation
 import Glibc
+import Synchronization
 
 /// Reads passwords and codes: from the terminal with prompts on stderr (passwords without
 /// echo), or one line each from standard input with `--password-stdin`.
@@ -81,6 +82,12 @@ struct PasswordInput {
 
   private func nextLine(what: String) throws(UsageError) -> String {
     guard let line = readStandardInputLine() else {
+      let code = standardInputError.load(ordering: .relaxed)
+      if code != 0 {
+        throw UsageError(
+          "Standard input could not be read (\(String(cString: strerror(code)))), so \(what) "
+            + "was not read.")
+      }
       throw UsageError("Standard input ended before \(what).")
     }
     return try Self.text(line, what: what)
@@ -157,6 +164,7 @@ func readStandardInputLine() -> InputLine? {
   while true {
     let count = read(STDIN_FILENO, &byte, 1)
     if count < 0 && errno == EINTR { continue }
+    if count < 0 { standardInputError.store(errno, ordering: .relaxed) }
     guard count == 1 else { return sawByte ? line : nil }
     sawByte = true
     if byte == UInt8(ascii: "\n") { return line }
@@ -167,6 +175,10 @@ func readStandardInputLine() -> InputLine? {
     }
   }
 }
+
+/// The `errno` of a read of standard input that failed, or 0: such input did not end, it
+/// could not be read.
+private let standardInputError = Atomic<Int32>(0)
 
 // The signal handler can only reach globals; it runs while the main code waits in `read`.
 nonisolated(unsafe) private var terminalBeforePrompt = termios()

@@ -35,13 +35,14 @@ struct InputLimitTests {
     #expect(brain.lines.last?.hasPrefix("name=\"pbrain-tictactoe\"") == true)
   }
 
-  @Test(arguments: [["analyze", "-"], ["gtp"], ["pbrain"]])
+  @Test(arguments: [["analyze", "-"], ["gtp"], ["pbrain"], ["play", "--plain"]])
   func anInputThatCannotBeReadIsSaid(arguments: [String]) throws {
     // A folder opens for reading, but reading it fails with EISDIR.
     let folder = try #require(FileHandle(forReadingAtPath: NSTemporaryDirectory()))
     let process = Process()
     process.executableURL = executable
-    process.arguments = arguments
+    let database = try TemporaryDatabase()
+    process.arguments = arguments + (arguments[0] == "play" ? ["--database", database.path] : [])
     let error = Pipe()
     process.standardInput = folder
     process.standardOutput = FileHandle.nullDevice
@@ -51,5 +52,24 @@ struct InputLimitTests {
     process.waitUntilExit()
     #expect(process.terminationStatus == 1, "\(arguments)")
     #expect(said == "tictactoe: The input could not be read (Is a directory).\n", "\(arguments)")
+  }
+
+  @Test func aPasswordThatCannotBeReadIsNotSaidToHaveEnded() throws {
+    let folder = try #require(FileHandle(forReadingAtPath: NSTemporaryDirectory()))
+    let process = Process()
+    process.executableURL = executable
+    let database = try TemporaryDatabase()
+    process.arguments = ["login", "ann", "--password-stdin", "--database", database.path]
+    let error = Pipe()
+    process.standardInput = folder
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = error
+    try process.run()
+    let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(
+      said
+        == "tictactoe: Standard input could not be read (Is a directory), so the password was "
+        + "not read.\n")
   }
 }
