@@ -196,6 +196,11 @@ struct TicTacToeTests {
         == GameSettings(
           xName: "Computer", oName: "ada", mode: .versusComputer, computerMark: .x,
           difficulty: .easy, accountID: 7))
+    // Two people, the account's name given for O: the account plays O, X is nobody's yet.
+    var onO = GameSettings(
+      xName: "Player X", oName: "ada", mode: .hotSeat, accountID: 7)
+    onO.hotSeatAccountSide = .o
+    #expect(GameRequest(oName: "ada", mode: .hotSeat).settings(for: session) == onO)
     // Computer against computer: the names follow the mode; the account watches.
     #expect(
       GameRequest(xName: nil, mode: .computerVersusComputer, rows: 15).settings(for: session)
