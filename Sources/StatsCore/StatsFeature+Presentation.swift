@@ -70,7 +70,9 @@ extension StatsFeature.State {
   public var resetConfirmationHeading: String { "Reset your stats?" }
 
   /// What follows from yes, under the heading.
-  public var resetConfirmationDetail: String { "Every finished game will be deleted." }
+  public var resetConfirmationDetail: String {
+    "Every game counted here will be deleted; games between two computers are kept."
+  }
 
   /// The answers to the question: delete, or keep.
   public var resetConfirmationAnswers: (reset: String, keep: String) { ("Reset", "Keep them") }
@@ -78,6 +80,14 @@ extension StatsFeature.State {
   /// What the screen says while there is nothing to count, as a heading and a sentence.
   public var emptyMessage: (title: String, detail: String)? {
     guard isEmpty, !isLoading, errorMessage == nil else { return nil }
+    if stats?.recentGames.isEmpty == false {
+      // Games between two computers were watched: they count for no one.
+      return (
+        "No games counted yet",
+        "Games between two computers count for no one; finish a game you play and its result "
+          + "is counted here."
+      )
+    }
     return ("No finished games yet", "Finish a game and its result is counted here.")
   }
 

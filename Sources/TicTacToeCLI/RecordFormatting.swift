@@ -38,7 +38,12 @@ enum RecordFormatting {
 
   static func statsText(_ stats: Stats, user: String?) -> String {
     let owner = user?.escapingControlCharacters ?? "the guest"
-    guard stats.games > 0 else { return noGames(for: user) }
+    guard stats.games > 0 else {
+      guard stats.recentGames.isEmpty else {
+        return "No games counted for \(owner): games between two computers count for no one."
+      }
+      return noGames(for: user)
+    }
     var lines = [recordLine(stats, owner: owner), streakLine(stats)]
     for tally in stats.tallies {
       let opponent =

@@ -146,6 +146,10 @@ struct StatsPresentationTests {
 
   @Test func nothingToCountShowsTheEmptyStateOnlyOnceLoaded() {
     #expect(state(Stats()).emptyMessage?.title == "No finished games yet")
+    // Games between two computers are listed but count for no one: none is "finished" of yours.
+    var watched = Stats()
+    watched.recentGames = [GameRecord.unfinishedAnnAgainstBob]
+    #expect(state(watched).emptyMessage?.title == "No games counted yet")
     #expect(state(nil).emptyMessage != nil, "no games were read")
     var loading = state(nil)
     loading.isLoading = true

@@ -41,6 +41,11 @@ struct RecordCommandTests {
         == "{\"user\":null,\"games\":0,\"wins\":0,\"losses\":0,\"draws\":0,\"winRate\":null,"
         + "\"currentStreak\":0,\"bestStreak\":0,\"opponents\":[],\"recentGames\":[]}\n")
     #expect(try database.run("stats").output == "No games recorded for the guest.\n")
+    // A game between two computers is listed in the history, and counted for no one.
+    #expect(try database.run("play", "--computer", "both", "--size", "3").status == 0)
+    #expect(
+      try database.run("stats").output
+        == "No games counted for the guest: games between two computers count for no one.\n")
     try database.createAccount("alice", password: "correct horse")
     let alice = try database.run("stats", "alice", "--json").json()
     #expect(alice["user"] as? String == "alice")
