@@ -35,14 +35,14 @@ struct InputLimitTests {
     #expect(brain.lines.last?.hasPrefix("name=\"pbrain-tictactoe\"") == true)
   }
 
-  @Test(arguments: [["analyze", "-"], ["gtp"], ["pbrain"], ["play", "--plain"]])
-  func anInputThatCannotBeReadIsSaid(arguments: [String]) throws {
-    // A folder opens for reading, but reading it fails with EISDIR.
+  /// Runs `arguments` with a folder as standard input, which opens for reading but fails to be
+  /// read (EISDIR), and returns the exit status and what was said on standard error.
+  private func withAFolderAsInput(_ arguments: [String]) throws -> (status: Int32, said: String) {
     let folder = try #require(FileHandle(forReadingAtPath: NSTemporaryDirectory()))
+    let database = try TemporaryDatabase()
     let process = Process()
     process.executableURL = executable
-    let database = try TemporaryDatabase()
-    process.arguments = arguments + (arguments[0] == "play" ? ["--database", database.path] : [])
+    process.arguments = arguments + ["--database", database.path]
     let error = Pipe()
     process.standardInput = folder
     process.standardOutput = FileHandle.nullDevice
@@ -50,23 +50,18 @@ struct InputLimitTests {
     try process.run()
     let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    #expect(process.terminationStatus == 1, "\(arguments)")
+    return (process.terminationStatus, said)
+  }
+
+  @Test(arguments: [["analyze", "-"], ["gtp"], ["pbrain"], ["play", "--plain"]])
+  func anInputThatCannotBeReadIsSaid(arguments: [String]) throws {
+    let (status, said) = try withAFolderAsInput(arguments)
+    #expect(status == 1, "\(arguments)")
     #expect(said == "tictactoe: The input could not be read (Is a directory).\n", "\(arguments)")
   }
 
   @Test func aPasswordThatCannotBeReadIsNotSaidToHaveEnded() throws {
-    let folder = try #require(FileHandle(forReadingAtPath: NSTemporaryDirectory()))
-    let process = Process()
-    process.executableURL = executable
-    let database = try TemporaryDatabase()
-    process.arguments = ["login", "ann", "--password-stdin", "--database", database.path]
-    let error = Pipe()
-    process.standardInput = folder
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = error
-    try process.run()
-    let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let (_, said) = try withAFolderAsInput(["login", "ann", "--password-stdin"])
     #expect(
       said
         == "tictactoe: Standard input could not be read (Is a directory), so the password was "

@@ -125,44 +125,20 @@ struct PbrainCommandTests {
   }
 
   /// A manager waits only a moment for a brain to end: `END` in the middle of a move ends it
-  /// at once, with no move sent.
-  @Test func endInTheMiddleOfAMoveEndsTheBrainAtOnce() throws {
-    let (process, input, output) = try running()
+  /// at once, with no move sent; so does `END` already waiting when the move begins, or behind
+  /// hundreds of lines sent during it.
+  @Test func endEndsTheBrainAtOnceEvenInTheMiddleOfAMove() throws {
     // Ten seconds for a quiet position of four stones, which the brain thinks over.
-    let script = "INFO timeout_turn 10000\nSTART 15\nBOARD\n7,7,1\n8,8,2\n6,8,1\n8,6,2\nDONE\n"
-    input.fileHandleForWriting.write(Data(script.utf8))
-    var text = ""
-    while !text.hasPrefix("OK\n") {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      text += String(decoding: chunk, as: UTF8.self)
-    }
-    #expect(text == "OK\n")
-    Thread.sleep(forTimeInterval: 0.3)
-    let sent = ContinuousClock.now
-    input.fileHandleForWriting.write(Data("END\n".utf8))
-    text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    let waited = ContinuousClock.now - sent
-    try input.fileHandleForWriting.close()
-    #expect(process.terminationStatus == 0)
-    #expect(text == "OK\n", "a move or more was sent after END: \(text)")
-    // Far below the ten seconds of the move, with room for a loaded machine.
-    #expect(waited < .seconds(3), "the brain took \(waited) to end")
-  }
-
-  /// `END` already waiting when a move begins, and `END` behind hundreds of lines sent during
-  /// a move, end the brain at once too.
-  @Test func endWaitingBehindAMoveOrOtherLinesEndsTheBrainAtOnce() throws {
     let quiet = "INFO timeout_turn 10000\nSTART 15\nBOARD\n7,7,1\n8,8,2\n6,8,1\n8,6,2\nDONE\n"
-    for (script, flood) in [(quiet + "END\n", 0), (quiet, 300)] {
+    let flood = String(repeating: "ABOUT\n", count: 300)
+    // Each script, and what follows it 0.3 s into the move, if anything.
+    for (script, during) in [(quiet, "END\n"), (quiet + "END\n", nil), (quiet, flood + "END\n")] {
       let (process, input, output) = try running()
       let sent = ContinuousClock.now
       input.fileHandleForWriting.write(Data(script.utf8))
-      if flood > 0 {
+      if let during {
         Thread.sleep(forTimeInterval: 0.3)
-        input.fileHandleForWriting.write(
-          Data((String(repeating: "ABOUT\n", count: flood) + "END\n").utf8))
+        input.fileHandleForWriting.write(Data(during.utf8))
       }
       let text = String(
         decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -171,7 +147,7 @@ struct PbrainCommandTests {
       try input.fileHandleForWriting.close()
       #expect(process.terminationStatus == 0)
       #expect(text == "OK\n", "a move or an answer was sent after END: \(text.prefix(200))")
-      // Far below the ten seconds of the move.
+      // Far below the ten seconds of the move, with room for a loaded machine.
       #expect(waited < .seconds(3), "the brain took \(waited) to end")
     }
   }
