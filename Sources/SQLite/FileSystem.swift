@@ -52,6 +52,25 @@ enum FileSystem {
     return ![S_IFREG, S_IFDIR].contains(status.st_mode & S_IFMT)
   }
 
+  /// Whether a folder stands where SQLite keeps the log or the index of the database at `path`.
+  static func hasFolderBeside(_ path: String) -> Bool {
+    isFolder(path + "-wal") || isFolder(path + "-shm")
+  }
+
+  /// Whether `path` leads to a folder.
+  static func isFolder(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+  }
+
+  /// Why the symbolic link `path` leads nowhere (`ENOENT`: its target does not exist,
+  /// `ELOOP`: it goes round), or 0 when it is not a link or leads somewhere.
+  static func linkFailure(_ path: String) -> Int32 {
+    var status = stat()
+    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return 0 }
+    return stat(path, &status) == 0 ? 0 : errno
+  }
+
   /// How many names (hard links) the regular file at `path` has; 0 when there is none.
   static func linkCount(_ path: String) -> Int {
     var status = stat()

@@ -108,25 +108,6 @@ extension SQLiteError {
   static let folderBeside =
     "cannot be opened: a file SQLite keeps beside it, ending in -wal or -shm, is a folder; move "
     + "that folder aside."
-
-  /// Whether a folder stands where SQLite keeps the log or the index of the database at `path`.
-  static func hasFolderBeside(_ path: String) -> Bool {
-    isFolder(path + "-wal") || isFolder(path + "-shm")
-  }
-
-  /// Whether `path` leads to a folder.
-  static func isFolder(_ path: String) -> Bool {
-    var status = stat()
-    return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-  }
-
-  /// Why the symbolic link `path` leads nowhere (`ENOENT`: its target does not exist,
-  /// `ELOOP`: it goes round), or 0 when it is not a link or leads somewhere.
-  static func linkFailure(_ path: String) -> Int32 {
-    var status = stat()
-    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return 0 }
-    return stat(path, &status) == 0 ? 0 : errno
-  }
 }
 
 extension SQLiteError: CustomStringConvertible {
@@ -136,11 +117,11 @@ extension SQLiteError: CustomStringConvertible {
     return switch kind {
     case .cannotOpen:
       switch systemError {
-      case EISDIR where path.map(Self.isFolder) == false: "\(file) \(Self.folderBeside)"
+      case EISDIR where path.map(FileSystem.isFolder) == false: "\(file) \(Self.folderBeside)"
       case EISDIR: "\(file) is a folder, not a database file; give the path of a file in it."
-      case _ where systemError == ELOOP || path.map(Self.linkFailure) == ELOOP:
+      case _ where systemError == ELOOP || path.map(FileSystem.linkFailure) == ELOOP:
         "\(file) cannot be opened: its path goes round in symbolic links."
-      case _ where path.map(Self.linkFailure) == ENOENT:
+      case _ where path.map(FileSystem.linkFailure) == ENOENT:
         "\(file) is a symbolic link to a file that does not exist (\(message))."
       case ENAMETOOLONG: "\(file) cannot be opened: its path or a name in it is too long."
       case EACCES, EPERM:
@@ -152,7 +133,8 @@ extension SQLiteError: CustomStringConvertible {
       // One sentence whatever SQLite found, so every command refuses a damaged file alike.
       "\(file) is damaged or is not a database of this program; it was left unchanged, so "
         + "move it aside or restore a backup to go on."
-    case .readOnly where path.map(Self.hasFolderBeside) == true: "\(file) \(Self.folderBeside)"
+    case .readOnly where path.map(FileSystem.hasFolderBeside) == true:
+      "\(file) \(Self.folderBeside)"
     case .readOnly:
       "\(file) is read-only, so nothing can be saved (\(message))."
     case .busy:
