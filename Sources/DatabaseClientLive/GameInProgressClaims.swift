@@ -24,11 +24,13 @@ final class GameInProgressClaims: Sendable {
   /// The lock file sits beside the file the path leads to, so that two programs reaching one
   /// database by different names (a symbolic link, `..`) share it.
   init(databasePath: String) {
-    guard databasePath != ":memory:", !databasePath.isEmpty else {
-      path = nil
-      return
-    }
-    path = LocalDatabase.resolvedPath(databasePath) + "-lock"
+    path = Self.lockPath(for: databasePath)
+  }
+
+  /// The lock file of the database at `databasePath`, or `nil` for a database in memory.
+  private static func lockPath(for databasePath: String) -> String? {
+    guard databasePath != ":memory:", !databasePath.isEmpty else { return nil }
+    return LocalDatabase.resolvedPath(databasePath) + "-lock"
   }
 
   deinit {
@@ -82,16 +84,11 @@ final class GameInProgressClaims: Sendable {
   /// Whether a client, in this program or another, plays the owner's game in progress on the
   /// database at `databasePath`: it holds the owner's claim.
   static func isHeld(_ owner: RecordOwner, databasePath: String) -> Bool {
-    guard databasePath != ":memory:", !databasePath.isEmpty else { return false }
-    let descriptor = open(
-      LocalDatabase.resolvedPath(databasePath) + "-lock", O_RDONLY | O_CLOEXEC)
+    guard let path = lockPath(for: databasePath) else { return false }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
-    var probe = flock()
-    probe.l_type = Int16(F_WRLCK)
-    probe.l_whence = Int16(SEEK_SET)
-    probe.l_start = off_t(key(owner))
-    probe.l_len = 1
+    var probe = byte(key(owner), type: F_WRLCK)
     // F_OFD_GETLK: whether a lock of another open file would stop this one.
     guard fcntl(descriptor, 36, &probe) == 0 else { return false }
     return probe.l_type != Int16(F_UNLCK)
@@ -99,14 +96,20 @@ final class GameInProgressClaims: Sendable {
 
   /// Locks or unlocks the owner's byte without waiting.
   private static func lock(_ descriptor: Int32, _ key: Int64, type: Int32) -> Int32 {
+    var lock = byte(key, type: type)
+    // F_OFD_SETLK, which Glibc's module does not export: a lock of the open file, not the
+    // process, so two clients of one process conflict too.
+    return fcntl(descriptor, 37, &lock)
+  }
+
+  /// A lock of `type` on the owner's byte, `key`.
+  private static func byte(_ key: Int64, type: Int32) -> flock {
     var lock = flock()
     lock.l_type = Int16(type)
     lock.l_whence = Int16(SEEK_SET)
     lock.l_start = off_t(key)
     lock.l_len = 1
-    // F_OFD_SETLK, which Glibc's module does not export: a lock of the open file, not the
-    // process, so two clients of one process conflict too.
-    return fcntl(descriptor, 37, &lock)
+    return lock
   }
 
   private static func key(_ owner: RecordOwner) -> Int64 {

@@ -69,7 +69,7 @@ final class ManagerInput: Sendable {
         return newValue
           && state.lines[state.head...].contains {
             guard case .success(let line) = $0 else { return false }
-            return !line.isTooLong && ManagerInput.isEnd(line.text)
+            return ManagerInput.isEnd(line)
           }
       }
       if endsNow { _exit(CLI.ExitCode.success) }
@@ -103,9 +103,7 @@ final class ManagerInput: Sendable {
         line = .failure(error)
       }
       if case .success(let text) = line {
-        let endsNow = state.withLock { state in
-          state.isThinking && !text.isTooLong && ManagerInput.isEnd(text.text)
-        }
+        let endsNow = state.withLock { $0.isThinking } && ManagerInput.isEnd(text)
         // Nothing is flushed or cleaned up: the search is abandoned and the answer never sent.
         if endsNow { _exit(CLI.ExitCode.success) }
       }
@@ -122,8 +120,9 @@ final class ManagerInput: Sendable {
     arrived.signal()
   }
 
-  /// Whether `line` is the protocol's `END`, as the session reads it.
-  static func isEnd(_ line: String) -> Bool {
-    line.protocolText.trimmingWhitespace().uppercased() == "END"
+  /// Whether `line` is the protocol's `END`, as the session reads it (a line cut short is
+  /// not).
+  static func isEnd(_ line: InputLine) -> Bool {
+    !line.isTooLong && line.text.protocolText.trimmingWhitespace().uppercased() == "END"
   }
 }
