@@ -288,6 +288,10 @@ for player in (ann, bob, watcher):
     player.out.expect(r"bob joined; bob plays O\.")
 for player in (ann, bob, watcher):
     player.out.expect(r"ann, place your X")
+# The operator reads each step once it is stored.
+server.err.expect(rf"tictactoe serve: ann opened game {code} \(3×3, 3 in a row\)\.")
+server.err.expect(r"tictactoe serve: bob signed in from 127\.0\.0\.1\.")
+server.err.expect(rf"tictactoe serve: bob joined game {code}; ann plays X, bob plays O\.")
 
 played = []
 
@@ -425,6 +429,9 @@ watcher.out.expect(r"bob lost the connection; waiting 60 seconds\.")
 bob = bob_joins(code, "bob again")
 ann.out.expect(r"bob is back\.")
 watcher.out.expect(r"bob is back\.")
+server.err.expect(
+    rf"tictactoe serve: bob lost the connection to game {code}; the seat is held for 60 s\.")
+server.err.expect(rf"tictactoe serve: bob is back in game {code}\.")
 bob.out.expect(r"bob, place your O")
 play(bob, "c1")
 
@@ -450,6 +457,7 @@ play(bob, "a2")
 play(ann, "b3")
 for player in players():
     player.out.expect(r"X wins with b1, b2, b3\.")
+server.err.expect(rf"tictactoe serve: Game {code} ended: ann \(X\) won, with a line\.")
 for player in players():
     player.out.expect(r"Ratings: ann 1216 \(\+16\), bob 1184 \(−16\)\.")
 for player in players():

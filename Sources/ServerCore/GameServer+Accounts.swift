@@ -33,8 +33,12 @@ extension GameServer {
           .recoveryCodesLeft(try await authentication.remainingRecoveryCodes(session))
         }
       }
+      let (log, address) = (self.log, client.address)
+      let userName = client.account?.userName ?? ""
       return answering(id, request: request) {
-        .recoveryCodes(try await authentication.regenerateRecoveryCodes(session))
+        let codes = try await authentication.regenerateRecoveryCodes(session)
+        log(ServerLog.accountChanged("Made new recovery codes", of: userName, from: address))
+        return .recoveryCodes(codes)
       }
     case .submitCode:
       guard client.account == nil else {
@@ -55,7 +59,9 @@ extension GameServer {
       var allowance = state.allowances[client.address] ?? Allowance(now: state.now)
       if let wait = allowance.take(now: state.now) {
         state.allowances[client.address] = allowance
-        state.refuse(.rateLimited, request: request, detail: UInt32(wait), to: id)
+        let refusal = Refusal(.rateLimited, request: request, detail: UInt32(wait))
+        if let line = ServerLog.signInRefused(refusal, from: client.address) { log(line) }
+        state.send(.refused(refusal), to: id)
         return .none
       }
       state.allowances[client.address] = allowance
@@ -63,6 +69,8 @@ extension GameServer {
     state.clients[id]?.pendingRequest = request
     let authentication = self.authentication
     let storage = self.storage
+    let log = self.log
+    let address = client.address
     switch message {
     case .createAccount(let userName, let password):
       return signingIn(id, request: request) {
@@ -94,12 +102,14 @@ extension GameServer {
         try await authentication.changePassword(
           Credentials(userName: userName, password: old, code: code), new)
         try await storage.endSessions(userName)
+        log(ServerLog.accountChanged("Changed the password", of: userName, from: address))
         return .accepted
       }
     case .deleteAccount(let userName, let password, let code):
       return answering(id, request: request) {
         try await authentication.deleteAccount(
           Credentials(userName: userName, password: password, code: code))
+        log(ServerLog.accountChanged("Deleted the account", of: userName, from: address))
         return .deleted(userName: userName)
       }
     case .beginTwoFactor(let userName, let password):
@@ -108,12 +118,15 @@ extension GameServer {
       }
     case .confirmTwoFactor(let userName, let code):
       return answering(id, request: request) {
-        .recoveryCodes(try await authentication.confirmTwoFactor(userName, code))
+        let codes = try await authentication.confirmTwoFactor(userName, code)
+        log(ServerLog.accountChanged("Turned two-factor sign-in on", of: userName, from: address))
+        return .recoveryCodes(codes)
       }
     case .disableTwoFactor(let userName, let password, let code):
       return answering(id, request: request) {
         try await authentication.disableTwoFactor(
           Credentials(userName: userName, password: password, code: code))
+        log(ServerLog.accountChanged("Turned two-factor sign-in off", of: userName, from: address))
         return .accepted
       }
     default:
@@ -186,10 +199,11 @@ extension GameServer {
   func signInAnswered(
     _ id: ClientID, request: UInt8, _ result: Result<SignInStep, Refusal>, state: inout State
   ) -> Effect<Action> {
-    guard state.clients[id] != nil else { return .none }
+    guard let address = state.clients[id]?.address else { return .none }
     state.clients[id]?.pendingRequest = nil
     switch result {
     case .success(.signedIn(let account)):
+      log(ServerLog.signedIn(account, request: request, from: address))
       state.clients[id]?.challenge = nil
       state.clients[id]?.account = account
       state.send(
@@ -202,6 +216,7 @@ extension GameServer {
       // A wrong code ends the challenge only when the accounts say so; a password failure
       // starts over.
       if request != ClientMessage.submitCode("").type { state.clients[id]?.challenge = nil }
+      if let line = ServerLog.signInRefused(refusal, from: address) { log(line) }
       state.send(.refused(refusal), to: id)
     }
     return .none

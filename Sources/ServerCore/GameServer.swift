@@ -160,7 +160,8 @@ public struct GameServer: Reducer {
   public var storage: ServerStorageClient
   /// A random integer below the bound, for invite codes and coin tosses.
   public var random: @Sendable (_ upperBound: Int) -> Int
-  /// Where problems the players do not see are written.
+  /// The operator's log: what happened to accounts and games, and problems the players do
+  /// not see.
   public var log: @Sendable (_ line: String) -> Void
 
   /// Creates the server's logic with its clients.
@@ -503,6 +504,7 @@ public struct GameServer: Reducer {
     if mark == .x { match.x = seat } else { match.o = seat }
     match.spectators.remove(id)
     if wasAway, !match.isOver {
+      log(ServerLog.back(seat.name, code: match.code))
       state.send(.playerBack(code: match.code, mark: mark), to: match.audience.filter { $0 != id })
     }
     state.send(.game(match.snapshot(for: mark, now: state.now)), to: id)
@@ -628,6 +630,7 @@ public struct GameServer: Reducer {
       return
     }
     state.matches[code] = nil
+    log(ServerLog.cancelled(match, byCreator: id != nil))
     var told = Set(match.audience)
     if let id, state.clients[id] != nil { told.insert(id) }
     for client in told.sorted() {
@@ -648,6 +651,7 @@ public struct GameServer: Reducer {
     }
     match.phase = .waiting
     state.matches[code] = match
+    log(ServerLog.opened(match))
     if let creator = match.x.client {
       state.send(.game(match.snapshot(for: .x, now: state.now)), to: creator)
     }
@@ -666,6 +670,7 @@ public struct GameServer: Reducer {
     match.o = seat
     match.phase = .playing
     state.matches[code] = match
+    log(ServerLog.joined(match))
     let joined = SeatedPlayer(
       name: seat.name, rating: seat.rating,
       awaySeconds: seat.awayUntil.map { UInt32(clamping: max(0, ($0 - state.now + 999) / 1_000)) })
@@ -735,6 +740,7 @@ public struct GameServer: Reducer {
     if let id = match.o?.client, state.clients[id]?.account?.accountID == match.o?.accountID {
       state.clients[id]?.account?.rating = ratings.o
     }
+    log(ServerLog.ended(match, ending))
     state.send(.ended(code: match.code, end), to: match.audience)
   }
 
@@ -752,6 +758,9 @@ public struct GameServer: Reducer {
         match.phase = .seating(seat)
       }
       for mark in [Mark.x, .o] where match.seat(mark)?.client == id {
+        if !match.isOver, let name = match.seat(mark)?.name {
+          log(ServerLog.away(name, code: code, seconds: state.reconnectGraceSeconds))
+        }
         if mark == .x {
           match.x.client = nil
           if !match.isOver { match.x.awayUntil = deadline }

@@ -28,6 +28,10 @@ extension Help {
     Output: Listening on HOST:PORT, then Fingerprint: SHA256: and 64 hex digits, which
     players can give their clients to trust this server from the first connection. The
     protocol is in docs/protocol.md.
+
+    Log (standard error), one line for each event once it is stored: sign-ins and refused
+    sign-ins with the address, account changes, games opened, joined and ended, players who
+    lose the connection and come back, broken connections and storage failures.
     """
 
   static let games = """

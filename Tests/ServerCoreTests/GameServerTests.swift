@@ -103,13 +103,16 @@ struct GameServerTests {
     o: SeatRecord(accountID: 2, name: "bob", rating: 1_200),
     moves: [Cell(row: 0, column: 0)], createdAt: epoch - 5_000)
 
-  private func makeStore(_ state: GameServer.State, log: StorageLog = StorageLog())
-    -> TestStore<GameServer>
-  {
+  /// A store whose storage records its calls in `log` and whose operator's lines go to
+  /// `operatorLog`.
+  private func makeStore(
+    _ state: GameServer.State, log: StorageLog = StorageLog(),
+    operatorLog: StorageLog = StorageLog()
+  ) -> TestStore<GameServer> {
     TestStore(initialState: state) {
       GameServer(
         authentication: testAccounts, storage: recordingStorage(log), random: { _ in 0 },
-        log: { _ in })
+        log: { operatorLog.record($0) })
     }
   }
 
@@ -207,7 +210,8 @@ struct GameServerTests {
   /// every move only after it is stored.
   @Test func aWholeGameBetweenTwoAccounts() async {
     let log = StorageLog()
-    let store = makeStore(GameServer.State(now: epoch), log: log)
+    let operatorLog = StorageLog()
+    let store = makeStore(GameServer.State(now: epoch), log: log, operatorLog: operatorLog)
     let a = ClientID(1)
     let b = ClientID(2)
     let watcher = ClientID(3)
@@ -321,14 +325,23 @@ struct GameServerTests {
         "commitMove \(code) 3 b2",
         "commitMove \(code) 4 c1 Ending(winner: Optional(GameRules.Mark.x), reason: GameProtocol.EndReason.completed)",
       ])
+    // The operator reads what happened, each once it was stored.
+    #expect(
+      operatorLog.all == [
+        "ann signed in from 10.0.0.1.", "bob signed in from 10.0.0.2.",
+        "ann opened game \(code) (3×3, 3 in a row).",
+        "bob joined game \(code); ann plays X, bob plays O.",
+        "Game \(code) ended: ann (X) won, with a line.",
+      ])
     await store.finish()
   }
 
   @Test func anAwayPlayerIsWaitedForThenForfeits() async throws {
     let log = StorageLog()
+    let operatorLog = StorageLog()
     var state = serverState(try playingMatch(moves: [Cell(row: 1, column: 1)]))
     state.reconnectGraceSeconds = 60
-    let store = makeStore(state, log: log)
+    let store = makeStore(state, log: log, operatorLog: operatorLog)
     let away = ServerMessage.playerAway(code: code, mark: .o, seconds: 60)
     await store.send(.disconnected(bobClient)) {
       $0.clients[bobClient] = nil
@@ -352,6 +365,11 @@ struct GameServerTests {
       $0.outbox += [annClient, guestClient].map { .init($0, .message(.ended(code: code, end))) }
     }
     #expect(log.all.count == 1)
+    #expect(
+      operatorLog.all == [
+        "bob lost the connection to game \(code); the seat is held for 60 s.",
+        "Game \(code) ended: ann (X) won, bob (O) forfeited, away past the grace.",
+      ])
     await store.finish()
   }
 
@@ -367,7 +385,8 @@ struct GameServerTests {
     let back = ClientID(9)
     var state = store.state
     state.clients[back] = .ready(bob, address: "10.9.9.9")
-    let restarted = makeStore(state)
+    let operatorLog = StorageLog()
+    let restarted = makeStore(state, operatorLog: operatorLog)
     await restarted.send(.tick(now: epoch + 30_000)) { $0.now = epoch + 30_000 }
     await restarted.send(.received(back, .joinGame(code: code))) {
       $0.matches[code]?.o?.client = back
@@ -379,6 +398,7 @@ struct GameServerTests {
         .init(back, .message(.game($0.matches[code]!.snapshot(for: .o, now: epoch + 30_000)))))
     }
     await restarted.send(.tick(now: epoch + 120_000)) { $0.now = epoch + 120_000 }
+    #expect(operatorLog.all == ["bob is back in game \(code)."])
     await store.finish()
     await restarted.finish()
   }
@@ -466,7 +486,8 @@ struct GameServerTests {
     var state = GameServer.State(now: epoch)
     let id = ClientID(5)
     state.clients[id] = .ready(nil)
-    let store = makeStore(state)
+    let operatorLog = StorageLog()
+    let store = makeStore(state, operatorLog: operatorLog)
     await store.send(.received(id, .submitCode("123456"))) {
       $0.outbox = [.init(id, .message(.refused(Refusal(.noChallenge, request: 0x04))))]
     }
@@ -504,6 +525,11 @@ struct GameServerTests {
       $0.outbox.append(
         .init(id, .message(.signedIn(accountID: 4, userName: "dee", token: "token-dee"))))
     }
+    #expect(
+      operatorLog.all == [
+        "A sign-in from 127.0.0.1 was refused: wrong two-factor code.",
+        "dee signed in from 127.0.0.1.",
+      ])
     await store.finish()
   }
 
@@ -511,7 +537,8 @@ struct GameServerTests {
     var state = GameServer.State(now: epoch)
     let id = ClientID(5)
     state.clients[id] = .ready(nil, address: "10.1.1.1")
-    let store = makeStore(state)
+    let operatorLog = StorageLog()
+    let store = makeStore(state, operatorLog: operatorLog)
     store.exhaustivity = .off
     for _ in 0..<ProtocolLimits.signInBurst {
       await store.send(.received(id, .signIn(userName: "ann", password: "wrong")))
@@ -529,6 +556,14 @@ struct GameServerTests {
     await store.send(.received(id, .signIn(userName: "ann", password: "password")))
     await store.receive(.signInResponse(id, request: 0x03, .success(.signedIn(ann))))
     #expect(store.state.clients[id]?.account == ann)
+    let refused = "A sign-in from 10.1.1.1 was refused: wrong user name or password."
+    #expect(
+      operatorLog.all
+        == Array(repeating: refused, count: ProtocolLimits.signInBurst) + [
+          "A request from 10.1.1.1 was refused: too many sign-in attempts from there; it may try "
+            + "again in \(ProtocolLimits.signInRefillSeconds) s.",
+          "ann signed in from 10.1.1.1.",
+        ])
     await store.finish()
   }
 
@@ -536,7 +571,8 @@ struct GameServerTests {
     var state = GameServer.State(now: epoch)
     let id = ClientID(5)
     state.clients[id] = .ready(nil)
-    let store = makeStore(state)
+    let operatorLog = StorageLog()
+    let store = makeStore(state, operatorLog: operatorLog)
     store.exhaustivity = .off
     await store.send(.received(id, .resumeSession(token: "forged")))
     await store.receive(
@@ -545,6 +581,7 @@ struct GameServerTests {
     await store.send(.received(id, .resumeSession(token: "token-ann")))
     await store.receive(.signInResponse(id, request: 0x05, .success(.signedIn(ann))))
     #expect(store.state.clients[id]?.account == ann)
+    #expect(operatorLog.all == ["ann came back from 127.0.0.1 with a session token."])
     await store.finish()
   }
 
@@ -574,7 +611,8 @@ struct GameServerTests {
   /// A deleted account is signed out everywhere; the games of others are not touched.
   @Test func aDeletedAccountIsSignedOutAndNoGameEndsForIt() async throws {
     let match = try playingMatch()
-    let store = makeStore(serverState(match))
+    let operatorLog = StorageLog()
+    let store = makeStore(serverState(match), operatorLog: operatorLog)
     await store.send(
       .received(guestClient, .deleteAccount(userName: "cat", password: "password", code: nil))
     ) {
@@ -591,6 +629,7 @@ struct GameServerTests {
       $0.outbox = [.init(guestClient, .message(.accepted(request: 0x07)))]
     }
     #expect(store.state.matches[code] == match)
+    #expect(operatorLog.all == ["Deleted the account of cat from 127.0.0.1."])
     await store.finish()
   }
 

@@ -1,0 +1,89 @@
+package import GameProtocol
+import GameRules
+
+/// The operator's log: one line for each thing that happened to an account or a game, said
+/// once it is stored. Names and addresses come from clients, so their control characters are
+/// escaped.
+package enum ServerLog {
+  package static func signedIn(_ account: SignedInAccount, request: UInt8, from address: String) -> String
+  {
+    let name = account.userName.escapingControlCharacters
+    let place = address.escapingControlCharacters
+    switch request {
+    case ClientMessage.createAccount(userName: "", password: "").type:
+      return "\(name) created an account from \(place) and signed in."
+    case ClientMessage.resumeSession(token: "").type:
+      return "\(name) came back from \(place) with a session token."
+    default:
+      return "\(name) signed in from \(place)."
+    }
+  }
+
+  /// The line for a refused sign-in, where its reason matters to the operator: a guessed
+  /// password or code, a lockout, too many attempts from one address.
+  package static func signInRefused(_ refusal: Refusal, from address: String) -> String? {
+    let place = address.escapingControlCharacters
+    switch refusal.code {
+    case .invalidCredentials:
+      return "A sign-in from \(place) was refused: wrong user name or password."
+    case .invalidCode:
+      return "A sign-in from \(place) was refused: wrong two-factor code."
+    case .lockedOut:
+      return "A sign-in from \(place) was refused: the account is locked for "
+        + "\(refusal.detail) s after failed attempts."
+    case .rateLimited:
+      return "A request from \(place) was refused: too many sign-in attempts from there; "
+        + "it may try again in \(refusal.detail) s."
+    default:
+      return nil
+    }
+  }
+
+  package static func accountChanged(_ what: String, of userName: String, from address: String)
+    -> String
+  {
+    "\(what) of \(userName.escapingControlCharacters) from \(address.escapingControlCharacters)."
+  }
+
+  package static func opened(_ match: Match) -> String {
+    let board = match.game.start
+    return "\(match.x.name.escapingControlCharacters) opened game \(match.code) "
+      + "(\(board.rows)×\(board.columns), \(board.k) in a row)."
+  }
+
+  package static func joined(_ match: Match) -> String {
+    let o = match.o?.name.escapingControlCharacters ?? "?"
+    return "\(o) joined game \(match.code); \(match.x.name.escapingControlCharacters) plays X, "
+      + "\(o) plays O."
+  }
+
+  package static func ended(_ match: Match, _ ending: Ending) -> String {
+    func name(_ mark: Mark) -> String {
+      (match.seat(mark)?.name).map { "\($0.escapingControlCharacters) (\(mark.symbol))" } ?? mark.symbol
+    }
+    guard let winner = ending.winner else { return "Game \(match.code) ended in a draw." }
+    let how =
+      switch ending.reason {
+      case .completed: "with a line"
+      case .resigned: "\(name(winner.opponent)) resigned"
+      case .forfeit: "\(name(winner.opponent)) forfeited, away past the grace"
+      }
+    return "Game \(match.code) ended: \(name(winner)) won, \(how)."
+  }
+
+  package static func cancelled(_ match: Match, byCreator: Bool) -> String {
+    let creator = match.x.name.escapingControlCharacters
+    return byCreator
+      ? "\(creator) cancelled game \(match.code)."
+      : "Game \(match.code) was dropped: \(creator) did not come back to it."
+  }
+
+  package static func away(_ name: String, code: String, seconds: Int) -> String {
+    "\(name.escapingControlCharacters) lost the connection to game \(code); the seat is held "
+      + "for \(seconds) s."
+  }
+
+  package static func back(_ name: String, code: String) -> String {
+    "\(name.escapingControlCharacters) is back in game \(code)."
+  }
+}
