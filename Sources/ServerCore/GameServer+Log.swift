@@ -1,11 +1,13 @@
 package import GameProtocol
 import GameRules
 
-/// The operator's log: one line for each thing that happened to an account or a game, said
-/// once it is stored. Names and addresses come from clients, so their control characters are
-/// escaped.
+/// The operator's log: one line for each thing that happened to an account or a game.
+///
+/// Each line is said once what it tells is stored. Names and addresses come from clients, so
+/// their control characters are escaped.
 package enum ServerLog {
-  package static func signedIn(_ account: SignedInAccount, request: UInt8, from address: String) -> String
+  package static func signedIn(_ account: SignedInAccount, request: UInt8, from address: String)
+    -> String
   {
     let name = account.userName.escapingControlCharacters
     let place = address.escapingControlCharacters
@@ -59,7 +61,8 @@ package enum ServerLog {
 
   package static func ended(_ match: Match, _ ending: Ending) -> String {
     func name(_ mark: Mark) -> String {
-      (match.seat(mark)?.name).map { "\($0.escapingControlCharacters) (\(mark.symbol))" } ?? mark.symbol
+      (match.seat(mark)?.name).map { "\($0.escapingControlCharacters) (\(mark.symbol))" }
+        ?? mark.symbol
     }
     guard let winner = ending.winner else { return "Game \(match.code) ended in a draw." }
     let how =
