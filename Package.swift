@@ -165,6 +165,7 @@ let package = Package(
     .testTarget(name: "GameAITests", dependencies: ["GameAI", "GameRules"]),
     .testTarget(name: "GameProtocolTests", dependencies: ["GameProtocol", "GameRules"]),
     .testTarget(name: "BenchmarkOptionsTests", dependencies: ["BenchmarkOptions"]),
+    .testTarget(name: "ConsoleTests", dependencies: ["Console"]),
     .testTarget(
       name: "ArchitectureTests", dependencies: ["Architecture", "ArchitectureTesting"]),
     .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
@@ -180,8 +181,8 @@ let package = Package(
     .testTarget(
       name: "AuthenticationClientLiveTests",
       dependencies: [
-        "AuthenticationClient", "AuthenticationClientLive", "Crypto", "DatabaseClientLive",
-        "SQLite", "TestSupport",
+        "AuthenticationClient", "AuthenticationClientLive", "Crypto", "DatabaseClient",
+        "DatabaseClientLive", "SQLite", "TestSupport",
       ]
     ),
     .testTarget(name: "GameCoreTests", dependencies: ["GameCore", "TestSupport"]),

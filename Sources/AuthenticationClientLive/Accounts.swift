@@ -133,23 +133,22 @@ final class Accounts: Sendable {
   }
 
   func delete(_ credentials: Credentials) throws(AuthenticationError) {
-    let (account, _) = try authorize(credentials)
-    // Its game would stop at the next move, unable to store it for an account that is gone.
-    if database.isPlaying(accountID: account.id) {
-      throw .storage(
-        "\(account.userName.escapingControlCharacters) is playing a game in another Tic-Tac-Toe; "
-          + "close it, then delete the account.")
+    // What refuses the deletion is checked once the password is right and before the code is,
+    // so that a refusal spends no one-time recovery code.
+    let (account, _) = try authorize(credentials) { account throws(AuthenticationError) in
+      // Its game would stop at the next move, unable to store it for an account that is gone.
+      if database.isPlaying(accountID: account.id) {
+        throw .storage(
+          "\(account.userName.escapingControlCharacters) is playing a game in another "
+            + "Tic-Tac-Toe; close it, then delete the account.")
+      }
+      if try hasUnfinishedOnlineGame(account.id) { throw .unfinishedOnlineGame }
     }
     let deleted = try storage { database throws(SQLiteError) -> Bool in
       try database.transaction { () throws(SQLiteError) -> Bool in
         let id = SQLiteValue(account.id)
-        // A server's game waiting or under way would end with sentences that are not true.
-        let unfinished = try database.query(
-          """
-          SELECT 1 FROM online_games
-          WHERE ended_at IS NULL AND (x_account = ?1 OR o_account = ?1) LIMIT 1
-          """, id)
-        guard unfinished.isEmpty else { return false }
+        // Checked again here: a game may have begun since.
+        guard try !Self.hasUnfinishedOnlineGame(account.id, in: database) else { return false }
         // The game in progress is keyed by id alone. Finished games against another account
         // stay that player's, with this side's account NULL (ON DELETE SET NULL); the others
         // (against the computer, a guest, itself, or an account deleted before) go, so that
@@ -375,10 +374,36 @@ final class Accounts: Sendable {
   }
 
   /// Checks the credentials and, on a two-factor account, their code.
+  /// Whether the account has a server's game waiting or under way, which would end with
+  /// sentences that are not true if the account were deleted.
+  private func hasUnfinishedOnlineGame(_ accountID: Int64) throws(AuthenticationError) -> Bool {
+    try storage { database throws(SQLiteError) in
+      try Self.hasUnfinishedOnlineGame(accountID, in: database)
+    }
+  }
+
+  private static func hasUnfinishedOnlineGame(
+    _ accountID: Int64, in database: Database
+  ) throws(SQLiteError) -> Bool {
+    let unfinished = try database.query(
+      """
+      SELECT 1 FROM online_games
+      WHERE ended_at IS NULL AND (x_account = ?1 OR o_account = ?1) LIMIT 1
+      """, SQLiteValue(accountID))
+    return !unfinished.isEmpty
+  }
+
+  /// The account and its secret key when the credentials are right: the password and, with
+  /// two-factor on, the code, which is then spent.
+  ///
+  /// `refusing` runs once the password is right and before the code is checked: what it
+  /// throws refuses the request without spending a one-time code.
   private func authorize(
-    _ credentials: Credentials
+    _ credentials: Credentials,
+    refusing: (Account) throws(AuthenticationError) -> Void = { _ in }
   ) throws(AuthenticationError) -> (Account, secretKey: [UInt8]) {
     let (account, secretKey) = try authenticate(credentials.userName, credentials.password)
+    try refusing(account)
     guard let sealedSecret = account.sealedSecret else {
       try clearFailures(account.key)
       return (account, secretKey)

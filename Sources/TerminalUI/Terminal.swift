@@ -206,7 +206,7 @@ public enum Terminal {
   public static var linesFailure: String? {
     let code = linesReadError.load(ordering: .relaxed)
     guard code != 0 else { return nil }
-    return "The input could not be read (\(String(cString: strerror(code))))."
+    return LineReader.Failure(code: code).message
   }
 
   /// The bytes of a line of standard input kept; the rest of a longer line is dropped.
@@ -220,31 +220,14 @@ public enum Terminal {
   public static func lines() -> AsyncStream<String> {
     let (lines, continuation) = AsyncStream.makeStream(of: String.self)
     Thread.detachNewThread {
-      var line: [UInt8] = []
-      var isTooLong = false
-      func yieldLine() {
-        continuation.yield(String(decoding: line, as: UTF8.self) + (isTooLong ? "…" : ""))
-        line.removeAll(keepingCapacity: true)
-        isTooLong = false
-      }
-      var buffer = [UInt8](repeating: 0, count: 4096)
-      while true {
-        let count = read(STDIN_FILENO, &buffer, buffer.count)
-        if count < 0, errno == EINTR { continue }
-        if count < 0 { linesReadError.store(errno, ordering: .relaxed) }
-        guard count > 0 else { break }
-        for byte in buffer[..<count] {
-          if byte == 0x0A {
-            yieldLine()
-          } else if line.count < maximumLineLength {
-            line.append(byte)
-          } else {
-            isTooLong = true
-          }
+      let reader = LineReader(maximumLineBytes: maximumLineLength)
+      do throws(LineReader.Failure) {
+        while let line = try reader.next() {
+          continuation.yield(line.text + (line.isTooLong ? "…" : ""))
         }
+      } catch {
+        linesReadError.store(error.code, ordering: .relaxed)
       }
-      // A line is cut only once it is full, so a last line with any byte is not empty.
-      if !line.isEmpty { yieldLine() }
       continuation.finish()
     }
     return lines

@@ -114,7 +114,7 @@ public enum CLI {
     var output = ""
     var status = ExitCode.success
     var lineNumber = 0
-    let reader = LineReader()
+    let reader = LineReader.commandInput()
     // Once the output is lost, reading on would only lose more.
     while Console.outputFailure == nil {
       let line: InputLine
@@ -133,7 +133,7 @@ public enum CLI {
         line.isTooLong
         ? .failure(
           UsageError(
-            "The line is longer than \(LineReader.maximumLineBytes) bytes, far more than a "
+            "The line is longer than \(LineReader.commandLineBytes) bytes, far more than a "
               + "position of the largest board."))
         : board(text, k: k)
       switch parsed {
@@ -245,7 +245,7 @@ public enum CLI {
       return ExitCode.usage
     }
     var running = session
-    let reader = LineReader()
+    let reader = LineReader.commandInput()
     while !running.hasQuit, Console.outputFailure == nil {
       let line: InputLine
       do {

@@ -1,3 +1,4 @@
+import Console
 import GameRules
 
 /// A Go Text Protocol (version 2) session: one command line in, one response out.
@@ -98,7 +99,7 @@ struct GTPSession {
       guard !words.isEmpty else { return "?\(id) missing command\n\n" }
     }
     guard !isTooLong else {
-      return "?\(id) the line is longer than \(LineReader.maximumLineBytes) bytes\n\n"
+      return "?\(id) the line is longer than \(LineReader.commandLineBytes) bytes\n\n"
     }
     switch execute(words[0], Array(words.dropFirst())) {
     case .success(let answer): return "=\(id)\(answer.isEmpty ? "" : " " + answer)\n\n"

@@ -1,3 +1,4 @@
+import Console
 import Foundation
 import GameRules
 import Synchronization
@@ -93,7 +94,7 @@ final class ManagerInput: Sendable {
   }
 
   private func read() {
-    let reader = LineReader()
+    let reader = LineReader.commandInput()
     while true {
       let line: Result<InputLine, LineReader.Failure>
       do {

@@ -127,10 +127,8 @@ extension CLI {
   private static func readLines(into continuation: AsyncStream<OnlineInput>.Continuation) {
     Thread.detachNewThread {
       while let line = readStandardInputLine() {
-        var bytes = line.bytes
-        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         // A line too long to be a move is answered like any other unknown command, shortened.
-        let text = String(decoding: bytes.prefix(line.isTooLong ? 32 : bytes.count), as: UTF8.self)
+        let text = String(decoding: line.bytes.prefix(line.isTooLong ? 32 : .max), as: UTF8.self)
         continuation.yield(.line(line.isTooLong ? text + "…" : text))
       }
       continuation.yield(.inputEnded)

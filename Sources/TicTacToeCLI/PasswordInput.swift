@@ -85,7 +85,7 @@ struct PasswordInput {
       let code = standardInputError.load(ordering: .relaxed)
       if code != 0 {
         throw UsageError(
-          "Standard input could not be read (\(String(cString: strerror(code)))), so \(what) "
+          "Standard input could not be read (\(LineReader.Failure(code: code).reason)), so \(what) "
             + "was not read.")
       }
       throw UsageError("Standard input ended before \(what).")
@@ -93,15 +93,13 @@ struct PasswordInput {
     return try Self.text(line, what: what)
   }
 
-  /// The line as text, without a carriage return before its end.
+  /// The line as text.
   static func text(_ line: InputLine, what: String) throws(UsageError) -> String {
     guard !line.isTooLong else {
       throw UsageError(
         "The line with \(what) is longer than \(maximumLineLength) bytes; nothing was changed.")
     }
-    var bytes = line.bytes
-    if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard let text = String(validating: line.bytes, as: UTF8.self) else {
       throw UsageError(
         "The line with \(what) holds bytes that are not UTF-8 text; nothing was changed.")
     }
@@ -141,39 +139,31 @@ struct PasswordInput {
   }
 }
 
-/// One line of standard input as bytes, without its newline.
-struct InputLine {
-  /// The bytes, up to ``PasswordInput/maximumLineLength``.
-  var bytes: [UInt8]
-  /// Whether the line went on past the bytes kept.
-  var isTooLong: Bool
-}
-
 /// Reads one line from standard input a byte at a time, without its line ending.
 ///
-/// Unlike `readLine()`, nothing past the newline is buffered, so whatever reads standard input
+/// Unlike `readLine()`, nothing past the newline is taken, so whatever reads standard input
 /// next (the game's moves after a password) sees every following line. Bytes past
 /// ``PasswordInput/maximumLineLength`` are read and dropped, so the next line still starts
 /// where it should.
 ///
-/// - Returns: The line, or `nil` when input ended before any byte.
+/// - Returns: The line, or `nil` when input ended (or could not be read) before any byte.
 func readStandardInputLine() -> InputLine? {
-  var line = InputLine(bytes: [], isTooLong: false)
-  var sawByte = false
-  var byte: UInt8 = 0
-  while true {
-    let count = read(STDIN_FILENO, &byte, 1)
-    if count < 0 && errno == EINTR { continue }
-    if count < 0 { standardInputError.store(errno, ordering: .relaxed) }
-    guard count == 1 else { return sawByte ? line : nil }
-    sawByte = true
-    if byte == UInt8(ascii: "\n") { return line }
-    if line.bytes.count < PasswordInput.maximumLineLength {
-      line.bytes.append(byte)
-    } else {
-      line.isTooLong = true
-    }
+  let reader = LineReader(maximumLineBytes: PasswordInput.maximumLineLength, readsAhead: false)
+  do {
+    return try reader.next()
+  } catch {
+    standardInputError.store(error.code, ordering: .relaxed)
+    return nil
   }
+}
+
+extension LineReader {
+  /// The most bytes of a line kept by the commands that read standard input to its end
+  /// (`analyze -`, `gtp`, `pbrain`).
+  static let commandLineBytes = PbrainSession.maximumLineBytes
+
+  /// Standard input for the commands that read it to its end, read in blocks.
+  static func commandInput() -> LineReader { LineReader(maximumLineBytes: commandLineBytes) }
 }
 
 /// The `errno` of a read of standard input that failed, or 0: such input did not end, it

@@ -1,6 +1,8 @@
 import AuthenticationClient
 import AuthenticationClientLive
 import Crypto
+import DatabaseClient
+import DatabaseClientLive
 import Foundation
 import TestSupport
 import Testing
@@ -100,6 +102,26 @@ struct TwoFactorTests {
     }
     let other = recoveryCodes[4].replacingOccurrences(of: "-", with: "")
     _ = try await harness.client.verifyTwoFactor(try await harness.challenge(), other)
+  }
+
+  /// A deletion refused because another program plays as the account spends no recovery
+  /// code: the same code deletes the account once that program is closed.
+  @Test func aRefusedDeletionSpendsNoRecoveryCode() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    let harness = try Harness(path: path)
+    let (_, recoveryCodes) = try await harness.annWithTwoFactor()
+    let ann = Credentials(userName: "ann", password: "correct horse", code: recoveryCodes[0])
+    do {
+      let playing = DatabaseClient.live(database: try LocalDatabase(path: path))
+      try await playing.claimGameInProgress(.account(1))
+      await #expect(throws: AuthenticationError.self) {
+        try await harness.client.deleteAccount(ann)
+      }
+      await playing.releaseGameInProgress(.account(1))
+    }
+    try await harness.client.deleteAccount(ann)
+    #expect(try await harness.client.listAccounts().isEmpty)
   }
 
   @Test func challengeExpiresAfterFiveMinutes() async throws {
