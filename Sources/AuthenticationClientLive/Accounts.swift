@@ -373,7 +373,6 @@ final class Accounts: Sendable {
     return (account, match.secretKey)
   }
 
-  /// Checks the credentials and, on a two-factor account, their code.
   /// Whether the account has a server's game waiting or under way, which would end with
   /// sentences that are not true if the account were deleted.
   private func hasUnfinishedOnlineGame(_ accountID: Int64) throws(AuthenticationError) -> Bool {
