@@ -60,7 +60,8 @@ struct LineReaderTests {
     defer { close(descriptor) }
     let reader = LineReader(descriptor: descriptor, maximumLineBytes: 64)
     #expect(throws: LineReader.Failure(code: EISDIR)) { try reader.next() }
-    #expect(LineReader.Failure(code: EISDIR).message == "The input could not be read (Is a directory).")
+    #expect(
+      LineReader.Failure(code: EISDIR).message == "The input could not be read (Is a directory).")
     #expect(try reader.next() == nil)
   }
 }
