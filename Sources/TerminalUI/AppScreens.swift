@@ -172,6 +172,7 @@ public enum AppScreens {
       form.messageIsError = false
       form.shortcuts = exitButtons
     }
+    form.question = question(state)
     return form.frame(width: width, height: height)
   }
 
@@ -475,8 +476,10 @@ public enum AppScreens {
   }
 
   static func recoveryCodesForm(_ state: RecoveryCodes.State, focus: FormID?) -> FormScreen {
-    var body = [state.remainingText, state.newCodesNote].compactMap { $0 }.map { StyledLine($0) }
-    body += (state.newCodes ?? []).map { StyledLine("  " + $0, .bold) }
+    // The notes wrap to the terminal's width, so that the new codes show on every size the
+    // forms fit.
+    let notes = [state.remainingText, state.newCodesNote].compactMap { $0 }
+    let body = (state.newCodes ?? []).map { StyledLine("  " + $0, .bold) }
     let items: [FormItem] =
       state.isConfirming
       ? [
@@ -489,7 +492,7 @@ public enum AppScreens {
         FormItem(id: .back, label: "Back", kind: .button),
       ]
     return FormScreen(
-      title: state.title, body: body, items: items, focus: focus,
+      title: state.title, notes: notes, body: body, items: items, focus: focus,
       message: state.isConfirming ? state.confirmationMessage : state.errorMessage,
       messageIsError: !state.isConfirming && state.errorMessage != nil,
       shortcuts: [nextShortcut, helpShortcut, ScreenButton(key: .escape, keyName: "Esc", "Back")])
@@ -512,13 +515,17 @@ public enum AppScreens {
     var items: [FormItem] = []
     var message = state.errorMessage
     if let board = state.replayBoard {
+      // The game is the title, the progress the message line, and the buttons keys, so that
+      // a 15×15 board fits wherever its game does.
       body += BoardRenderer.render(board, layout: board.rows <= 5 ? .grid : .compact).lines
-      body.append(StyledLine(state.replayProgressText ?? ""))
-      items = [
-        FormItem(id: .replayBack, label: "Back a move", kind: .button),
-        FormItem(id: .replayForward, label: "Forward a move", kind: .button),
-        FormItem(id: .replayClose, label: "Close the replay", kind: .button),
-      ]
+      return FormScreen(
+        title: state.replayTitle ?? state.title, body: body, items: [], focus: nil,
+        message: message ?? state.replayProgressText, messageIsError: state.errorMessage != nil,
+        shortcuts: [
+          ScreenButton(key: .left, keyName: "←", "Back a move"),
+          ScreenButton(key: .right, keyName: "→", "Forward a move"),
+          ScreenButton(key: .escape, keyName: "Esc", "Close"),
+        ])
     } else {
       if state.isLoading { body.append("Loading…") }
       if let rating = state.ratingText { body.append(StyledLine(rating)) }
@@ -533,8 +540,8 @@ public enum AppScreens {
       if state.isConfirmingReset {
         message = state.resetConfirmationMessage
         items += [
-          FormItem(id: .resetConfirmed, label: "Reset", kind: .button),
-          FormItem(id: .resetCancelled, label: "Keep my stats", kind: .button),
+          FormItem(id: .resetConfirmed, label: state.resetConfirmationAnswers.reset, kind: .button),
+          FormItem(id: .resetCancelled, label: state.resetConfirmationAnswers.keep, kind: .button),
         ]
       } else {
         if state.serverAccount == nil {
@@ -555,9 +562,9 @@ public enum AppScreens {
   {
     if state.replay != nil {
       switch event {
-      case .activate(.replayBack), .key(.left): return .replayBackTapped
-      case .activate(.replayForward), .key(.right): return .replayForwardTapped
-      case .activate(.replayClose), .key(.escape): return .replayClosed
+      case .key(.left): return .replayBackTapped
+      case .key(.right): return .replayForwardTapped
+      case .key(.escape): return .replayClosed
       default: return nil
       }
     }

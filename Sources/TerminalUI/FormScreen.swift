@@ -10,7 +10,7 @@ public enum FormID: Hashable, Sendable {
   case choice(NewGame.Choice)
   // Stats and Recovery codes.
   case recentGame(Int)
-  case replayBack, replayForward, replayClose, reset, resetConfirmed, resetCancelled
+  case reset, resetConfirmed, resetCancelled
   case newCodes, newCodesConfirmed, newCodesCancelled
   // Online: the Server field, New game's online items and the Open games list.
   case server, inviteCode, createOnline, joinOnline, watchOnline, openGames
@@ -72,6 +72,9 @@ public struct FormScreen: Hashable, Sendable {
   public var messageIsError: Bool
   /// The shortcut keys listed at the bottom.
   public var shortcuts: [ScreenButton]
+  /// The question of the moment with its answers, asked even where the terminal is too small
+  /// for the form.
+  public var question: String?
 
   /// Creates a form screen.
   public init(
@@ -135,17 +138,28 @@ public struct FormScreen: Hashable, Sendable {
     }
     let needed = (
       ScreenLayout.neededWidth(body: block.width, buttons: shortcuts),
-      block.lines.count + ScreenLayout.chromeHeight(subtitle: nil, buttonRows: 1)
-        + notes.map { StyledLine.wrapping($0, width: max(1, width - ScreenLayout.margin)).count }
-        .reduce(0, +)
+      block.lines.count
+        + ScreenLayout.chromeHeight(
+          subtitle: nil,
+          buttonRows: ScreenLayout.buttonLines(shortcuts, width: width - ScreenLayout.margin).lines
+            .count)
+        + ([title] + notes).map {
+          StyledLine.wrapping($0, width: max(1, width - ScreenLayout.margin)).count
+        }
+        .reduce(0, +) - 1
     )
     guard needed.0 <= width, needed.1 <= height else {
       return ScreenLayout.tooSmall(
         needed: (max(needed.0, Self.neededSize.width), max(needed.1, Self.neededSize.height)),
-        width: width, height: height)
+        width: width, height: height, question: question)
     }
     var frame = Frame()
-    frame.append(StyledLine(title, ScreenLayout.titleStyle).indented(by: ScreenLayout.margin))
+    // A long title (a replayed game's players) wraps as the notes do.
+    for line in StyledLine.wrapping(
+      title, width: width - ScreenLayout.margin, style: ScreenLayout.titleStyle)
+    {
+      frame.append(line.indented(by: ScreenLayout.margin))
+    }
     for note in notes {
       for line in StyledLine.wrapping(
         note, width: width - ScreenLayout.margin, style: ScreenLayout.subtitleStyle)

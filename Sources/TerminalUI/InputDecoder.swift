@@ -111,6 +111,8 @@ public struct InputDecoder: Sendable {
     let bytes = pending
     pending.removeAll()
     if bytes == [0x1B] { return [.escape] }
+    // A control string cut off (or Alt-Shift-P, Alt-] and the like): nothing is typed or asked.
+    if bytes.first == 0x1B, Self.stringIntroducers.contains(bytes[1]) { return [.unknown] }
     if bytes.first == 0x1B {
       var rest = InputDecoder()
       let keys = rest.decode(bytes.dropFirst())
@@ -194,10 +196,38 @@ public struct InputDecoder: Sendable {
     case 0x1B:
       // Escape pressed twice: the first is a key of its own.
       return .key(.escape, length: 1)
+    case _ where stringIntroducers.contains(second):
+      return decodeString(bytes, at: start)
     default:
-      // Alt plus a key: the escape, then the key on the next step.
-      return .key(.escape, length: 1)
+      // Alt plus a key (or an escape and a key that came in one read, as a paste does): one
+      // key no screen acts on. Taken as Escape then the key, Alt-y would ask to leave and
+      // answer yes at once.
+      switch decodeOne(bytes, at: start + 1) {
+      case .incomplete: return .incomplete
+      case .key(_, let length): return .key(.unknown, length: 1 + length)
+      }
     }
+  }
+
+  /// The bytes after an escape that begin a control string.
+  private static let stringIntroducers: Set<UInt8> = Set("]PX^_".utf8)
+
+  /// Decodes a control string (`ESC ]` for a title, `ESC P`, `ESC X`, `ESC ^`, `ESC _`),
+  /// which runs to BEL or `ESC \`: one key no screen acts on, so that none of its text is
+  /// typed, and its escape does not ask to leave.
+  private static func decodeString(_ bytes: [UInt8], at start: Int) -> Step {
+    var index = start + 2
+    while index < bytes.count {
+      if bytes[index] == 0x07 { return .key(.unknown, length: index + 1 - start) }
+      if bytes[index] == 0x1B {
+        guard index + 1 < bytes.count else { return .incomplete }
+        // ESC \ ends the string; another escape ends it too and begins what follows.
+        let end = bytes[index + 1] == UInt8(ascii: "\\") ? index + 2 : index
+        return .key(.unknown, length: end - start)
+      }
+      index += 1
+    }
+    return .incomplete
   }
 
   /// Decodes `ESC [` sequences: cursor keys, editing keys and mouse reports.

@@ -140,6 +140,10 @@ private final class FullScreenSession {
             Terminal.suspend()
             size = Terminal.size
             draw()
+          case .exit where key == .endOfInput:
+            // Ctrl-D ends the input as a closed terminal does: what is being saved is saved
+            // first, since the move it saves is already on the screen.
+            break events
           case .exit(let code):
             // Ctrl-C leaves at once: a change still being saved was not announced yet.
             token.cancel()

@@ -192,13 +192,33 @@ struct AppScreensTests {
     #expect(!listed.text.contains("Terminal too small"), "\(listed.text)")
     #expect(lines.allSatisfy { $0.count <= size.width }, "\(listed.text)")
     #expect(lines.contains("   < 1970-01-01 00:00 · \(x.prefix(23))… >"), "\(listed.text)")
-    // The replay names the game in full, wrapped under the title.
+    // The replay names the game in full in its title, wrapped.
     newGame.stats?.replay = StatsFeature.Replay(record: stats.stats!.recentGames[0])
     let replay = shown(app(.newGame(newGame)), width: size.width, height: size.height).frame
     #expect(
       replay.text.hasPrefix(
-        " Stats\n 1970-01-01 00:00 · \(x) vs\n \(o):\n \(x) won in 5 moves\n\n"),
+        " 1970-01-01 00:00 · \(x) vs\n \(o):\n \(x) won in 5 moves\n\n"),
       "\(replay.text)")
+  }
+
+  /// A replayed 15×15 game fits wherever the game itself fits, with its keys shown.
+  @Test func aLargeBoardsReplayFitsWhereItsGameFits() {
+    var stats = StatsFeature.State(owner: .guest)
+    let record = GameRecord(
+      x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), rows: 15, columns: 15, k: 5,
+      moves: [.a1, .a2], startedAt: 0, endedAt: 1)
+    stats.stats = Stats(tallies: [], recentGames: [record])
+    stats.recentGameTimes = [LocalTime(1)]
+    stats.replay = StatsFeature.Replay(record: record)
+    var newGame = NewGame.State()
+    newGame.stats = stats
+    let size = GameScreen.neededSize(rows: 15, columns: 15)
+    for (width, height) in [(size.width, size.height), (80, 24)] {
+      let frame = shown(app(.newGame(newGame)), width: width, height: height).frame
+      #expect(!frame.isTooSmall, "\(width)×\(height)")
+      #expect(frame.text.contains("[→] Forward a move  [Esc] Close"), "\(width)×\(height)")
+      #expect(frame.text.contains("Move 0 of 2"), "\(width)×\(height)")
+    }
   }
 
   @Test func wideCharactersCountTwoColumnsSoNothingPassesTheEdge() {
@@ -432,7 +452,6 @@ struct AppScreensTests {
     #expect(
       shown(state).frame.text == """
          Recovery codes
-
          2 recovery codes left.
 
            < Make new codes >
@@ -443,5 +462,36 @@ struct AppScreensTests {
         """)
     #expect(
       press(.escape, state: state) == [.send(.recoveryCodes(.view(.closeTapped)))])
+  }
+
+  /// New codes are shown once: on every size the forms fit, the note wraps and every code
+  /// shows.
+  @Test func newRecoveryCodesShowOnEverySizeTheFormsFit() {
+    var state = app(.newGame(NewGame.State(session: Session(accountID: 1, userName: "Ada"))))
+    var codes = RecoveryCodes.State(session: Session(accountID: 1, userName: "Ada"))
+    let made = (1...8).map { "code\($0)-abcde" }
+    codes.remaining = .codes(8)
+    codes.newCodes = made
+    state.recoveryCodes = codes
+    for (width, height) in [
+      (FormScreen.neededSize.width, FormScreen.neededSize.height), (80, 24), (120, 40),
+    ] {
+      let frame = shown(state, width: width, height: height).frame
+      #expect(!frame.isTooSmall, "\(width)×\(height)")
+      #expect(made.allSatisfy { frame.text.contains($0) }, "\(width)×\(height)")
+      #expect(frame.text.contains("shown again."), "\(width)×\(height)")
+    }
+  }
+
+  /// On a terminal too small for a form (one wider than the forms' least size), the question
+  /// of the moment is still asked, so that q (leave?) shows what it asks.
+  @Test func aFormTooSmallForItsTerminalStillAsksTheQuestion() {
+    var form = FormScreen(
+      title: "Wide", body: [StyledLine(String(repeating: "x", count: 100))], items: [],
+      focus: nil)
+    form.question = "Leave? [y] Leave [n] Stay"
+    let frame = form.frame(width: 60, height: 22)
+    #expect(frame.isTooSmall)
+    #expect(frame.text.contains("Leave? [y] Leave [n] Stay"))
   }
 }

@@ -93,9 +93,24 @@ struct InputDecoderTests {
     #expect(decoder.flush().isEmpty)
   }
 
-  @Test func escapeBeforeAnotherKeyIsItsOwnKey() {
-    #expect(decode(bytes("\u{1B}q")) == [.escape, .character("q")])
+  /// Alt plus a key comes as an escape and the key in one read: one key no screen acts on,
+  /// so that Alt-y is not Escape (leave?) answered by y.
+  @Test func altPlusAKeyIsNeitherEscapeNorTheKey() {
+    #expect(decode(bytes("\u{1B}y")) == [.unknown])
+    #expect(decode(bytes("\u{1B}éq")) == [.unknown, .character("q")])
+    #expect(decode(bytes("\u{1B}\r")) == [.unknown])
     #expect(decode([0x1B, 0x1B]) == [.escape])
+  }
+
+  /// A pasted control string (a title, a device string) types nothing and asks nothing, with
+  /// either terminator, whole or split across reads.
+  @Test func controlStringsAreOneKey() {
+    #expect(decode(bytes("\u{1B}]0;pwned\u{7}n")) == [.unknown, .character("n")])
+    #expect(decode(bytes("\u{1B}]0;pwned\u{1B}\\y")) == [.unknown, .character("y")])
+    #expect(decode(bytes("\u{1B}P1$r\u{1B}\\")) == [.unknown])
+    var decoder = InputDecoder()
+    #expect(decoder.decode(bytes("\u{1B}]0;pw")).isEmpty)
+    #expect(decoder.decode(bytes("ned\u{7}a")) == [.unknown, .character("a")])
   }
 
   @Test func flushingAHalfSequenceGivesTheEscapeAndWhatFollowed() {
