@@ -189,7 +189,8 @@ let package = Package(
     .testTarget(
       name: "NewGameCoreTests",
       dependencies: [
-        "DatabaseClient", "GameProtocol", "NewGameCore", "OnlineClient", "OnlineCore", "StatsCore",
+        "AuthenticationClient", "DatabaseClient", "GameProtocol", "NewGameCore", "OnlineClient",
+        "OnlineCore", "StatsCore",
         "TestSupport",
       ]),
     .testTarget(

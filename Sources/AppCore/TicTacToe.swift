@@ -158,7 +158,7 @@ public struct TicTacToe: Reducer {
       login: Login(authentication: authentication, online: online),
       newGame: NewGame(
         engine: engine, clock: clock, random: random, database: database, online: online,
-        thinkingPause: thinkingPause))
+        accounts: authentication, thinkingPause: thinkingPause))
   }
 
   /// Reduces an action of any screen and moves between screens.

@@ -24,8 +24,19 @@ public final class StatsView {
   package let serverList = BoxedList()
   /// The lines of ``serverList``, as shown.
   package private(set) var serverLines: [String] = []
-  /// The question asked before the stats are reset, while it is asked.
+  /// The question asked before the guest's stats are reset, while it is asked.
   package var confirmation: MessageDialog? { asked.dialog }
+  /// An account's reset asks on the page for its password (and code) before it deletes.
+  package let resetPasswordEntry = Entry(isPassword: true)
+  package let resetCodeEntry = Entry(isPassword: false)
+  package let resetConfirmButton = Button(label: "").classes("destructive-action")
+  package let resetCancelButton = Button(label: "")
+  /// The fields and answers of an account's reset, shown while it is confirmed.
+  package let resetForm: Box
+  private let resetHeading = Label().classes("heading").centeredText()
+  private let resetDetail = Label().centeredText()
+  package let resetCodeRow: FieldRow
+  private var shownResetField: StatsFeature.ResetCredentials?
 
   private let send: (StatsFeature.Action.View) -> Void
   private let asked: AskedQuestion
@@ -62,7 +73,21 @@ public final class StatsView {
       [
         resetButton: .resetTapped, backButton: .replayBackTapped,
         forwardButton: .replayForwardTapped, closeReplayButton: .replayClosed,
+        resetConfirmButton: .resetConfirmed, resetCancelButton: .resetCancelled,
       ], to: send)
+    Entry.send(
+      [
+        resetPasswordEntry: StatsFeature.Action.View.resetPasswordChanged,
+        resetCodeEntry: { .resetCodeChanged($0) },
+      ],
+      submit: .resetConfirmed, to: send)
+    let captions = StatsFeature.State.resetCredentialTitles
+    resetCodeRow = FieldRow(caption: captions.code, field: resetCodeEntry)
+    resetForm = Box.column(
+      spacing: 12, resetHeading, resetDetail,
+      BoxedList([FieldRow(caption: captions.password, field: resetPasswordEntry), resetCodeRow]),
+      Box.row(spacing: 12, resetCancelButton, resetConfirmButton).centered())
+    resetForm.isVisible = false
     let titles = StatsFeature.State.sectionTitles
     let legend = Box.row(spacing: 16).centered()
     for (kind, title) in zip(ResultKind.allCases, StatsFeature.State.resultTitles) {
@@ -86,7 +111,8 @@ public final class StatsView {
             closeReplayButton.centered()))
       ])
     replay.isVisible = false
-    summary = Box.column(spacing: 24, figures, results, replay, recent, resetButton.centered())
+    summary = Box.column(
+      spacing: 24, figures, results, replay, recent, resetButton.centered(), resetForm)
     scrolled = Scrolled(formColumn(summary, width: 560, spacing: 24))
     emptyPage.isVisible = false
     emptyPage.expanding()
@@ -111,7 +137,6 @@ public final class StatsView {
     renderFigures(state.highlights)
     renderBars(state.resultsBars)
     renderRecent(state.recentGameLines)
-    resetButton.isVisible = state.serverAccount == nil
     resetButton.isSensitive = !state.isLoading && state.canReset
     renderServer(state)
     renderReplay(state)
@@ -241,13 +266,48 @@ public final class StatsView {
   }
 
   private func renderQuestion(_ state: StatsFeature.State) {
+    renderResetForm(state)
     let answers = state.resetConfirmationAnswers
     let question = Question(
       heading: state.resetConfirmationHeading, body: state.resetConfirmationDetail,
       answers: [("keep", answers.keep, .plain), ("reset", answers.reset, .destructive)],
       cancel: "keep", preferred: "keep")
-    asked.render(state.isConfirmingReset ? question : nil) { [send] response in
+    // An account's reset asks on the page, where its password is typed.
+    let asks = state.isConfirmingReset && state.resetCredentials == nil
+    asked.render(asks ? question : nil) { [send] response in
       send(response == "reset" ? .resetConfirmed : .resetCancelled)
+    }
+  }
+
+  /// Shows the password and code fields of an account's reset while it is confirmed, with the
+  /// focus on the field to fill in.
+  private func renderResetForm(_ state: StatsFeature.State) {
+    let credentials = state.isConfirmingReset ? state.resetCredentials : nil
+    resetForm.isVisible = credentials != nil
+    resetButton.isVisible = state.serverAccount == nil && credentials == nil
+    guard let credentials else {
+      shownResetField = nil
+      return
+    }
+    resetHeading.text = state.resetConfirmationHeading
+    resetDetail.text = state.resetConfirmationDetail
+    let answers = state.resetConfirmationAnswers
+    resetConfirmButton.label = answers.reset
+    resetCancelButton.label = answers.keep
+    resetPasswordEntry.text = credentials.password
+    resetCodeEntry.text = credentials.code
+    resetCodeRow.isVisible = credentials.needsCode
+    for control in [resetPasswordEntry, resetCodeEntry] as [Element] {
+      control.isSensitive = !credentials.isChecking
+    }
+    resetConfirmButton.isSensitive = !credentials.isChecking
+    let previous = shownResetField
+    shownResetField = credentials
+    if previous == nil {
+      resetPasswordEntry.grabFocus()
+      scrolled.reveal(resetForm)
+    } else if credentials.needsCode, previous?.needsCode == false {
+      resetCodeEntry.grabFocus()
     }
   }
 }

@@ -240,16 +240,45 @@ public struct NewGame: Reducer {
   }
 
   /// Creates the feature and its children from the clients.
+  ///
+  /// `accounts`, when given, checks the password (and code) an account's Stats reset asks for.
   public init(
     engine: EngineClient, clock: ClockClient, random: RandomClient, database: DatabaseClient,
-    online: OnlineClient = .unavailable,
+    online: OnlineClient = .unavailable, accounts: AuthenticationClient? = nil,
     thinkingPause: Duration = GameFeature.naturalThinkingPause
   ) {
+    var stats = StatsFeature(database: database, localTime: clock.localTime)
+    if let accounts {
+      stats.checkCredentials = { userName, password, code in
+        await Self.check(userName, password, code, with: accounts)
+      }
+    }
     self.init(
       game: GameFeature(
         engine: engine, clock: clock, random: random, database: database,
         thinkingPause: thinkingPause),
-      stats: StatsFeature(database: database, localTime: clock.localTime), online: online)
+      stats: stats, online: online)
+  }
+
+  /// Checks an account's credentials for a Stats reset as a sign-in does: the password, then,
+  /// with two-factor on, the code.
+  package static func check(
+    _ userName: String, _ password: String, _ code: String?, with accounts: AuthenticationClient
+  ) async -> StatsFeature.CredentialCheck {
+    do {
+      switch try await accounts.login(userName, password) {
+      case .signedIn:
+        return .accepted
+      case .twoFactorRequired(let challenge):
+        guard let code, !code.trimmingWhitespace().isEmpty else { return .codeNeeded }
+        _ = try await accounts.verifyTwoFactor(challenge, code)
+        return .accepted
+      }
+    } catch let error as AuthenticationError {
+      return .refused(error.message)
+    } catch {
+      return .refused("The password could not be checked.")
+    }
   }
 
   /// Reduces an action of the New game screen and the screens it presents.
@@ -432,6 +461,8 @@ public struct NewGame: Reducer {
             server: server.description, userName: session.userName))
       } else {
         state.stats = StatsFeature.State(owner: state.settings.owner)
+        // The account's reset asks for its sign-in, by its name.
+        if case .account = state.settings.owner { state.stats?.userName = state.signedInName }
       }
       return .send(.stats(.started))
 

@@ -1,5 +1,6 @@
 public import Architecture
 public import DatabaseClient
+import GameRules
 
 /// The Stats screen: wins, losses and draws by opponent, streaks, recent games and their replay,
 /// and Reset stats (confirmed).
@@ -25,6 +26,11 @@ public struct StatsFeature: Reducer {
     public var serverAccount: ServerAccount?
     /// The account's rating on its server, once loaded.
     public var rating: Int?
+    /// The user name of the account whose records these are on this computer: its reset asks
+    /// for its password (and, with two-factor on, a code) first.
+    public var userName: String?
+    /// What the player typed to prove the account is theirs, while its reset is confirmed.
+    public var resetCredentials: ResetCredentials?
 
     /// Creates the screen for an owner; the stats load when it starts.
     public init(owner: RecordOwner) {
@@ -37,6 +43,32 @@ public struct StatsFeature: Reducer {
       self.owner = .guest
       self.serverAccount = serverAccount
     }
+  }
+
+  /// What proves an account's reset is its owner's: the password and, once the accounts ask
+  /// for it, a two-factor or recovery code.
+  public struct ResetCredentials: Equatable, Sendable {
+    /// The password as typed.
+    public var password = ""
+    /// The code as typed.
+    public var code = ""
+    /// Whether the account has two-factor on, so that a code is asked for.
+    public var needsCode = false
+    /// Whether the accounts are checking them.
+    public var isChecking = false
+
+    /// Creates empty credentials.
+    public init() {}
+  }
+
+  /// What the accounts said of the credentials for a reset.
+  public enum CredentialCheck: Equatable, Sendable {
+    /// They are right: the reset goes ahead.
+    case accepted
+    /// The password is right and the account has two-factor on: a code is needed.
+    case codeNeeded
+    /// They are wrong (or the account is locked), in one sentence.
+    case refused(String)
   }
 
   /// An account on a game server, whose record the server keeps.
@@ -100,6 +132,8 @@ public struct StatsFeature: Reducer {
     case statsResponse(Result<Stats, DatabaseError>)
     /// A server account's record was read.
     case serverRecordResponse(Result<ServerRecord, ServerFailure>)
+    /// The accounts checked the credentials typed for a reset.
+    case resetCredentialsChecked(CredentialCheck)
     /// Messages for the parent.
     case delegate(Delegate)
 
@@ -107,7 +141,11 @@ public struct StatsFeature: Reducer {
     public enum View: Equatable, Sendable {
       /// Reset the stats (asks first).
       case resetTapped
-      /// Yes, delete every finished game.
+      /// The password typed for an account's reset changed.
+      case resetPasswordChanged(String)
+      /// The code typed for an account's reset changed.
+      case resetCodeChanged(String)
+      /// Yes, delete every finished game (after checking the credentials, for an account).
       case resetConfirmed
       /// No, keep them.
       case resetCancelled
@@ -140,6 +178,10 @@ public struct StatsFeature: Reducer {
   public var serverRecord: @Sendable (_ account: ServerAccount) async throws -> ServerRecord
   /// A time as the player's wall clock showed it then.
   public var localTime: @Sendable (_ timestamp: Timestamp) -> LocalTime
+  /// Checks an account's password and, when given, its code, as a sign-in does (failures
+  /// count towards its lockout).
+  public var checkCredentials:
+    @Sendable (_ userName: String, _ password: String, _ code: String?) async -> CredentialCheck
 
   /// Creates the feature with its clients.
   public init(
@@ -147,11 +189,17 @@ public struct StatsFeature: Reducer {
     localTime: @escaping @Sendable (_ timestamp: Timestamp) -> LocalTime,
     serverRecord: @escaping @Sendable (_ account: ServerAccount) async throws -> ServerRecord = {
       _ in throw ServerFailure("Stats on a game server are not available in this program.")
-    }
+    },
+    checkCredentials:
+      @escaping @Sendable (_ userName: String, _ password: String, _ code: String?) async ->
+      CredentialCheck = { _, _, _ in
+        .refused("The accounts are not available here, so an account's stats cannot be reset.")
+      }
   ) {
     self.database = database
     self.localTime = localTime
     self.serverRecord = serverRecord
+    self.checkCredentials = checkCredentials
   }
 
   /// Reduces an action of the Stats screen.
@@ -188,18 +236,67 @@ public struct StatsFeature: Reducer {
       // A server's record is the server's: nothing on this computer resets it.
       guard !state.isLoading, state.serverAccount == nil else { return .none }
       state.isConfirmingReset = true
+      // An account's games go only with its sign-in: the password, and a code with two-factor.
+      if case .account = state.owner { state.resetCredentials = ResetCredentials() }
+      return .none
+
+    case .view(.resetPasswordChanged(let password)):
+      guard state.resetCredentials?.isChecking == false else { return .none }
+      state.resetCredentials?.password = password
+      return .none
+
+    case .view(.resetCodeChanged(let code)):
+      guard state.resetCredentials?.isChecking == false else { return .none }
+      state.resetCredentials?.code = code
       return .none
 
     case .view(.resetConfirmed):
       guard state.isConfirmingReset else { return .none }
-      state.isConfirmingReset = false
-      state.isLoading = true
-      state.replay = nil
+      guard let credentials = state.resetCredentials else { return reset(&state) }
+      guard !credentials.isChecking else { return .none }
+      guard let userName = state.userName else {
+        state.errorMessage = "This account's name is not known here, so its stats cannot be reset."
+        return .none
+      }
+      guard !credentials.password.isEmpty else {
+        state.errorMessage = "Enter the account's password to reset its stats."
+        return .none
+      }
+      guard !credentials.needsCode || !credentials.code.trimmingWhitespace().isEmpty else {
+        state.errorMessage = Self.codeNeededMessage
+        return .none
+      }
+      state.resetCredentials?.isChecking = true
       state.errorMessage = nil
-      return load(state.owner, reset: true)
+      let code = credentials.needsCode ? credentials.code : nil
+      return .run { [checkCredentials] send in
+        await send(
+          .resetCredentialsChecked(
+            await checkCredentials(userName, credentials.password, code)))
+      }
+
+    case .resetCredentialsChecked(let check):
+      guard state.isConfirmingReset, state.resetCredentials?.isChecking == true else {
+        return .none
+      }
+      state.resetCredentials?.isChecking = false
+      switch check {
+      case .accepted:
+        return reset(&state)
+      case .codeNeeded:
+        state.resetCredentials?.needsCode = true
+        state.errorMessage = Self.codeNeededMessage
+      case .refused(let message):
+        state.resetCredentials?.password = ""
+        state.resetCredentials?.code = ""
+        state.errorMessage = message
+      }
+      return .none
 
     case .view(.resetCancelled):
       state.isConfirmingReset = false
+      state.resetCredentials = nil
+      state.errorMessage = nil
       return .none
 
     case .view(.recentGameTapped(let index)):
@@ -231,6 +328,19 @@ public struct StatsFeature: Reducer {
     case .delegate:
       return .none
     }
+  }
+
+  static let codeNeededMessage =
+    "This account has two-factor on: enter a code from the authenticator app, or a recovery code."
+
+  /// Resets the stats, once confirmed (and, for an account, its credentials checked).
+  private func reset(_ state: inout State) -> Effect<Action> {
+    state.isConfirmingReset = false
+    state.resetCredentials = nil
+    state.isLoading = true
+    state.replay = nil
+    state.errorMessage = nil
+    return load(state.owner, reset: true)
   }
 
   private func show(_ stats: Stats, in state: inout State) {

@@ -27,6 +27,8 @@ public struct AppTerminalState: Hashable, Sendable {
   public var isShowingFormHelp = false
   /// Whether Sign in asked for the password again when last shown, to focus the new field once.
   var wasRepeatingPassword = false
+  /// The field Stats' reset question focused when last shown, to focus its next field once.
+  var resetField: FormID?
 
   /// Creates the state.
   public init() {}
@@ -94,6 +96,12 @@ public enum AppScreens {
       terminal.focus = .listedGame(0)
     }
     terminal.listedGameCount = listed
+    // Stats' reset question: its first field, then the code once the accounts ask for one.
+    let resetField = state.newGameState?.stats.flatMap(resetQuestionFocus)
+    if resetField != terminal.resetField {
+      terminal.resetField = resetField
+      if screen == terminal.screen, let resetField { terminal.focus = resetField }
+    }
     guard screen != terminal.screen || place != terminal.onlinePlace else { return }
     terminal.screen = screen
     terminal.onlinePlace = place
@@ -111,7 +119,7 @@ public enum AppScreens {
         terminal.focus = nil
         terminal.game = GameTerminalState(rows: game.board.rows, columns: game.board.columns)
       } else if newGame.stats != nil {
-        terminal.focus = .back
+        terminal.focus = resetField ?? .back
       } else if place == .game {
         terminal.focus = nil
         terminal.onlineBoardSize = []
@@ -533,12 +541,28 @@ public enum AppScreens {
       body.append(StyledLine("Win rate: \(state.winRateText)"))
       body.append(StyledLine(state.streakText))
       // As many recent games as the screen holds beside the rest of the form.
-      let room = max(0, FormScreen.neededSize.height - 10 - body.count)
+      let fields =
+        state.isConfirmingReset
+        ? (state.resetCredentials.map { $0.needsCode ? 2 : 1 } ?? 0) : 0
+      let room = max(0, FormScreen.neededSize.height - 10 - body.count - fields)
       items = state.recentGameLines.prefix(room).enumerated().map { index, line in
         FormItem(id: .recentGame(index), label: line, kind: .button)
       }
       if state.isConfirmingReset {
-        message = state.resetConfirmationMessage
+        message = state.errorMessage ?? state.resetConfirmationMessage
+        if let credentials = state.resetCredentials {
+          let enabled = !credentials.isChecking
+          items.append(
+            FormItem(
+              id: .resetPassword, label: "Password",
+              kind: .text(credentials.password, isSecret: true), isEnabled: enabled))
+          if credentials.needsCode {
+            items.append(
+              FormItem(
+                id: .resetCode, label: "Code", kind: .text(credentials.code, isSecret: false),
+                isEnabled: enabled))
+          }
+        }
         items += [
           FormItem(id: .resetConfirmed, label: state.resetConfirmationAnswers.reset, kind: .button),
           FormItem(id: .resetCancelled, label: state.resetConfirmationAnswers.keep, kind: .button),
@@ -557,6 +581,14 @@ public enum AppScreens {
       shortcuts: [nextShortcut, helpShortcut, ScreenButton(key: .escape, keyName: "Esc", "Back")])
   }
 
+  /// The item Stats' reset question focuses first: the password of an account (the code once
+  /// asked for), or Reset for the guest; `nil` when nothing is asked.
+  private static func resetQuestionFocus(_ state: StatsFeature.State) -> FormID? {
+    guard state.isConfirmingReset else { return nil }
+    guard let credentials = state.resetCredentials else { return .resetConfirmed }
+    return credentials.needsCode ? .resetCode : .resetPassword
+  }
+
   private static func statsResponse(_ event: FormEvent, _ state: StatsFeature.State)
     -> StatsFeature.Action.View?
   {
@@ -570,6 +602,9 @@ public enum AppScreens {
     }
     switch event {
     case .activate(.reset): return .resetTapped
+    case .edit(.resetPassword, let value): return .resetPasswordChanged(value)
+    case .edit(.resetCode, let value): return .resetCodeChanged(value)
+    case .submit(.resetPassword), .submit(.resetCode): return .resetConfirmed
     case .activate(.resetConfirmed): return .resetConfirmed
     case .activate(.resetCancelled): return .resetCancelled
     case .activate(.back), .key(.escape):

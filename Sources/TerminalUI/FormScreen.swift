@@ -10,7 +10,7 @@ public enum FormID: Hashable, Sendable {
   case choice(NewGame.Choice)
   // Stats and Recovery codes.
   case recentGame(Int)
-  case reset, resetConfirmed, resetCancelled
+  case reset, resetPassword, resetCode, resetConfirmed, resetCancelled
   case newCodes, newCodesConfirmed, newCodesCancelled
   // Online: the Server field, New game's online items and the Open games list.
   case server, inviteCode, createOnline, joinOnline, watchOnline, openGames
@@ -141,8 +141,9 @@ public struct FormScreen: Hashable, Sendable {
       block.lines.count
         + ScreenLayout.chromeHeight(
           subtitle: nil,
-          buttonRows: ScreenLayout.buttonLines(shortcuts, width: width - ScreenLayout.margin).lines
-            .count)
+          buttonRows: ScreenLayout.buttonLines(
+            shortcuts, width: max(1, width - ScreenLayout.margin)
+          ).lines.count)
         + ([title] + notes).map {
           StyledLine.wrapping($0, width: max(1, width - ScreenLayout.margin)).count
         }

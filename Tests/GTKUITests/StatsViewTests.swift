@@ -123,4 +123,37 @@ final class StatsViewTests: XCTestCase {
       XCTAssertEqual(toasts.shown, ["The database is locked."], "once, not at every render")
     }
   }
+
+  /// An account's reset asks on the page for the password, then the code, and sends what is
+  /// typed; no dialog opens.
+  func testAnAccountsResetAsksForThePasswordThenTheCode() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      var sent: [StatsFeature.Action.View] = []
+      let view = StatsView { sent.append($0) }
+      var state = StatsFeature.State(owner: .account(1))
+      state.userName = "Ada"
+      state.stats = Stats(tallies: [Tally(opponent: .person, wins: 1)])
+      view.render(state)
+      XCTAssertFalse(view.resetForm.isVisible)
+      state.isConfirmingReset = true
+      state.resetCredentials = StatsFeature.ResetCredentials()
+      view.render(state)
+      XCTAssertNil(view.confirmation, "an account's reset asks on the page")
+      XCTAssertTrue(view.resetForm.isVisible)
+      XCTAssertFalse(view.resetButton.isVisible)
+      XCTAssertFalse(view.resetCodeRow.isVisible)
+      XCTAssertEqual(view.resetPasswordEntry.accessibleName, "Password")
+      view.resetPasswordEntry.type("secret!")
+      state.resetCredentials?.password = "secret!"
+      state.resetCredentials?.needsCode = true
+      view.render(state)
+      XCTAssertTrue(view.resetCodeRow.isVisible)
+      view.resetConfirmButton.click()
+      view.resetCancelButton.click()
+      XCTAssertEqual(sent, [.resetPasswordChanged("secret!"), .resetConfirmed, .resetCancelled])
+      XCTAssertEqual(view.resetConfirmButton.label, state.resetConfirmationAnswers.reset)
+      XCTAssertEqual(view.resetCancelButton.label, state.resetConfirmationAnswers.keep)
+    }
+  }
 }

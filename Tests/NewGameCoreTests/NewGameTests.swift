@@ -1,4 +1,5 @@
 import ArchitectureTesting
+import AuthenticationClient
 import DatabaseClient
 import GameCore
 import GameRules
@@ -412,7 +413,10 @@ struct NewGameTests {
     let database = InMemoryDatabase(stats: [.account(1): Stats()])
     let store = newGame(
       NewGame.State(signedInName: "Blob", accountID: 1), database: database.client)
-    await store.send(.view(.statsTapped)) { $0.stats = StatsFeature.State(owner: .account(1)) }
+    await store.send(.view(.statsTapped)) {
+      $0.stats = StatsFeature.State(owner: .account(1))
+      $0.stats?.userName = "Blob"
+    }
     await store.receive(.stats(.started)) { $0.stats?.isLoading = true }
     await store.receive(.stats(.statsResponse(.success(Stats())))) {
       $0.stats?.isLoading = false
@@ -421,6 +425,33 @@ struct NewGameTests {
     await store.send(.stats(.view(.closeTapped)))
     await store.receive(.stats(.delegate(.didClose))) { $0.stats = nil }
     await store.finish()
+  }
+
+  /// A Stats reset checks the credentials as a sign-in does: the password, then the code.
+  @Test
+  func aStatsResetChecksThePasswordThenTheCode() async {
+    var accounts = AuthenticationClient.unimplemented
+    accounts.login = { userName, password in
+      guard password == "correct horse" else { throw AuthenticationError.invalidCredentials }
+      if userName == "dee" {
+        return .twoFactorRequired(TwoFactorChallenge(userName: "dee", token: "challenge"))
+      }
+      return .signedIn(Session(accountID: 1, userName: userName))
+    }
+    accounts.verifyTwoFactor = { challenge, code in
+      guard code == "123456" else { throw AuthenticationError.invalidCode }
+      return Session(accountID: 4, userName: challenge.userName)
+    }
+    #expect(await NewGame.check("ann", "correct horse", nil, with: accounts) == .accepted)
+    #expect(
+      await NewGame.check("ann", "wrong", nil, with: accounts)
+        == .refused(AuthenticationError.invalidCredentials.message))
+    #expect(await NewGame.check("dee", "correct horse", nil, with: accounts) == .codeNeeded)
+    #expect(await NewGame.check("dee", "correct horse", " ", with: accounts) == .codeNeeded)
+    #expect(
+      await NewGame.check("dee", "correct horse", "000000", with: accounts)
+        == .refused(AuthenticationError.invalidCode.message))
+    #expect(await NewGame.check("dee", "correct horse", "123456", with: accounts) == .accepted)
   }
 
   @Test

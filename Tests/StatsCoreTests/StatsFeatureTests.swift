@@ -2,8 +2,18 @@ import ArchitectureTesting
 import DatabaseClient
 import GameRules
 import StatsCore
+import Synchronization
 import TestSupport
 import Testing
+
+/// The credentials a test's accounts were asked to check, in order.
+final class CheckedCredentials: Sendable {
+  private let checked = Mutex<[String]>([])
+
+  func record(_ line: String) { checked.withLock { $0.append(line) } }
+
+  var all: [String] { checked.withLock { $0 } }
+}
 
 @MainActor
 struct StatsFeatureTests {
@@ -71,6 +81,82 @@ struct StatsFeatureTests {
     }
     #expect(store.state.isEmpty)
     #expect(store.state.winRateText == "–")
+    await store.finish()
+  }
+
+  /// An account's reset needs its sign-in: the password, then, with two-factor on, a code;
+  /// wrong ones delete nothing.
+  @Test
+  func anAccountsResetNeedsItsPasswordAndCode() async {
+    let database = InMemoryDatabase(stats: [.account(1): stats])
+    var state = StatsFeature.State(owner: .account(1))
+    state.stats = stats
+    state.userName = "blob"
+    let checked = CheckedCredentials()
+    let store = TestStore(initialState: state) {
+      StatsFeature(
+        database: database.client, localTime: TestClock.localTime,
+        checkCredentials: { userName, password, code in
+          checked.record("\(userName) \(password) \(code ?? "-")")
+          guard password == "correct horse" else {
+            return .refused("The user name or password is wrong.")
+          }
+          guard let code else { return .codeNeeded }
+          return code == "123456" ? .accepted : .refused("That code is not valid.")
+        })
+    }
+    await store.send(.view(.resetTapped)) {
+      $0.isConfirmingReset = true
+      $0.resetCredentials = StatsFeature.ResetCredentials()
+    }
+    // Nothing typed: asked for, not checked.
+    await store.send(.view(.resetConfirmed)) {
+      $0.errorMessage = "Enter the account's password to reset its stats."
+    }
+    await store.send(.view(.resetPasswordChanged("wrong"))) {
+      $0.resetCredentials?.password = "wrong"
+    }
+    await store.send(.view(.resetConfirmed)) {
+      $0.resetCredentials?.isChecking = true
+      $0.errorMessage = nil
+    }
+    await store.receive(.resetCredentialsChecked(.refused("The user name or password is wrong."))) {
+      $0.resetCredentials?.isChecking = false
+      $0.resetCredentials?.password = ""
+      $0.errorMessage = "The user name or password is wrong."
+    }
+    await store.send(.view(.resetPasswordChanged("correct horse"))) {
+      $0.resetCredentials?.password = "correct horse"
+    }
+    await store.send(.view(.resetConfirmed)) {
+      $0.resetCredentials?.isChecking = true
+      $0.errorMessage = nil
+    }
+    await store.receive(.resetCredentialsChecked(.codeNeeded)) {
+      $0.resetCredentials?.isChecking = false
+      $0.resetCredentials?.needsCode = true
+      $0.errorMessage =
+        "This account has two-factor on: enter a code from the authenticator app, or a recovery "
+        + "code."
+    }
+    await store.send(.view(.resetCodeChanged("123456"))) { $0.resetCredentials?.code = "123456" }
+    await store.send(.view(.resetConfirmed)) {
+      $0.resetCredentials?.isChecking = true
+      $0.errorMessage = nil
+    }
+    await store.receive(.resetCredentialsChecked(.accepted)) {
+      $0.isConfirmingReset = false
+      $0.resetCredentials = nil
+      $0.isLoading = true
+    }
+    await store.receive(.statsResponse(.success(Stats()))) {
+      $0.isLoading = false
+      $0.stats = Stats()
+    }
+    #expect(
+      checked.all == [
+        "blob wrong -", "blob correct horse -", "blob correct horse 123456",
+      ])
     await store.finish()
   }
 

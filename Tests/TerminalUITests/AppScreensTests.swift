@@ -201,6 +201,37 @@ struct AppScreensTests {
       "\(replay.text)")
   }
 
+  /// An account's reset asks for its password on the form (and the code once needed), with
+  /// the focus in the field to fill in.
+  @Test func anAccountsResetAsksForItsPasswordThenItsCode() {
+    var stats = StatsFeature.State(owner: .account(1))
+    stats.stats = Stats(tallies: [Tally(opponent: .person, wins: 1, losses: 0, draws: 0)])
+    stats.userName = "Ada"
+    stats.isConfirmingReset = true
+    stats.resetCredentials = StatsFeature.ResetCredentials()
+    var newGame = NewGame.State(signedInName: "Ada", accountID: 1)
+    newGame.stats = stats
+    var state = app(.newGame(newGame))
+    var (frame, terminal) = shown(state)
+    #expect(terminal.focus == .resetPassword)
+    #expect(frame.text.contains(" > Password  [_"), "\(frame.text)")
+    #expect(!frame.text.contains("Code"))
+    #expect(
+      press(.character("x"), .enter, state: state) == [
+        .send(.newGame(.stats(.view(.resetPasswordChanged("x"))))),
+        .send(.newGame(.stats(.view(.resetConfirmed)))),
+      ])
+    // The accounts asked for a code: its field appears and takes the focus.
+    newGame.stats?.resetCredentials?.password = "secret"
+    newGame.stats?.resetCredentials?.needsCode = true
+    state = app(.newGame(newGame))
+    AppScreens.follow(state, terminal: &terminal)
+    #expect(terminal.focus == .resetCode)
+    frame = AppScreens.frame(state, terminal: terminal, width: 80, height: 24)
+    #expect(frame.text.contains("   Password  [******"), "\(frame.text)")
+    #expect(frame.text.contains(" > Code      [_"), "\(frame.text)")
+  }
+
   /// A replayed 15×15 game fits wherever the game itself fits, with its keys shown.
   @Test func aLargeBoardsReplayFitsWhereItsGameFits() {
     var stats = StatsFeature.State(owner: .guest)
