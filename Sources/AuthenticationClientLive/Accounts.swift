@@ -1,4 +1,4 @@
-import AuthenticationClient
+public import AuthenticationClient
 import Crypto
 import DatabaseClientLive
 import Foundation
@@ -130,6 +130,10 @@ final class Accounts: Sendable {
     }
     try store(hash, resealing: account, from: oldKey, to: newKey)
     enrolments.withLock { _ = $0.removeValue(forKey: account.key) }
+    // Whoever held a session before the change (a leaked one) holds it no more.
+    sessions.withLock { sessions in
+      sessions = sessions.filter { $0.value.accountID != account.id }
+    }
   }
 
   func delete(_ credentials: Credentials) throws(AuthenticationError) {
@@ -644,11 +648,7 @@ final class Accounts: Sendable {
 
   // MARK: - Text
 
-  /// The case-insensitive key for a user name: trimmed, lowercased and in NFC, so the same
-  /// name typed with composed or decomposed accents finds the same account.
-  static func key(_ userName: String) -> String {
-    userName.trimmingWhitespace().lowercased().precomposedStringWithCanonicalMapping
-  }
+  static func key(_ userName: String) -> String { UserName.key(userName) }
 
   /// The key for a user name typed to sign in, or ``AuthenticationError/invalidUserName`` when
   /// it cannot be one.
@@ -759,4 +759,13 @@ private struct Enrolment: Sendable {
   let secret: [UInt8]
   let secretKey: [UInt8]
   let expiresAt: Int64
+}
+
+extension UserName {
+  /// The case-insensitive key for a user name: trimmed, lowercased and in NFC, so the same
+  /// name typed with composed or decomposed accents, or with spaces around it, finds the same
+  /// account wherever it is looked up (the accounts, the game server's records).
+  public static func key(_ userName: String) -> String {
+    userName.trimmingWhitespace().lowercased().precomposedStringWithCanonicalMapping
+  }
 }

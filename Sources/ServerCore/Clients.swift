@@ -134,8 +134,11 @@ public struct ServerStorageClient: Sendable {
   public var openSession: @Sendable (_ session: Session) async throws -> SignedInAccount
   /// The account of a session token, or `nil` when the token is unknown or expired.
   public var resumeSession: @Sendable (_ token: String) async throws -> SignedInAccount?
-  /// Ends every session of an account (after a password change).
-  public var endSessions: @Sendable (_ userName: String) async throws -> Void
+  /// Ends every session of an account (after a password change); returns the account's id, or
+  /// `nil` when no account has the name.
+  public var endSessions: @Sendable (_ userName: String) async throws -> Int64?
+  /// The id of the account a user name names, as the accounts find it, or `nil`.
+  public var accountID: @Sendable (_ userName: String) async throws -> Int64?
   /// Stores a new game.
   public var createGame: @Sendable (_ game: OnlineGameRecord) async throws -> Void
   /// Stores the opponent who joined a game.
@@ -164,7 +167,8 @@ public struct ServerStorageClient: Sendable {
   public init(
     openSession: @escaping @Sendable (_ session: Session) async throws -> SignedInAccount,
     resumeSession: @escaping @Sendable (_ token: String) async throws -> SignedInAccount?,
-    endSessions: @escaping @Sendable (_ userName: String) async throws -> Void,
+    endSessions: @escaping @Sendable (_ userName: String) async throws -> Int64?,
+    accountID: @escaping @Sendable (_ userName: String) async throws -> Int64? = { _ in nil },
     createGame: @escaping @Sendable (_ game: OnlineGameRecord) async throws -> Void,
     seatOpponent: @escaping @Sendable (_ code: String, _ seat: SeatRecord) async throws -> Void,
     commitMove:
@@ -181,6 +185,7 @@ public struct ServerStorageClient: Sendable {
     self.openSession = openSession
     self.resumeSession = resumeSession
     self.endSessions = endSessions
+    self.accountID = accountID
     self.createGame = createGame
     self.seatOpponent = seatOpponent
     self.commitMove = commitMove

@@ -101,16 +101,18 @@ extension GameServer {
       return answering(id, request: request) {
         try await authentication.changePassword(
           Credentials(userName: userName, password: old, code: code), new)
-        try await storage.endSessions(userName)
+        let accountID = try await storage.endSessions(userName)
         log(ServerLog.accountChanged("Changed the password", of: userName, from: address))
-        return .accepted
+        return .passwordChanged(accountID: accountID)
       }
     case .deleteAccount(let userName, let password, let code):
       return answering(id, request: request) {
+        // Found first: once deleted, the name finds nothing.
+        let accountID = try await storage.accountID(userName)
         try await authentication.deleteAccount(
           Credentials(userName: userName, password: password, code: code))
         log(ServerLog.accountChanged("Deleted the account", of: userName, from: address))
-        return .deleted(userName: userName)
+        return .deleted(accountID: accountID)
       }
     case .beginTwoFactor(let userName, let password):
       return answering(id, request: request) {
@@ -227,13 +229,18 @@ extension GameServer {
   ) {
     state.clients[id]?.pendingRequest = nil
     switch result {
-    case .success(.deleted(let userName)):
-      signOut(userName, state: &state)
+    case .success(.deleted(let accountID)):
+      if let accountID { signOut(accountID, state: &state) }
+      if state.clients[id] != nil { state.send(.accepted(request: request), to: id) }
+    case .success(.passwordChanged(let accountID)):
+      // A session taken with the old password (a leaked one) ends with it; the connection
+      // that changed it proved the new state of things and stays signed in.
+      if let accountID { signOut(accountID, except: id, state: &state) }
       if state.clients[id] != nil { state.send(.accepted(request: request), to: id) }
     case .success(let reply):
       guard state.clients[id] != nil else { return }
       switch reply {
-      case .accepted, .deleted: state.send(.accepted(request: request), to: id)
+      case .accepted, .deleted, .passwordChanged: state.send(.accepted(request: request), to: id)
       case .secret(let enrolment):
         state.send(.twoFactorSecret(secret: enrolment.secret, uri: enrolment.uri), to: id)
       case .recoveryCodes(let codes): state.send(.recoveryCodes(codes), to: id)
@@ -245,16 +252,16 @@ extension GameServer {
     }
   }
 
-  /// Signs a deleted account out everywhere.
+  /// Signs an account out on every connection but `kept`: after its deletion, or a change of
+  /// its password.
   ///
-  /// Its games are not touched: the accounts refuse to delete an account with a game waiting
-  /// or under way (``AuthenticationError/unfinishedOnlineGame``), and a game asked for while
-  /// the deletion was being answered cannot be stored for an account that is gone, so its
-  /// creation or seat is refused as the storage failure it is.
-  private func signOut(_ userName: String, state: inout State) {
-    let key = userName.lowercased()
+  /// A deleted account's games are not touched: the accounts refuse to delete an account with
+  /// a game waiting or under way (``AuthenticationError/unfinishedOnlineGame``), and a game
+  /// asked for while the deletion was being answered cannot be stored for an account that is
+  /// gone, so its creation or seat is refused as the storage failure it is.
+  private func signOut(_ accountID: Int64, except kept: ClientID? = nil, state: inout State) {
     for id in state.clients.keys.sorted()
-    where state.clients[id]?.account?.userName.lowercased() == key {
+    where id != kept && state.clients[id]?.account?.accountID == accountID {
       state.clients[id]?.account = nil
     }
   }

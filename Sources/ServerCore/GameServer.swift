@@ -98,10 +98,13 @@ public struct GameServer: Reducer {
 
   /// What an answered account request leads to.
   public enum AccountReply: Equatable, Sendable {
-    /// Done (password changed, two-factor off).
+    /// Done (two-factor off).
     case accepted
-    /// The account was deleted.
-    case deleted(userName: String)
+    /// The password of the account with this id (if found) was changed and its sessions
+    /// ended.
+    case passwordChanged(accountID: Int64?)
+    /// The account with this id (if found) was deleted.
+    case deleted(accountID: Int64?)
     /// Two-factor set-up began.
     case secret(TwoFactorEnrolment)
     /// Two-factor is on, or its recovery codes were replaced.

@@ -1,4 +1,5 @@
 public import AuthenticationClient
+import AuthenticationClientLive
 import Crypto
 import DatabaseClient
 public import DatabaseClientLive
@@ -95,12 +96,19 @@ public final class ServerRecords: Sendable {
   }
 
   /// Ends every session of the account with this user name.
-  public func endSessions(_ userName: String) async throws(ServerRecordsError) {
-    try await write { [self] database throws(SQLiteError) in
-      try statements.run(
-        database,
-        "DELETE FROM sessions WHERE account_id IN (SELECT id FROM accounts WHERE user_key = ?)",
-        .text(Self.key(userName)))
+  ///
+  /// - Returns: The account's id, or `nil` when no account has the name.
+  @discardableResult
+  public func endSessions(_ userName: String) async throws(ServerRecordsError) -> Int64? {
+    try await write { [self] database throws(SQLiteError) -> Int64? in
+      guard
+        let row = try statements.query(
+          database, "SELECT id FROM accounts WHERE user_key = ?", .text(Self.key(userName))
+        ).first
+      else { return nil }
+      let id: Int64 = try row.get(0)
+      try statements.run(database, "DELETE FROM sessions WHERE account_id = ?", SQLiteValue(id))
+      return id
     }
   }
 
@@ -363,7 +371,8 @@ public final class ServerRecords: Sendable {
   }
 
   /// The case-insensitive key of a user name, as the accounts table stores it.
-  static func key(_ userName: String) -> String { String(userName.lowercased().prefix(64)) }
+  /// The accounts' key for a user name, so that the records find the account the accounts do.
+  static func key(_ userName: String) -> String { UserName.key(userName) }
 
   static func bytes(ofHex text: String) -> [UInt8]? {
     guard text.utf8.count.isMultiple(of: 2) else { return nil }

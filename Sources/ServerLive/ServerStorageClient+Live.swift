@@ -19,6 +19,7 @@ extension ServerStorageClient {
       openSession: { session in try await records.openSession(session) },
       resumeSession: { token in try await records.resumeSession(token) },
       endSessions: { userName in try await records.endSessions(userName) },
+      accountID: { userName in try await records.account(named: userName)?.id },
       createGame: { game in try await records.createGame(game) },
       seatOpponent: { code, seat in try await records.seatOpponent(code, seat) },
       commitMove: { code, ply, cell, ending in

@@ -6,6 +6,9 @@ import ServerCore
 import TestSupport
 import Testing
 
+/// The test accounts' ids, by name.
+let accountIDs: [String: Int64] = ["ann": 1, "bob": 2, "cat": 3, "dee": 4]
+
 /// Storage that succeeds and records what it was asked.
 func recordingStorage(_ log: StorageLog, ratings: Ratings = Ratings(x: 1_216, o: 1_184))
   -> ServerStorageClient
@@ -21,7 +24,14 @@ func recordingStorage(_ log: StorageLog, ratings: Ratings = Ratings(x: 1_216, o:
       log.record("resumeSession \(token)")
       return token == "token-ann" ? ann : nil
     },
-    endSessions: { userName in log.record("endSessions \(userName)") },
+    endSessions: { userName in
+      log.record("endSessions \(userName)")
+      return accountIDs[userName]
+    },
+    accountID: { userName in
+      log.record("accountID \(userName)")
+      return accountIDs[userName]
+    },
     createGame: { game in log.record("createGame \(game.code) \(game.x.name)") },
     seatOpponent: { code, seat in log.record("seatOpponent \(code) \(seat.name)") },
     commitMove: { code, ply, cell, ending in
@@ -84,6 +94,11 @@ let testAccounts: AuthenticationClient = {
     guard ids[userName] == nil else { throw AuthenticationError.userNameTaken }
     guard password.count >= 8 else { throw AuthenticationError.passwordTooShort }
     return Session(accountID: 9, userName: userName)
+  }
+  client.changePassword = { credentials, _ in
+    guard ids[credentials.userName] != nil, credentials.password == "password" else {
+      throw AuthenticationError.invalidCredentials
+    }
   }
   client.deleteAccount = { credentials in
     guard ids[credentials.userName] != nil, credentials.password == "password" else {
@@ -622,7 +637,7 @@ struct GameServerTests {
       $0.allowances["127.0.0.1"] = allowance
     }
     await store.receive(
-      .accountResponse(guestClient, request: 0x07, .success(.deleted(userName: "cat")))
+      .accountResponse(guestClient, request: 0x07, .success(.deleted(accountID: 3)))
     ) {
       $0.clients[guestClient]?.pendingRequest = nil
       $0.clients[catClient]?.account = nil
@@ -630,6 +645,31 @@ struct GameServerTests {
     }
     #expect(store.state.matches[code] == match)
     #expect(operatorLog.all == ["Deleted the account of cat from 127.0.0.1."])
+    await store.finish()
+  }
+
+  /// A password change ends the account's sessions and signs it out on every other
+  /// connection, so that a session taken with the old password (a leaked one) goes with it.
+  @Test func aPasswordChangeSignsTheAccountOutElsewhere() async throws {
+    let match = try playingMatch()
+    let log = StorageLog()
+    let store = makeStore(serverState(match), log: log)
+    let change = ClientMessage.changePassword(
+      userName: "ann", oldPassword: "password", newPassword: "another one", code: nil)
+    await store.send(.received(catClient, change)) {
+      $0.clients[catClient]?.pendingRequest = 0x06
+      var allowance = Allowance(now: epoch)
+      _ = allowance.take(now: epoch)
+      $0.allowances["127.0.0.1"] = allowance
+    }
+    await store.receive(
+      .accountResponse(catClient, request: 0x06, .success(.passwordChanged(accountID: 1)))
+    ) {
+      $0.clients[catClient]?.pendingRequest = nil
+      $0.clients[annClient]?.account = nil
+      $0.outbox = [.init(catClient, .message(.accepted(request: 0x06)))]
+    }
+    #expect(log.all == ["endSessions ann"])
     await store.finish()
   }
 

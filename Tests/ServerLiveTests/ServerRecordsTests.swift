@@ -97,6 +97,20 @@ struct ServerRecordsTests {
     #expect(try await fixture.records.resumeSession(bobs.token) != nil)
   }
 
+  /// The records find an account by the name the accounts find it by: any case, spaces around
+  /// it, accents composed or not.
+  @Test func sessionsEndAndStatsAreFoundByTheAccountsKey() async throws {
+    let fixture = try await Fixture()
+    let accounts = AuthenticationClient.live(
+      database: fixture.database, passwordAlgorithm: .scrypt(logN: 4, r: 8, p: 1))
+    let zoe = try await accounts.createAccount("Zo\u{EB}", "correct horse")
+    let opened = try await fixture.records.openSession(zoe)
+    #expect(try await fixture.records.account(named: " zoe\u{308} ")?.id == zoe.accountID)
+    #expect(try await fixture.records.endSessions("ZOE\u{308} ") == zoe.accountID)
+    #expect(try await fixture.records.resumeSession(opened.token) == nil)
+    #expect(try await fixture.records.endSessions("nobody") == nil)
+  }
+
   @Test func aWonGameIsStoredWithItsMovesResultAndRatings() async throws {
     let fixture = try await Fixture()
     try await fixture.records.createGame(fixture.game())
