@@ -370,7 +370,6 @@ public final class ServerRecords: Sendable {
     }
   }
 
-  /// The case-insensitive key of a user name, as the accounts table stores it.
   /// The accounts' key for a user name, so that the records find the account the accounts do.
   static func key(_ userName: String) -> String { UserName.key(userName) }
 
