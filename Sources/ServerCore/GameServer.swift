@@ -59,6 +59,10 @@ public struct GameServer: Reducer {
     public var challenge: TwoFactorChallenge?
     /// The type of the account request being answered, if any.
     public var pendingRequest: UInt8?
+    /// Whether a read of the records (stats, history, a finished game) is being answered:
+    /// one at a time, so that a connection that asks without waiting (no sign-in is needed)
+    /// cannot queue reads ahead of everyone's moves.
+    public var isReading = false
     /// The games this connection sits in or watches, so that its leaving touches only them.
     public var games: Set<String> = []
 
@@ -231,6 +235,7 @@ public struct GameServer: Reducer {
 
     case .statsResponse(let id, let result):
       guard state.clients[id] != nil else { return .none }
+      state.clients[id]?.isReading = false
       switch result {
       case .success(let stats): state.send(.stats(stats), to: id)
       case .failure(let refusal): state.send(.refused(refusal), to: id)
@@ -239,6 +244,7 @@ public struct GameServer: Reducer {
 
     case .historyResponse(let id, let result):
       guard state.clients[id] != nil else { return .none }
+      state.clients[id]?.isReading = false
       switch result {
       case .success(let games): state.send(.history(games), to: id)
       case .failure(let refusal): state.send(.refused(refusal), to: id)
@@ -308,6 +314,34 @@ public struct GameServer: Reducer {
     case .watchGame(let text):
       watch(text, from: id, state: &state)
       return .none
+    case .requestStats, .requestHistory, .requestFinishedGame:
+      guard state.clients[id]?.isReading == false else {
+        state.refuse(.busy, request: request, to: id)
+        return .none
+      }
+      state.clients[id]?.isReading = true
+      return read(message, from: id)
+    case .createAccount, .signIn, .submitCode, .resumeSession, .changePassword, .deleteAccount,
+      .beginTwoFactor, .confirmTwoFactor, .disableTwoFactor, .countRecoveryCodes,
+      .regenerateRecoveryCodes:
+      return accountRequest(message, from: id, state: &state)
+    case .createGame(let options):
+      return create(options, from: id, state: &state)
+    case .joinGame(let text):
+      return join(text, from: id, state: &state)
+    case .move(let text, let ply, let cell):
+      return move(text, ply: ply, cell: cell, from: id, state: &state)
+    case .resign(let text):
+      return resign(text, from: id, state: &state)
+    case .cancelGame(let text):
+      return cancel(text, from: id, state: &state)
+    }
+  }
+
+  /// Reads the records a request asks for: stats, a page of history or a finished game.
+  private func read(_ message: ClientMessage, from id: ClientID) -> Effect<Action> {
+    let request = message.type
+    switch message {
     case .requestStats(let userName):
       return .run { [storage, log] send in
         do {
@@ -347,20 +381,8 @@ public struct GameServer: Reducer {
           await send(.historyResponse(id, .failure(Refusal(.serverError, request: request))))
         }
       }
-    case .createAccount, .signIn, .submitCode, .resumeSession, .changePassword, .deleteAccount,
-      .beginTwoFactor, .confirmTwoFactor, .disableTwoFactor, .countRecoveryCodes,
-      .regenerateRecoveryCodes:
-      return accountRequest(message, from: id, state: &state)
-    case .createGame(let options):
-      return create(options, from: id, state: &state)
-    case .joinGame(let text):
-      return join(text, from: id, state: &state)
-    case .move(let text, let ply, let cell):
-      return move(text, ply: ply, cell: cell, from: id, state: &state)
-    case .resign(let text):
-      return resign(text, from: id, state: &state)
-    case .cancelGame(let text):
-      return cancel(text, from: id, state: &state)
+    default:
+      return .none
     }
   }
 

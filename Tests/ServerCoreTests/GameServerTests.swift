@@ -152,27 +152,41 @@ struct GameServerTests {
     let id = ClientID(7)
     state.clients[id] = .ready(nil)
     let store = makeStore(state, log: log)
-    await store.send(.received(id, .requestHistory(userName: "ann")))
+    await store.send(.received(id, .requestHistory(userName: "ann"))) {
+      $0.clients[id]?.isReading = true
+    }
     await store.receive(.historyResponse(id, .success([finishedGame]))) {
+      $0.clients[id]?.isReading = false
       $0.outbox.append(.init(id, .message(.history([finishedGame]))))
     }
     // The next page: the cursor reaches the storage as it was sent.
     await store.send(
       .received(
-        id, .requestHistory(userName: "ann", before: HistoryCursor(after: finishedGame))))
+        id, .requestHistory(userName: "ann", before: HistoryCursor(after: finishedGame)))
+    ) { $0.clients[id]?.isReading = true }
     await store.receive(.historyResponse(id, .success([finishedGame]))) {
+      $0.clients[id]?.isReading = false
       $0.outbox.append(.init(id, .message(.history([finishedGame]))))
     }
-    await store.send(.received(id, .requestHistory(userName: "nobody")))
+    await store.send(.received(id, .requestHistory(userName: "nobody"))) {
+      $0.clients[id]?.isReading = true
+    }
     await store.receive(.historyResponse(id, .failure(Refusal(.noSuchUser, request: 0x18)))) {
+      $0.clients[id]?.isReading = false
       $0.outbox.append(.init(id, .message(.refused(Refusal(.noSuchUser, request: 0x18)))))
     }
-    await store.send(.received(id, .requestFinishedGame(id: 5)))
+    await store.send(.received(id, .requestFinishedGame(id: 5))) {
+      $0.clients[id]?.isReading = true
+    }
     await store.receive(.historyResponse(id, .success([finishedGame]))) {
+      $0.clients[id]?.isReading = false
       $0.outbox.append(.init(id, .message(.history([finishedGame]))))
     }
-    await store.send(.received(id, .requestFinishedGame(id: 6)))
+    await store.send(.received(id, .requestFinishedGame(id: 6))) {
+      $0.clients[id]?.isReading = true
+    }
     await store.receive(.historyResponse(id, .failure(Refusal(.noSuchGame, request: 0x19)))) {
+      $0.clients[id]?.isReading = false
       $0.outbox.append(.init(id, .message(.refused(Refusal(.noSuchGame, request: 0x19)))))
     }
     // An answer for a connection that closed meanwhile is dropped.
@@ -184,6 +198,25 @@ struct GameServerTests {
         "history ann 20", "history ann before 2/5 20", "history nobody 20", "finishedGame 5",
         "finishedGame 6",
       ])
+  }
+
+  /// One read of the records at a time on a connection: one that asks again without waiting
+  /// (no sign-in needed) is refused, so that it cannot queue reads ahead of everyone's moves.
+  @Test func aConnectionReadsTheRecordsOneAtATime() {
+    var state = GameServer.State(now: epoch)
+    let id = ClientID(7)
+    state.clients[id] = .ready(nil)
+    state.clients[id]?.isReading = true
+    for request in [
+      ClientMessage.requestStats(userName: "ann"), .requestHistory(userName: "ann"),
+      .requestFinishedGame(id: 5),
+    ] {
+      let (after, hasEffect) = reduced(state, .received(id, request))
+      var expected = state
+      expected.outbox = [.init(id, .message(.refused(Refusal(.busy, request: request.type))))]
+      #expect(after == expected, "\(request)")
+      #expect(!hasEffect, "\(request)")
+    }
   }
 
   @Test func anUnknownVersionIsToldTheServersRange() async {

@@ -90,7 +90,8 @@ struct RequestPhaseTests {
       case .ping(let nonce):
         expected.outbox = [.init(guestClient, .message(.pong(nonce)))]
       case .requestStats, .requestHistory, .requestFinishedGame:
-        // Records are public: asked of the database, with no sign-in.
+        // Records are public: asked of the database, with no sign-in, one at a time.
+        expected.clients[guestClient]?.isReading = true
         #expect(hasEffect)
       default:
         #expect(accountRequests.contains(message.type))
