@@ -440,6 +440,31 @@ remaining = max(0.0, 12 - (time.time() - stalled_at))
 check(expect_closed(stalled, "a stalled handshake", timeout=remaining + 5),
       "a handshake that never finishes was not closed")
 
+# One address other than this machine's own holds at most 64 connections: the 65th is closed at
+# once, and the operator reads why.
+crowd = [socket.create_connection(("127.0.0.1", port), timeout=10,
+                                  source_address=("127.0.0.2", 0)) for _ in range(64)]
+extra = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=("127.0.0.2", 0))
+check(expect_closed(extra, "a 65th connection from one address", timeout=5),
+      "a 65th connection from one address was kept")
+server.err.expect(r"tictactoe serve: Turned away a connection from 127\.0\.0\.2, which holds 64 "
+                  r"already, the most one address may\.")
+for connection in crowd:
+    connection.close()
+
+# A flood of connections that never get through TLS leaves the operator 10 lines every 10
+# seconds, then one line saying how many more there were.
+for _ in range(40):
+    flood = socket.create_connection(("127.0.0.1", port), timeout=10)
+    flood.sendall(b"GET / HTTP/1.0\r\n\r\n")
+    expect_closed(flood, "a flooding connection")
+summary = server.err.expect(
+    r"tictactoe serve: Left out (\d+) more lines? about connections that did not finish their "
+    r"TLS handshake in the last 10 seconds\.", timeout=20)
+logged_lines = [line for line in server.err.seen if "did not finish" in line or "handshake" in line]
+check(summary is not None and int(summary.group(1)) >= 20,
+      f"a flood of 40 failed handshakes was not summed up: {logged_lines[-3:]}")
+
 # MARK: - The server killed with SIGKILL and restarted on the same database
 
 server.kill()

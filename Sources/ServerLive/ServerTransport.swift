@@ -1,6 +1,7 @@
 import Dispatch
 import GameProtocol
 import GameRules
+import Glibc
 import NetworkIO
 import ServerCore
 
@@ -21,6 +22,36 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
   private let idleLimit = Int64(ProtocolLimits.idleSeconds) * 1_000
   /// The most connections at once; more are closed as soon as they are accepted.
   let maximumConnections: Int
+  /// The most connections one address (an IPv6 /64) may hold at once, so that one machine
+  /// cannot fill the server; this machine's own loopback address (the operator's programs,
+  /// the load benchmark) is not limited.
+  static let maximumPerAddress = 64
+  // Loop thread only: the connections each address holds, and each connection's address.
+  private var perAddress: [String: Int] = [:]
+  private var addresses: [ConnectionID: String] = [:]
+  // Loop thread only: the operator's lines about connections turned away or that never got
+  // through TLS, at most `linesPerWindow` of a kind every `logWindow` milliseconds.
+  private var logWindowStart: Int64 = 0
+  private var logged: [LineKind: Int] = [:]
+  private var leftOut: [LineKind: Int] = [:]
+  static let linesPerWindow = 10
+  static let logWindow: Int64 = 10_000
+
+  /// What a line about a connection tells, so that a flood of one kind is summed up.
+  enum LineKind: Hashable, CaseIterable {
+    case handshake, full, crowded
+
+    func summary(_ count: Int) -> String {
+      let subject =
+        switch self {
+        case .handshake: "connections that did not finish their TLS handshake"
+        case .full: "connections turned away because the server was full"
+        case .crowded: "connections turned away because their address held too many"
+        }
+      return "Left out \(count) more line\(count == 1 ? "" : "s") about \(subject) in the last "
+        + "\(ServerTransport.logWindow / 1_000) seconds."
+    }
+  }
 
   /// Creates a transport that reports to `events` (called on the loop thread, once a turn of
   /// the loop with everything that happened in it).
@@ -36,9 +67,63 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
 
   /// The handler for a newly accepted connection, or `nil` when the server is full.
   func accept(_ connection: Connection) -> (any ConnectionHandler)? {
-    guard connections.count < maximumConnections else { return nil }
+    let host = connection.peer.host
+    guard connections.count < maximumConnections else {
+      log(
+        "Turned away a connection from \(host.escapingControlCharacters): the server is full "
+          + "with \(connections.count) connections (ulimit -n).", kind: .full)
+      return nil
+    }
+    let address = Self.addressKey(host)
+    if !Self.isLocal(host), perAddress[address, default: 0] >= Self.maximumPerAddress {
+      log(
+        "Turned away a connection from \(host.escapingControlCharacters), which holds "
+          + "\(Self.maximumPerAddress) already, the most one address may.", kind: .crowded)
+      return nil
+    }
+    perAddress[address, default: 0] += 1
+    addresses[connection.id] = address
     connections[connection.id] = connection
     return self
+  }
+
+  /// The address a connection counts against: an IPv4 address as it is, an IPv6 address by
+  /// its /64 network, which one machine usually has whole.
+  static func addressKey(_ host: String) -> String {
+    var bytes = [UInt8](repeating: 0, count: 16)
+    guard inet_pton(AF_INET6, host, &bytes) == 1 else { return host }
+    // An IPv4 address mapped into IPv6 is that IPv4 address.
+    if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+      return bytes[12...].map(String.init).joined(separator: ".")
+    }
+    return bytes[0..<8].map { String($0, radix: 16) }.joined(separator: ".") + "/64"
+  }
+
+  /// Whether `host` is this machine's own loopback address.
+  static func isLocal(_ host: String) -> Bool {
+    ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(host)
+  }
+
+  /// Writes an operator's line of `kind`, unless the window's share of that kind is spent.
+  private func log(_ line: String, kind: LineKind) {
+    rollLogWindow(now: EventLoop.monotonicMilliseconds())
+    if logged[kind, default: 0] < Self.linesPerWindow {
+      logged[kind, default: 0] += 1
+      logLine(line)
+    } else {
+      leftOut[kind, default: 0] += 1
+    }
+  }
+
+  /// Starts a new window once the last is over, saying how many lines it left out.
+  private func rollLogWindow(now: Int64) {
+    guard now - logWindowStart >= Self.logWindow else { return }
+    for kind in LineKind.allCases {
+      if let count = leftOut[kind], count > 0 { logLine(kind.summary(count)) }
+    }
+    logged = [:]
+    leftOut = [:]
+    logWindowStart = now
   }
 
   /// How many connections are open or handshaking.
@@ -77,6 +162,10 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
 
   func connectionClosed(_ connection: Connection, reason: CloseReason) {
     connections[connection.id] = nil
+    if let address = addresses.removeValue(forKey: connection.id) {
+      perAddress[address, default: 1] -= 1
+      if perAddress[address] == 0 { perAddress[address] = nil }
+    }
     // Only connections that were reported as connected are reported as gone.
     if established.remove(connection.id) != nil {
       events(.disconnected(ClientID(connection.id.rawValue)))
@@ -87,9 +176,13 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
     let peer = connection.peer.host.escapingControlCharacters
     switch reason {
     case .handshakeFailed:
-      logLine("Closed a connection from \(peer): \(reason.description.escapingControlCharacters).")
+      log(
+        "Closed a connection from \(peer): \(reason.description.escapingControlCharacters).",
+        kind: .handshake)
     case .timedOut:
-      logLine("Closed a connection from \(peer) that did not finish its TLS handshake in time.")
+      log(
+        "Closed a connection from \(peer) that did not finish its TLS handshake in time.",
+        kind: .handshake)
     default:
       break
     }
@@ -126,6 +219,7 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
   /// Closes connections whose handshake or greeting takes too long, and silent ones.
   private func sweep() {
     let now = EventLoop.monotonicMilliseconds()
+    rollLogWindow(now: now)
     for connection in Array(connections.values) {
       if !connection.isGreeted {
         if now - connection.openedAt > handshakeLimit { connection.abort(.timedOut) }

@@ -312,3 +312,17 @@ struct IdentityFileTests {
     }
   }
 }
+
+/// Which connections count against one address's limit.
+struct ConnectionAddressTests {
+  @Test func anIPv6NetworkCountsAsOneAddressAndMappedIPv4AsItself() {
+    let key = ServerTransport.addressKey
+    #expect(key("203.0.113.7") == "203.0.113.7")
+    #expect(key("::ffff:203.0.113.7") == "203.0.113.7")
+    #expect(key("2001:db8::1") == key("2001:db8::ffff:1"))
+    #expect(key("2001:db8::1") != key("2001:db8:0:1::1"))
+    #expect(key("not an address") == "not an address")
+    #expect(ServerTransport.isLocal("127.0.0.1") && ServerTransport.isLocal("::1"))
+    #expect(!ServerTransport.isLocal("127.0.0.2"))
+  }
+}
