@@ -24,6 +24,9 @@ public final class LocalDatabase: Sendable {
   public let isReadOnly: Bool
 
   private let connection: Mutex<Database>
+  /// The file's device and inode when it was opened (`nil` in memory), to notice it deleted
+  /// or replaced while open.
+  private let fileIdentity: [UInt64]?
 
   /// Opens the database at a path, creating it with the latest schema if it is missing.
   ///
@@ -45,6 +48,7 @@ public final class LocalDatabase: Sendable {
         path: path, access: access, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
       self.isReadOnly = isReadOnly
       connection = Mutex(database)
+      fileIdentity = Self.identity(of: path)
     } catch {
       throw DatabaseError(error)
     }
@@ -162,6 +166,15 @@ public final class LocalDatabase: Sendable {
     return false
   }
 
+  /// The device and inode of the file at `path`, or `nil` for a database in memory or a path
+  /// where nothing is.
+  private static func identity(of path: String) -> [UInt64]? {
+    guard path != ":memory:", !path.isEmpty else { return nil }
+    var status = stat()
+    guard stat(path, &status) == 0 else { return [] }
+    return [UInt64(status.st_dev), UInt64(status.st_ino)]
+  }
+
   /// Whether a program (this one included) plays the account's game on this database now.
   public func isPlaying(accountID: Int64) -> Bool {
     GameInProgressClaims.isHeld(.account(accountID), databasePath: path)
@@ -172,10 +185,18 @@ public final class LocalDatabase: Sendable {
   /// - Parameter body: Work on the connection; wrap writes in `database.transaction`.
   /// - Returns: What the body returns.
   /// - Throws: `SQLiteError` from the body.
+  ///
+  /// A file deleted or replaced since it was opened is refused (``SQLiteError/Kind/replaced``):
+  /// whatever was written would be lost with the old file, while the program said it saved it.
   public func withConnection<Result: Sendable>(
     _ body: (Database) throws(SQLiteError) -> Result
   ) throws(SQLiteError) -> Result {
-    try connection.withLock { (database: inout sending Database) throws(SQLiteError) -> Result in
+    if let fileIdentity, Self.identity(of: path) != fileIdentity {
+      throw SQLiteError(
+        kind: .replaced, code: 0, message: "deleted or replaced while open", path: path)
+    }
+    return try connection.withLock {
+      (database: inout sending Database) throws(SQLiteError) -> Result in
       try body(database)
     }
   }
@@ -193,7 +214,7 @@ extension DatabaseError {
       case .busy: .busy
       case .readOnly: .readOnly
       case .notADatabase, .typeMismatch: .corrupt
-      case .cannotOpen, .hardLinked, .notAFile: .cannotOpen
+      case .cannotOpen, .hardLinked, .notAFile, .replaced: .cannotOpen
       case .schemaTooNew: .tooNew
       case .constraint: .invalidRequest
       case .other: .other

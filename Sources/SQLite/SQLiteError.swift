@@ -27,6 +27,9 @@ public struct SQLiteError: Error, Equatable, Sendable {
     /// The path names something other than a file or a folder: a pipe, a device or a socket,
     /// which SQLite would wait on or misread.
     case notAFile
+    /// The file was deleted, or another put in its place, while it was open: what is written
+    /// would go to a file nobody can open again.
+    case replaced
     /// A column held a value of another type than the one asked for.
     case typeMismatch(column: Int, expected: String, found: String)
     /// Any other failure; `message` has SQLite's words.
@@ -153,6 +156,9 @@ extension SQLiteError: CustomStringConvertible {
     case .hardLinked(let names):
       "\(file) has \(names) names (hard links), and SQLite keeps a log beside each name, which "
         + "could damage it; it was left unchanged, so remove the other names first."
+    case .replaced:
+      "\(file) was deleted or replaced while this program used it, so nothing more can be "
+        + "saved in it."
     case .typeMismatch(let column, let expected, let found):
       "\(file) holds \(found) in column \(column) where \(expected) was expected."
     case .other:

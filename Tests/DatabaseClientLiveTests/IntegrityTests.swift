@@ -42,6 +42,26 @@ struct IntegrityTests {
       try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tictactoe.sqlite"])
   }
 
+  /// A database deleted, or replaced by another file, while it is open takes nothing more:
+  /// what it took would be lost with the old file while the program said it was saved.
+  @Test(arguments: [false, true])
+  func aDatabaseDeletedOrReplacedWhileOpenTakesNothingMore(replaced: Bool) async throws {
+    let folder = try TemporaryFolder()
+    let path = try await realDatabase(in: folder)
+    let client = DatabaseClient.live(database: try LocalDatabase(path: path))
+    #expect(try await client.stats(.account(1)).draws == 12)
+    for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    if replaced { _ = try LocalDatabase(path: path) }
+    await #expect {
+      _ = try await client.saveFinishedGame(
+        Fixture.annAsX(against: Fixture.computer(.hard), .draw, at: 13 * 60_000))
+    } throws: { error in
+      (error as? DatabaseError)?.message
+        == "The database \(path) was deleted or replaced while this program used it, so nothing "
+        + "more can be saved in it."
+    }
+  }
+
   @Test func readOnlyDatabaseIsReadableAndRefusesWritesInOneSentence() async throws {
     let folder = try TemporaryFolder()
     let path = try await realDatabase(in: folder)
