@@ -29,6 +29,9 @@ public struct AppTerminalState: Hashable, Sendable {
   var wasRepeatingPassword = false
   /// The field Stats' reset question focused when last shown, to focus its next field once.
   var resetField: FormID?
+  /// Whether New game offered to resume a game when last shown, to move the focus once the
+  /// offer arrives (to Resume) or goes (Resume and Discard are gone).
+  var hadResumeOffer = false
 
   /// Creates the state.
   public init() {}
@@ -101,6 +104,13 @@ public enum AppScreens {
     if resetField != terminal.resetField {
       terminal.resetField = resetField
       if screen == terminal.screen, let resetField { terminal.focus = resetField }
+    }
+    let hasResumeOffer =
+      state.newGameState.map { $0.resumableGame != nil && $0.game == nil } ?? false
+    if hasResumeOffer != terminal.hadResumeOffer {
+      terminal.hadResumeOffer = hasResumeOffer
+      // The screen's first focus again, as if it were new.
+      if screen == terminal.screen, state.recoveryCodes == nil { terminal.screen = nil }
     }
     guard screen != terminal.screen || place != terminal.onlinePlace else { return }
     terminal.screen = screen

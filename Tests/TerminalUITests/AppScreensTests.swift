@@ -148,6 +148,23 @@ struct AppScreensTests {
     #expect(frame.text.contains(" > < Resume >"))
   }
 
+  /// An offer that arrives after the screen was shown takes the focus; once the game is
+  /// discarded, the focus goes to the form's first choice rather than nowhere.
+  @Test func theFocusFollowsAnOfferToResumeComingAndGoing() {
+    var newGame = NewGame.State(signedInName: "Ada", accountID: 1)
+    var terminal = AppTerminalState()
+    AppScreens.follow(app(.newGame(newGame)), terminal: &terminal)
+    #expect(terminal.focus == .play)
+    newGame.resumableGame = GameRecord(
+      x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), moves: [.b2], startedAt: 0)
+    AppScreens.follow(app(.newGame(newGame)), terminal: &terminal)
+    #expect(terminal.focus == .resume)
+    terminal.focus = .discard
+    newGame.resumableGame = nil
+    AppScreens.follow(app(.newGame(newGame)), terminal: &terminal)
+    #expect(terminal.focus == .play)
+  }
+
   @Test func statsSnapshotEscapesStoredNames() {
     var stats = StatsFeature.State(owner: .guest)
     stats.stats = Stats(
