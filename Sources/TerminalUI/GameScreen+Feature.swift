@@ -47,8 +47,9 @@ extension GameScreen {
       overlay: terminal.isShowingHelp ? GameKeys.help : GameScreen.analysisLines(state))
   }
 
-  /// The widest line of cell values in the analysis.
-  static let analysisWidth = 60
+  /// The widest line of cell values in the analysis: six cells, so that a line fits the
+  /// narrowest screen a game is shown on (50 columns).
+  static let analysisWidth = 48
   /// How many lines of cell values the analysis shows before it says how many more there are.
   static let analysisValueLines = 9
 

@@ -73,7 +73,9 @@ public struct GameScreen: Hashable, Sendable {
   public func frame(width: Int, height: Int) -> Frame {
     let body: Frame
     if let overlay {
-      body = Frame(lines: overlay.map { StyledLine($0) })
+      // The help and the analysis wrap to the screen, a wrapped line indented under its start.
+      body = Frame(
+        lines: overlay.flatMap { Self.wrapped($0, width: width - ScreenLayout.margin) })
     } else {
       guard
         let layout = BoardLayout.allCases.first(where: { layout in
@@ -99,6 +101,28 @@ public struct GameScreen: Hashable, Sendable {
     return ScreenLayout.compose(
       title: title, subtitle: subtitle, body: body, message: message,
       messageIsError: messageIsError, buttons: buttons, width: width, height: height)
+  }
+
+  /// `line` as lines of at most `width` columns: as it is when it fits, else broken at the
+  /// last space that fits (its spacing kept), each further line indented two columns more than
+  /// the first.
+  static func wrapped(_ line: String, width: Int) -> [StyledLine] {
+    guard line.columns > width, width > 8 else { return [StyledLine(line)] }
+    let indent = min(line.prefix { $0 == " " }.count, width / 2)
+    var lines: [StyledLine] = []
+    var rest = line
+    while rest.columns > width {
+      let head = String(rest.prefix(columns: width))
+      let space = head.lastIndex(of: " ").flatMap { index in
+        head.distance(from: head.startIndex, to: index) > indent ? index : nil
+      }
+      let taken = space.map { String(head[..<$0]) } ?? head
+      lines.append(StyledLine(taken.trimmingTrailingWhitespace()))
+      rest =
+        String(repeating: " ", count: indent + 2)
+        + rest.dropFirst(taken.count).drop { $0 == " " }
+    }
+    return lines + [StyledLine(rest)]
   }
 
   /// The smallest terminal a game on a `rows` × `columns` board fits, drawn compact with all of
@@ -166,9 +190,17 @@ enum ScreenLayout {
     frame.append("")
     frame.append(body, indent: margin)
     frame.append("")
-    frame.append(
-      StyledLine(message ?? "", messageIsError ? errorStyle : .plain).indented(by: margin))
-    frame.append(buttonLines(buttons, width: width - margin), indent: margin)
+    // A long status line wraps into the rows the screen leaves free.
+    let buttonRows = buttonLines(buttons, width: width - margin)
+    let freeRows = max(1, height - frame.lines.count - buttonRows.lines.count)
+    let style = messageIsError ? errorStyle : .plain
+    let wrapped = StyledLine.wrapping(message ?? "", width: max(1, width - margin))
+    if wrapped.count > 1, wrapped.count <= freeRows {
+      for line in wrapped { frame.append(StyledLine(line.text, style).indented(by: margin)) }
+    } else {
+      frame.append(StyledLine(message ?? "", style).indented(by: margin))
+    }
+    frame.append(buttonRows, indent: margin)
     return frame.clipped(width: width, height: height)
   }
 

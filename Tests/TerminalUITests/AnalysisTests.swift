@@ -44,7 +44,8 @@ struct AnalysisTests {
         "",
         "X to move: draw. Best: b1, c1, a2, c2, a3, b3, c3.",
         "",
-        "b1 D    c1 D    a2 D    c2 D    a3 D    b3 D    c3 D",
+        "b1 D    c1 D    a2 D    c2 D    a3 D    b3 D",
+        "c3 D",
         "",
         "W3 win in 3 plies, D draw, L2 loss in 2 plies, ≤ at most; ~ marks an estimate.",
         "Any key closes the analysis.",
@@ -62,8 +63,15 @@ struct AnalysisTests {
       moves: state.board.emptyCells.map { MoveEvaluation(cell: $0, evaluation: estimate) },
       best: [Cell(row: 7, column: 7)])
     let lines = try #require(GameScreen.analysisLines(state))
-    #expect(lines.contains("… and 162 more cells."))
-    #expect(lines.allSatisfy { $0.count <= 80 })
+    #expect(lines.contains("… and 171 more cells."))
     #expect(lines.count <= 17)
+    // On the narrowest screen the game is shown on, every value shows whole and the legend
+    // wraps.
+    let size = GameScreen.neededSize(rows: 15, columns: 15)
+    let screen = GameScreen(state, terminal: GameTerminalState(rows: 15, columns: 15))
+    let text = screen.frame(width: size.width, height: size.height).text
+    #expect(text.contains("\n d4 D~   e4 D~   f4 D~   g4 D~   h4 D~   i4 D~\n"), "\(text)")
+    #expect(text.contains("~ marks an estimate."), "\(text)")
+    #expect(text.split(separator: "\n").allSatisfy { $0.count <= size.width }, "\(text)")
   }
 }

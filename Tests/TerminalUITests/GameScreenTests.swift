@@ -54,6 +54,26 @@ struct GameScreenTests {
     return screen.frame(width: width, height: height)
   }
 
+  /// On the narrowest screen the forms and games are shown on (50 columns), the help and a
+  /// long status line wrap rather than lose their ends.
+  @Test func helpAndALongStatusWrapOnTheNarrowestScreen() throws {
+    let board = try Board(size: 4)
+    let help = GameScreen(
+      title: "Ada, place your X", board: board, buttons: Self.buttons, overlay: GameKeys.help)
+    let helpText = help.frame(width: 50, height: 26).text
+    #expect(helpText.split(separator: "\n").allSatisfy { $0.count <= 50 }, "\(helpText)")
+    #expect(helpText.contains("\n   the winning line,\n"), "\(helpText)")
+    #expect(helpText.contains("play where the\n     cursor is\n"), "\(helpText)")
+    let status = "Digits pick cells only on a 3×3 board; name the cell instead, such as b2."
+    let screen = GameScreen(
+      title: "Ada, place your X", board: board, message: status, messageIsError: true,
+      buttons: Self.buttons)
+    let text = screen.frame(width: 50, height: 22).text
+    #expect(text.contains(" Digits pick cells only on a 3×3 board; name the\n"), "\(text)")
+    #expect(text.contains(" cell instead, such as b2.\n"), "\(text)")
+    #expect(text.contains("[?] Help"), "\(text)")
+  }
+
   @Test func emptyBoardWithCursor() throws {
     #expect(
       try frame("empty").text == """
