@@ -318,6 +318,11 @@ package struct PbrainSession {
       "timeout_turn": "milliseconds", "timeout_match": "milliseconds",
       "time_left": "milliseconds", "max_memory": "bytes",
     ]
+    let text = parts.count > 1 ? parts[1].trimmingWhitespace() : ""
+    // A whole number too large to hold is said to be that, not "not a whole number".
+    if units[key] != nil || key == "rule", value == nil, text.wholeMatch(of: /-?[0-9]+/) != nil {
+      return ["ERROR INFO \(key) \(text.quotable) is too large; the setting is left as it was"]
+    }
     if let unit = units[key], value == nil {
       return [
         "ERROR INFO \(key) needs a whole number of \(unit), such as INFO \(key) 5000; "
@@ -329,7 +334,13 @@ package struct PbrainSession {
     case "timeout_match": limits.match = value.map { max(0, $0) }
     case "time_left": limits.left = value
     case "max_memory":
-      limits.memory = value.map { max(0, $0) }
+      if let value, value < 0 {
+        return [
+          "ERROR max_memory \(value) is not a number of bytes (0 means no limit); the setting "
+            + "is left as it was"
+        ]
+      }
+      limits.memory = value
       if let value, value > 0, value < PbrainSession.leastMemory {
         return [
           "ERROR max_memory \(value) is less than the \(PbrainSession.leastMemory / 1_000_000) MB "
@@ -338,6 +349,12 @@ package struct PbrainSession {
       }
     case "rule":
       guard let value else { return ["ERROR INFO rule needs a number"] }
+      guard value >= 0 else {
+        return [
+          "ERROR rule \(value) is not a Gomocup rule (a sum of 1, 2, 4 and 8); this brain plays "
+            + "freestyle, rule 0"
+        ]
+      }
       guard value == 0 else {
         return ["ERROR rule \(value) is not supported: \(PbrainSession.ruleReason(value))"]
       }

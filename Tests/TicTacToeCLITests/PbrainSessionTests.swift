@@ -325,7 +325,23 @@ struct PbrainSessionTests {
           "ERROR INFO timeout_turn needs a whole number of milliseconds, such as "
             + "INFO timeout_turn 5000; the setting is left as it was"
         ])
-    #expect(feed(&brain, "INFO max_memory 99999999999999999999").first?.hasPrefix("ERROR") == true)
+    #expect(
+      feed(&brain, "INFO max_memory 99999999999999999999")
+        == [
+          "ERROR INFO max_memory 99999999999999999999 is too large; the setting is left as it was"
+        ])
+    #expect(
+      feed(&brain, "INFO max_memory -5")
+        == [
+          "ERROR max_memory -5 is not a number of bytes (0 means no limit); the setting is left "
+            + "as it was"
+        ])
+    #expect(
+      feed(&brain, "INFO rule -1")
+        == [
+          "ERROR rule -1 is not a Gomocup rule (a sum of 1, 2, 4 and 8); this brain plays "
+            + "freestyle, rule 0"
+        ])
     // A limit below what the program itself takes is said, not silently broken.
     #expect(
       feed(&brain, "INFO max_memory 10000000")
