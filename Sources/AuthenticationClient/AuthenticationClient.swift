@@ -291,3 +291,11 @@ public struct AuthenticationClient: Sendable {
     self.regenerateRecoveryCodes = regenerateRecoveryCodes
   }
 }
+
+/// Who a request of the accounts is made for, where many share them (a game server's
+/// clients): a gate that lets one request run at a time takes turns by address, so that a few
+/// addresses that sign in without pause cannot keep everyone else waiting.
+public enum AccountsRequester {
+  /// The address of the client the current task asks for, or `nil` on one computer.
+  @TaskLocal public static var address: String?
+}

@@ -29,13 +29,13 @@ extension GameServer {
       state.clients[id]?.pendingRequest = request
       let authentication = self.authentication
       if case .countRecoveryCodes = message {
-        return answering(id, request: request) {
+        return answering(id, request: request, from: client.address) {
           .recoveryCodesLeft(try await authentication.remainingRecoveryCodes(session))
         }
       }
       let (log, address) = (self.log, client.address)
       let userName = client.account?.userName ?? ""
-      return answering(id, request: request) {
+      return answering(id, request: request, from: client.address) {
         let codes = try await authentication.regenerateRecoveryCodes(session)
         log(ServerLog.accountChanged("Made new recovery codes", of: userName, from: address))
         return .recoveryCodes(codes)
@@ -73,12 +73,12 @@ extension GameServer {
     let address = client.address
     switch message {
     case .createAccount(let userName, let password):
-      return signingIn(id, request: request) {
+      return signingIn(id, request: request, from: client.address) {
         let session = try await authentication.createAccount(userName, password)
         return .signedIn(try await storage.openSession(session))
       }
     case .signIn(let userName, let password):
-      return signingIn(id, request: request) {
+      return signingIn(id, request: request, from: client.address) {
         switch try await authentication.login(userName, password) {
         case .signedIn(let session): return .signedIn(try await storage.openSession(session))
         case .twoFactorRequired(let challenge): return .codeRequired(challenge)
@@ -86,19 +86,19 @@ extension GameServer {
       }
     case .submitCode(let code):
       guard let challenge = client.challenge else { return .none }
-      return signingIn(id, request: request) {
+      return signingIn(id, request: request, from: client.address) {
         let session = try await authentication.verifyTwoFactor(challenge, code)
         return .signedIn(try await storage.openSession(session))
       }
     case .resumeSession(let token):
-      return signingIn(id, request: request) {
+      return signingIn(id, request: request, from: client.address) {
         guard let account = try await storage.resumeSession(token) else {
           throw Refusal(.sessionExpired)
         }
         return .signedIn(account)
       }
     case .changePassword(let userName, let old, let new, let code):
-      return answering(id, request: request) {
+      return answering(id, request: request, from: client.address) {
         try await authentication.changePassword(
           Credentials(userName: userName, password: old, code: code), new)
         let accountID = try await storage.endSessions(userName)
@@ -106,7 +106,7 @@ extension GameServer {
         return .passwordChanged(accountID: accountID)
       }
     case .deleteAccount(let userName, let password, let code):
-      return answering(id, request: request) {
+      return answering(id, request: request, from: client.address) {
         // Found first: once deleted, the name finds nothing.
         let accountID = try await storage.accountID(userName)
         try await authentication.deleteAccount(
@@ -115,17 +115,17 @@ extension GameServer {
         return .deleted(accountID: accountID)
       }
     case .beginTwoFactor(let userName, let password):
-      return answering(id, request: request) {
+      return answering(id, request: request, from: client.address) {
         .secret(try await authentication.beginTwoFactor(userName, password))
       }
     case .confirmTwoFactor(let userName, let code):
-      return answering(id, request: request) {
+      return answering(id, request: request, from: client.address) {
         let codes = try await authentication.confirmTwoFactor(userName, code)
         log(ServerLog.accountChanged("Turned two-factor sign-in on", of: userName, from: address))
         return .recoveryCodes(codes)
       }
     case .disableTwoFactor(let userName, let password, let code):
-      return answering(id, request: request) {
+      return answering(id, request: request, from: client.address) {
         try await authentication.disableTwoFactor(
           Credentials(userName: userName, password: password, code: code))
         log(ServerLog.accountChanged("Turned two-factor sign-in off", of: userName, from: address))
@@ -136,31 +136,39 @@ extension GameServer {
     }
   }
 
+  /// Runs a sign-in's work for connection `id` (from `address`, whose turn it takes at the
+  /// accounts) and answers it.
   private func signingIn(
-    _ id: ClientID, request: UInt8,
+    _ id: ClientID, request: UInt8, from address: String,
     _ work: @escaping @Sendable () async throws -> SignInStep
   ) -> Effect<Action> {
     .run { [log] send in
+      let result: Result<SignInStep, Refusal>
       do {
-        await send(.signInResponse(id, request: request, .success(try await work())))
+        result = .success(
+          try await AccountsRequester.$address.withValue(address) { try await work() })
       } catch {
-        await send(
-          .signInResponse(id, request: request, .failure(Self.refusal(for: error, request, log))))
+        result = .failure(Self.refusal(for: error, request, log))
       }
+      await send(.signInResponse(id, request: request, result))
     }
   }
 
+  /// Runs an account request's work for connection `id` (from `address`, whose turn it takes
+  /// at the accounts) and answers it.
   private func answering(
-    _ id: ClientID, request: UInt8,
+    _ id: ClientID, request: UInt8, from address: String,
     _ work: @escaping @Sendable () async throws -> AccountReply
   ) -> Effect<Action> {
     .run { [log] send in
+      let result: Result<AccountReply, Refusal>
       do {
-        await send(.accountResponse(id, request: request, .success(try await work())))
+        result = .success(
+          try await AccountsRequester.$address.withValue(address) { try await work() })
       } catch {
-        await send(
-          .accountResponse(id, request: request, .failure(Self.refusal(for: error, request, log))))
+        result = .failure(Self.refusal(for: error, request, log))
       }
+      await send(.accountResponse(id, request: request, result))
     }
   }
 

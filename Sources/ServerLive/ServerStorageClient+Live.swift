@@ -109,26 +109,54 @@ extension AuthenticationClient {
   }
 }
 
-/// Lets one operation run at a time, the others waiting in order.
+/// Lets one operation run at a time, the others waiting their turn: addresses take turns
+/// (``AccountsRequester/address``), and each address's operations run in order.
+///
+/// So a few addresses that send sign-ins without pause (each within its allowance) delay
+/// another address's sign-in by one operation each, not by everything they queued.
 actor Gate {
   private var isBusy = false
-  private var waiters: [CheckedContinuation<Void, Never>] = []
+  /// The operations waiting, by address, and the addresses in the order of their turns.
+  private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+  private var turns: [String] = []
+
+  /// How many operations wait, for tests.
+  var waitingCount: Int { waiting.values.reduce(0) { $0 + $1.count } }
+  /// Whether an operation runs, for tests.
+  var isRunning: Bool { isBusy }
 
   func run<Result: Sendable>(
     _ operation: @Sendable () async throws -> Result
   ) async throws -> Result {
     if isBusy {
-      await withCheckedContinuation { waiters.append($0) }
+      let address = AccountsRequester.address ?? ""
+      await withCheckedContinuation { continuation in
+        if waiting[address] == nil { turns.append(address) }
+        waiting[address, default: []].append(continuation)
+      }
     } else {
       isBusy = true
     }
-    defer {
-      if waiters.isEmpty {
-        isBusy = false
-      } else {
-        waiters.removeFirst().resume()
-      }
-    }
+    defer { next() }
     return try await operation()
+  }
+
+  /// Lets the first operation of the next address in turn run; that address, if it has more,
+  /// waits for its next turn at the back.
+  private func next() {
+    guard !turns.isEmpty else {
+      isBusy = false
+      return
+    }
+    let address = turns.removeFirst()
+    var queue = waiting[address] ?? []
+    let first = queue.removeFirst()
+    if queue.isEmpty {
+      waiting[address] = nil
+    } else {
+      waiting[address] = queue
+      turns.append(address)
+    }
+    first.resume()
   }
 }

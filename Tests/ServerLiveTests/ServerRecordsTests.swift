@@ -326,3 +326,41 @@ struct ConnectionAddressTests {
     #expect(!ServerTransport.isLocal("127.0.0.2"))
   }
 }
+
+/// The accounts' gate: one operation at a time, addresses taking turns.
+struct GateTests {
+  /// Records the order operations ran in.
+  private actor Order {
+    var labels: [String] = []
+    func append(_ label: String) { labels.append(label) }
+  }
+
+  @Test func addressesTakeTurnsAndEachAddressKeepsItsOrder() async throws {
+    let gate = Gate()
+    let order = Order()
+    let (release, releaser) = AsyncStream.makeStream(of: Void.self)
+    // The first operation holds the gate until released.
+    let first = Task {
+      try await gate.run {
+        for await _ in release { break }
+        await order.append("first")
+      }
+    }
+    while !(await gate.isRunning) { await Task.yield() }
+    var tasks: [Task<Void, any Error>] = []
+    for (address, label) in [("a", "a1"), ("a", "a2"), ("a", "a3"), ("b", "b1"), ("b", "b2")] {
+      let queued = await gate.waitingCount
+      tasks.append(
+        Task {
+          try await AccountsRequester.$address.withValue(address) {
+            try await gate.run { await order.append(label) }
+          }
+        })
+      while await gate.waitingCount == queued { await Task.yield() }
+    }
+    releaser.yield()
+    try await first.value
+    for task in tasks { try await task.value }
+    #expect(await order.labels == ["first", "a1", "b1", "a2", "b2", "a3"])
+  }
+}
