@@ -125,8 +125,11 @@ actor Gate {
   /// Whether an operation runs, for tests.
   var isRunning: Bool { isBusy }
 
+  /// Runs `operation` once its turn comes, off the gate (`@concurrent`: run on the gate, the
+  /// operation would hold it, and every other caller would wait for the gate itself, in
+  /// arrival order, rather than take turns).
   func run<Result: Sendable>(
-    _ operation: @Sendable () async throws -> Result
+    _ operation: @concurrent @Sendable () async throws -> Result
   ) async throws -> Result {
     if isBusy {
       let address = AccountsRequester.address ?? ""

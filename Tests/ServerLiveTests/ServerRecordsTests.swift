@@ -6,6 +6,7 @@ import DatabaseClientLive
 import Foundation
 import GameProtocol
 import GameRules
+import Glibc
 import SQLite
 import ServerCore
 import Synchronization
@@ -329,6 +330,29 @@ struct ConnectionAddressTests {
 
 /// The accounts' gate: one operation at a time, addresses taking turns.
 struct GateTests {
+  /// An operation that blocks its thread (scrypt does) runs off the gate: others can queue
+  /// for their turn meanwhile, rather than wait for the gate itself in arrival order.
+  @Test func anOperationThatBlocksLeavesTheGateFree() async throws {
+    final class Progress: Sendable {
+      let started = Mutex(false)
+      let finished = Mutex(false)
+    }
+    let gate = Gate()
+    let progress = Progress()
+    let blocking = Task {
+      try await gate.run {
+        progress.started.withLock { $0 = true }
+        usleep(400_000)
+        progress.finished.withLock { $0 = true }
+      }
+    }
+    while !progress.started.withLock({ $0 }) { await Task.yield() }
+    #expect(await gate.isRunning)
+    let finished = progress.finished.withLock { $0 }
+    #expect(!finished, "the gate waited for the operation")
+    try await blocking.value
+  }
+
   /// Records the order operations ran in.
   private actor Order {
     var labels: [String] = []
