@@ -10,6 +10,7 @@ extension GameServer {
   ) -> Effect<Action> {
     let request = message.type
     guard let client = state.clients[id] else { return .none }
+    let (log, address) = (self.log, client.address)
     guard client.pendingRequest == nil else {
       state.refuse(.busy, request: request, to: id)
       return .none
@@ -29,13 +30,12 @@ extension GameServer {
       state.clients[id]?.pendingRequest = request
       let authentication = self.authentication
       if case .countRecoveryCodes = message {
-        return answering(id, request: request, from: client.address) {
+        return answering(id, request: request, from: address) {
           .recoveryCodesLeft(try await authentication.remainingRecoveryCodes(session))
         }
       }
-      let (log, address) = (self.log, client.address)
       let userName = client.account?.userName ?? ""
-      return answering(id, request: request, from: client.address) {
+      return answering(id, request: request, from: address) {
         let codes = try await authentication.regenerateRecoveryCodes(session)
         log(ServerLog.accountChanged("Made new recovery codes", of: userName, from: address))
         return .recoveryCodes(codes)
@@ -60,7 +60,7 @@ extension GameServer {
       if let wait = allowance.take(now: state.now) {
         state.allowances[client.address] = allowance
         let refusal = Refusal(.rateLimited, request: request, detail: UInt32(wait))
-        if let line = ServerLog.signInRefused(refusal, from: client.address) { log(line) }
+        if let line = ServerLog.signInRefused(refusal, from: address) { log(line) }
         state.send(.refused(refusal), to: id)
         return .none
       }
@@ -69,16 +69,14 @@ extension GameServer {
     state.clients[id]?.pendingRequest = request
     let authentication = self.authentication
     let storage = self.storage
-    let log = self.log
-    let address = client.address
     switch message {
     case .createAccount(let userName, let password):
-      return signingIn(id, request: request, from: client.address) {
+      return signingIn(id, request: request, from: address) {
         let session = try await authentication.createAccount(userName, password)
         return .signedIn(try await storage.openSession(session))
       }
     case .signIn(let userName, let password):
-      return signingIn(id, request: request, from: client.address) {
+      return signingIn(id, request: request, from: address) {
         switch try await authentication.login(userName, password) {
         case .signedIn(let session): return .signedIn(try await storage.openSession(session))
         case .twoFactorRequired(let challenge): return .codeRequired(challenge)
@@ -86,19 +84,19 @@ extension GameServer {
       }
     case .submitCode(let code):
       guard let challenge = client.challenge else { return .none }
-      return signingIn(id, request: request, from: client.address) {
+      return signingIn(id, request: request, from: address) {
         let session = try await authentication.verifyTwoFactor(challenge, code)
         return .signedIn(try await storage.openSession(session))
       }
     case .resumeSession(let token):
-      return signingIn(id, request: request, from: client.address) {
+      return signingIn(id, request: request, from: address) {
         guard let account = try await storage.resumeSession(token) else {
           throw Refusal(.sessionExpired)
         }
         return .signedIn(account)
       }
     case .changePassword(let userName, let old, let new, let code):
-      return answering(id, request: request, from: client.address) {
+      return answering(id, request: request, from: address) {
         try await authentication.changePassword(
           Credentials(userName: userName, password: old, code: code), new)
         let accountID = try await storage.endSessions(userName)
@@ -106,7 +104,7 @@ extension GameServer {
         return .passwordChanged(accountID: accountID)
       }
     case .deleteAccount(let userName, let password, let code):
-      return answering(id, request: request, from: client.address) {
+      return answering(id, request: request, from: address) {
         // Found first: once deleted, the name finds nothing.
         let accountID = try await storage.accountID(userName)
         try await authentication.deleteAccount(
@@ -115,17 +113,17 @@ extension GameServer {
         return .deleted(accountID: accountID)
       }
     case .beginTwoFactor(let userName, let password):
-      return answering(id, request: request, from: client.address) {
+      return answering(id, request: request, from: address) {
         .secret(try await authentication.beginTwoFactor(userName, password))
       }
     case .confirmTwoFactor(let userName, let code):
-      return answering(id, request: request, from: client.address) {
+      return answering(id, request: request, from: address) {
         let codes = try await authentication.confirmTwoFactor(userName, code)
         log(ServerLog.accountChanged("Turned two-factor sign-in on", of: userName, from: address))
         return .recoveryCodes(codes)
       }
     case .disableTwoFactor(let userName, let password, let code):
-      return answering(id, request: request, from: client.address) {
+      return answering(id, request: request, from: address) {
         try await authentication.disableTwoFactor(
           Credentials(userName: userName, password: password, code: code))
         log(ServerLog.accountChanged("Turned two-factor sign-in off", of: userName, from: address))
