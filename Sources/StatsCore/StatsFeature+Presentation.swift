@@ -74,10 +74,9 @@ extension StatsFeature.State {
     "Every game counted here will be deleted; games between two computers are kept."
   }
 
-  /// What an account's reset asks for, as the fields' captions.
-  public static let resetCredentialTitles = (
-    password: "Password", code: "Code from the authenticator app, or a recovery code"
-  )
+  /// What an account's reset asks for, as the fields' captions; the message says which code
+  /// when one is asked for.
+  public static let resetCredentialTitles = (password: "Password", code: "Code")
 
   /// The answers to the question: delete, or keep.
   public var resetConfirmationAnswers: (reset: String, keep: String) { ("Reset", "Keep them") }

@@ -564,12 +564,13 @@ public enum AppScreens {
           let enabled = !credentials.isChecking
           items.append(
             FormItem(
-              id: .resetPassword, label: "Password",
+              id: .resetPassword, label: StatsFeature.State.resetCredentialTitles.password,
               kind: .text(credentials.password, isSecret: true), isEnabled: enabled))
           if credentials.needsCode {
             items.append(
               FormItem(
-                id: .resetCode, label: "Code", kind: .text(credentials.code, isSecret: false),
+                id: .resetCode, label: StatsFeature.State.resetCredentialTitles.code,
+                kind: .text(credentials.code, isSecret: false),
                 isEnabled: enabled))
           }
         }
