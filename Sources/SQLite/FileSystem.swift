@@ -83,7 +83,9 @@ enum FileSystem {
   static func restrictToOwner(_ paths: [String]) {
     for path in paths {
       var status = stat()
-      guard stat(path, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o077 != 0
+      // Only files: a folder where SQLite keeps its log or index is refused, not changed.
+      guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        status.st_uid == geteuid(), status.st_mode & 0o077 != 0
       else { continue }
       _ = chmod(path, status.st_mode & 0o700)
     }
@@ -98,7 +100,8 @@ enum FileSystem {
   static func restoreOwnerWrite(_ paths: [String]) {
     for path in paths {
       var status = stat()
-      guard stat(path, &status) == 0, status.st_uid == geteuid(), status.st_mode & S_IWUSR == 0
+      guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        status.st_uid == geteuid(), status.st_mode & S_IWUSR == 0
       else { continue }
       _ = chmod(path, (status.st_mode | S_IWUSR) & 0o700)
     }

@@ -179,10 +179,14 @@ struct PersistenceTests {
     // The same for the index SQLite keeps beside it, which is found when reading.
     try FileManager.default.removeItem(atPath: path + "-wal")
     try FileManager.default.createDirectory(
-      atPath: path + "-shm", withIntermediateDirectories: false)
+      atPath: path + "-shm", withIntermediateDirectories: false,
+      attributes: [.posixPermissions: 0o755])
     #expect(
       message(path)?.hasSuffix("ending in -wal or -shm, is a folder; move that folder aside.")
         == true)
+    // Refused, and left as it was.
+    let mode = try FileManager.default.attributesOfItem(atPath: path + "-shm")[.posixPermissions]
+    #expect(mode as? Int == 0o755)
     let dangling = folder.file("dangling.sqlite")
     try FileManager.default.createSymbolicLink(
       atPath: dangling, withDestinationPath: folder.file("nowhere.sqlite"))
