@@ -54,11 +54,9 @@ public struct GameRequest: Equatable, Sendable {
       difficulty: difficulty ?? .unbeatable, rows: rows, columns: columns,
       k: k ?? Board.defaultK(rows: rows, columns: columns), startingRule: startingRule ?? .x)
     settings.accountID = session?.accountID
-    // In a game of two people, the account's name given for O puts the account on O, and X
-    // takes the name of a player with none.
-    if settings.mode == .hotSeat, let session, oName == session.userName, xName == nil {
-      settings.hotSeatAccountSide = .o
-    }
+    // The account's name given for O puts the account on O; X then takes the name given, or
+    // that of a player with none.
+    if let session { settings.placeAccount(named: session.userName, x: xName, o: oName) }
     for mark in Mark.allCases {
       let given = mark == .x ? xName : oName
       let name: String =

@@ -551,9 +551,9 @@ extension NewGame.State {
     var valid = settings
     valid.xName = x
     valid.oName = o
-    // The account's record goes with its name: on O when O carries it and X does not.
-    if let signedInName, valid.accountID != nil, o == signedInName, x != signedInName {
-      valid.hotSeatAccountSide = .o
+    // The account's record goes with its name.
+    if let signedInName, valid.accountID != nil {
+      valid.placeAccount(named: signedInName, x: x, o: o)
     }
     return valid
   }
