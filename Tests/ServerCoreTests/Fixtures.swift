@@ -114,3 +114,12 @@ func reduced(
   let effect = server.reduce(into: &copy, action: action)
   return (copy, !effect.isNone)
 }
+
+extension Allowance {
+  /// An address's allowance after its first account request, at the test epoch.
+  static var afterOneRequest: Allowance {
+    var allowance = Allowance(now: epoch)
+    _ = allowance.take(now: epoch)
+    return allowance
+  }
+}

@@ -275,11 +275,7 @@ struct GameServerTests {
     for (id, name, number) in [(a, "ann", Int64(1)), (b, "bob", 2)] {
       await store.send(.received(id, .signIn(userName: name, password: "password"))) {
         $0.clients[id]?.pendingRequest = 0x03
-        $0.allowances[$0.clients[id]!.address] = {
-          var allowance = Allowance(now: epoch)
-          _ = allowance.take(now: epoch)
-          return allowance
-        }()
+        $0.allowances[$0.clients[id]!.address] = .afterOneRequest
       }
       let account = SignedInAccount(
         accountID: number, userName: name, rating: 1_200, token: "token-\(name)")
@@ -541,9 +537,7 @@ struct GameServerTests {
     }
     await store.send(.received(id, .signIn(userName: "dee", password: "password"))) {
       $0.clients[id]?.pendingRequest = 0x03
-      var allowance = Allowance(now: epoch)
-      _ = allowance.take(now: epoch)
-      $0.allowances["127.0.0.1"] = allowance
+      $0.allowances["127.0.0.1"] = .afterOneRequest
     }
     let challenge = TwoFactorChallenge(userName: "dee", token: "challenge")
     await store.receive(.signInResponse(id, request: 0x03, .success(.codeRequired(challenge)))) {
@@ -642,9 +636,7 @@ struct GameServerTests {
       .received(guestClient, .deleteAccount(userName: "bob", password: "password", code: nil))
     ) {
       $0.clients[guestClient]?.pendingRequest = 0x07
-      var allowance = Allowance(now: epoch)
-      _ = allowance.take(now: epoch)
-      $0.allowances["127.0.0.1"] = allowance
+      $0.allowances["127.0.0.1"] = .afterOneRequest
     }
     let refusal = Refusal(.unfinishedGame, request: 0x07)
     await store.receive(.accountResponse(guestClient, request: 0x07, .failure(refusal))) {
@@ -665,9 +657,7 @@ struct GameServerTests {
       .received(guestClient, .deleteAccount(userName: "cat", password: "password", code: nil))
     ) {
       $0.clients[guestClient]?.pendingRequest = 0x07
-      var allowance = Allowance(now: epoch)
-      _ = allowance.take(now: epoch)
-      $0.allowances["127.0.0.1"] = allowance
+      $0.allowances["127.0.0.1"] = .afterOneRequest
     }
     await store.receive(
       .accountResponse(guestClient, request: 0x07, .success(.deleted(accountID: 3)))
@@ -691,9 +681,7 @@ struct GameServerTests {
       userName: "ann", oldPassword: "password", newPassword: "another one", code: nil)
     await store.send(.received(catClient, change)) {
       $0.clients[catClient]?.pendingRequest = 0x06
-      var allowance = Allowance(now: epoch)
-      _ = allowance.take(now: epoch)
-      $0.allowances["127.0.0.1"] = allowance
+      $0.allowances["127.0.0.1"] = .afterOneRequest
     }
     await store.receive(
       .accountResponse(catClient, request: 0x06, .success(.passwordChanged(accountID: 1)))

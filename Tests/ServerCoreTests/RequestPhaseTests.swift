@@ -96,11 +96,7 @@ struct RequestPhaseTests {
       default:
         #expect(accountRequests.contains(message.type))
         expected.clients[guestClient]?.pendingRequest = message.type
-        if message.type != 0x05 {
-          var allowance = Allowance(now: epoch)
-          _ = allowance.take(now: epoch)
-          expected.allowances["127.0.0.1"] = allowance
-        }
+        if message.type != 0x05 { expected.allowances["127.0.0.1"] = .afterOneRequest }
         #expect(hasEffect, "\(message)")
       }
       #expect(after == expected, "\(message)")
