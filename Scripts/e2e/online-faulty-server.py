@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import types
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -311,6 +312,29 @@ def text_answer():
     check(pinned == 0, f"a server that answered in text was trusted ({pinned} fingerprints kept)")
 
 
+def closed_at_once():
+    """A server that closes every connection before TLS, as a full one does."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    address = "127.0.0.1:%d" % listener.getsockname()[1]
+
+    def refuse():
+        while True:
+            try:
+                raw, _ = listener.accept()
+            except OSError:
+                return
+            raw.close()
+    threading.Thread(target=refuse, daemon=True).start()
+    fake = types.SimpleNamespace(address=address)
+    status, out, err, seconds = client(fake, ["games"])
+    listener.close()
+    check(status == 1 and f"Cannot reach the server at {address}: it closed the connection "
+          "before TLS was set up; it may be full, or not a Tic-Tac-Toe server." in err,
+          f"a server that closed the connection at once: {status} {err!r}")
+
+
 def silent_request():
     server = FakeServer(hold)
     status, out, err, seconds = client(server, ["games"])
@@ -456,7 +480,7 @@ def silent_mid_game():
         print(f"silent server counted as lost after {seconds:.1f} s")
 
 
-checks = [silent_greeting, text_answer, silent_request, unoffered_version, garbage_while_watching,
+checks = [silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
           oversized_while_playing, impossible_move, cell_off_the_board, spectator_typing,
           join_refused_after_input_ends, silent_mid_game]
 threads = [threading.Thread(target=each) for each in checks]

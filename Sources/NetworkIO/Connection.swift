@@ -34,6 +34,11 @@ public enum CloseReason: Equatable, Sendable, CustomStringConvertible {
   /// The event loop stopped.
   case loopStopped
 
+  /// The peer closed the connection in the middle of the TLS handshake: a client that gave
+  /// up, or a server that is full or does not speak TLS.
+  public static let closedDuringHandshake = CloseReason.handshakeFailed(
+    "the peer closed the connection")
+
   public var description: String {
     switch self {
     case .closedLocally: "closed"
@@ -232,7 +237,7 @@ public final class Connection: Selectable, @unchecked Sendable {
     case .wantWrite:
       updateInterest(wantsWrite: true)
     case .closed:
-      finish(.handshakeFailed("the peer closed the connection"))
+      finish(.closedDuringHandshake)
     case .failed(let reason):
       finish(.handshakeFailed(reason))
     }

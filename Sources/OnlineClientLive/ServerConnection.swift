@@ -286,7 +286,12 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
   public func connectionClosed(_ connection: Connection, reason: CloseReason) {
     if let timer = pinger.withLock({ $0 }) { loop.cancel(timer: timer) }
-    continuation.yield(.closed(reason.description))
+    // A server that closes during the handshake is most often full (or not this program's).
+    let said =
+      reason == .closedDuringHandshake
+      ? "it closed the connection before TLS was set up; it may be full, or not a Tic-Tac-Toe "
+        + "server" : reason.description
+    continuation.yield(.closed(said))
     continuation.finish()
   }
 }
