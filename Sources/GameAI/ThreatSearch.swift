@@ -155,16 +155,23 @@ final class ThreatSearch<B: BitBoard> {
   /// `limit`: the first move and the plies to the win, or `nil` when there is none or the
   /// time ran out (then `threatStopped` is true).
   ///
-  /// Long chains branch at every four, and different orders of the same fours meet in the
-  /// same position, so it remembers the positions where a chain failed.
+  /// Chains of one and two fours are tried first, so that a quick win (a four that makes two
+  /// threats at once) is played rather than a long chain found first. Long chains branch at
+  /// every four, and different orders of the same fours meet in the same position, so it
+  /// remembers the positions where a chain failed, with how many fours it had left.
   func longestFours(for colour: Int, until limit: ContinuousClock.Instant)
     -> (move: Int, plies: Int)?
   {
     limits.counters.pointee.threatLimit = limit
     limits.counters.pointee.threatStopped = false
     failedChains.removeAll(keepingCapacity: true)
-    return fours(
-      colour, depth: ThreatSearch.rootFours, key: 0, remembers: true, anywhere: .max, after: -1)
+    for depth in [1, 2, ThreatSearch.rootFours] {
+      if let win = fours(colour, depth: depth, key: 0, remembers: true, anywhere: .max, after: -1) {
+        return win
+      }
+      if limits.counters.pointee.threatStopped { return nil }
+    }
+    return nil
   }
 
   /// The chain of fours from here: `anywhere` more fours may lie anywhere, the rest only

@@ -37,3 +37,22 @@ struct AnalysisExactnessTests {
     #expect(win.best.map(\.name) == ["j10"])
   }
 }
+
+/// Where a quick forced win and a slow one both exist, Unbeatable plays the quick one.
+struct QuickWinTests {
+  /// 9×9, three in a row, X on e5 and O on a1, X to move: d4 (and its like) makes two threats
+  /// at once and wins in 3 plies; c3 starts a forced chain of 9.
+  @Test func unbeatablePlaysTheWinInThree() throws {
+    let board = try Board(
+      notation: "o......../........./........./........./....x..../........./........./"
+        + "........./.........", k: 3)
+    let engine = Engine(timeBudget: .seconds(1))
+    var generator = SplitMix64(seed: 7)
+    let move = try #require(
+      engine.bestMove(for: board, difficulty: .unbeatable, using: &generator))
+    let after = try board.playing(at: move)
+    let reply = engine.analyze(after)
+    #expect(reply.evaluation.value == .loss, "\(move.name)")
+    #expect(reply.evaluation.plies <= 2, "\(move.name): \(reply.evaluation)")
+  }
+}

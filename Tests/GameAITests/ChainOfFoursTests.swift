@@ -65,7 +65,7 @@ struct ChainOfFoursTests {
   }
 
   /// For both sides (the side not to move as if it were), after each of the game's stones
-  /// while the search without memory still takes milliseconds.
+  /// while the search without memory still takes milliseconds: memory changes no answer.
   @Test func remembersWithoutChangingAnAnswer() throws {
     var compared = 0
     var wins = 0
@@ -73,8 +73,10 @@ struct ChainOfFoursTests {
       let board = try Self.board(after: count)
       let answers = Self.withThreats(board) { threats in
         (0...1).map { colour in
-          let plain = threats.continuousFours(
-            for: colour, depth: ThreatSearch<Bits256>.rootFours)
+          // The same order as the remembering search: one four, two, then all it may make.
+          let plain = [1, 2, ThreatSearch<Bits256>.rootFours].lazy.compactMap {
+            threats.continuousFours(for: colour, depth: $0)
+          }.first
           let remembered = threats.longestFours(for: colour, until: .now + .seconds(60))
           #expect(!threats.threatStopped)
           return [plain.map { [$0.move, $0.plies] }, remembered.map { [$0.move, $0.plies] }]
