@@ -274,6 +274,9 @@ public struct NewGame: Reducer {
         _ = try await accounts.verifyTwoFactor(challenge, code)
         return .accepted
       }
+    } catch AuthenticationError.invalidCredentials {
+      // Only the password was asked for: the user name is the signed-in account's.
+      return .refused("The password is incorrect.")
     } catch let error as AuthenticationError {
       return .refused(error.message)
     } catch {

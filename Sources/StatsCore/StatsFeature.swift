@@ -31,6 +31,8 @@ public struct StatsFeature: Reducer {
     public var userName: String?
     /// What the player typed to prove the account is theirs, while its reset is confirmed.
     public var resetCredentials: ResetCredentials?
+    /// How many credential checks the screen has asked for, which numbers each.
+    public var checks = 0
 
     /// Creates the screen for an owner; the stats load when it starts.
     public init(owner: RecordOwner) {
@@ -56,6 +58,9 @@ public struct StatsFeature: Reducer {
     public var needsCode = false
     /// Whether the accounts are checking them.
     public var isChecking = false
+    /// Which check is awaited: an answer to an earlier one (asked, then cancelled with Esc) is
+    /// not this question's.
+    public var check = 0
 
     /// Creates empty credentials.
     public init() {}
@@ -132,8 +137,8 @@ public struct StatsFeature: Reducer {
     case statsResponse(Result<Stats, DatabaseError>)
     /// A server account's record was read.
     case serverRecordResponse(Result<ServerRecord, ServerFailure>)
-    /// The accounts checked the credentials typed for a reset.
-    case resetCredentialsChecked(CredentialCheck)
+    /// The accounts checked the credentials typed for a reset; `number` is the check's.
+    case resetCredentialsChecked(number: Int, CredentialCheck)
     /// Messages for the parent.
     case delegate(Delegate)
 
@@ -170,6 +175,7 @@ public struct StatsFeature: Reducer {
 
   private enum CancelID: Hashable, Sendable {
     case load
+    case credentials
   }
 
   /// Where the stats come from.
@@ -266,19 +272,24 @@ public struct StatsFeature: Reducer {
         state.errorMessage = Self.codeNeededMessage
         return .none
       }
+      state.checks += 1
+      let number = state.checks
       state.resetCredentials?.isChecking = true
+      state.resetCredentials?.check = number
       state.errorMessage = nil
       let code = credentials.needsCode ? credentials.code : nil
       return .run { [checkCredentials] send in
         await send(
           .resetCredentialsChecked(
-            await checkCredentials(userName, credentials.password, code)))
+            number: number, await checkCredentials(userName, credentials.password, code)))
       }
+      .cancellable(id: CancelID.credentials, cancelInFlight: true)
 
-    case .resetCredentialsChecked(let check):
-      guard state.isConfirmingReset, state.resetCredentials?.isChecking == true else {
-        return .none
-      }
+    case .resetCredentialsChecked(let number, let check):
+      // Only the answer to this question's latest check counts.
+      guard state.isConfirmingReset, state.resetCredentials?.isChecking == true,
+        state.resetCredentials?.check == number
+      else { return .none }
       state.resetCredentials?.isChecking = false
       switch check {
       case .accepted:
@@ -287,7 +298,8 @@ public struct StatsFeature: Reducer {
         state.resetCredentials?.needsCode = true
         state.errorMessage = Self.codeNeededMessage
       case .refused(let message):
-        state.resetCredentials?.password = ""
+        // With a code asked for, the password was right: only the code is typed again.
+        if state.resetCredentials?.needsCode != true { state.resetCredentials?.password = "" }
         state.resetCredentials?.code = ""
         state.errorMessage = message
       }
@@ -297,7 +309,7 @@ public struct StatsFeature: Reducer {
       state.isConfirmingReset = false
       state.resetCredentials = nil
       state.errorMessage = nil
-      return .none
+      return .cancel(id: CancelID.credentials)
 
     case .view(.recentGameTapped(let index)):
       guard let games = state.stats?.recentGames, games.indices.contains(index) else {

@@ -445,7 +445,7 @@ struct NewGameTests {
     #expect(await NewGame.check("ann", "correct horse", nil, with: accounts) == .accepted)
     #expect(
       await NewGame.check("ann", "wrong", nil, with: accounts)
-        == .refused(AuthenticationError.invalidCredentials.message))
+        == .refused("The password is incorrect."))
     #expect(await NewGame.check("dee", "correct horse", nil, with: accounts) == .codeNeeded)
     #expect(await NewGame.check("dee", "correct horse", " ", with: accounts) == .codeNeeded)
     #expect(

@@ -117,10 +117,14 @@ struct StatsFeatureTests {
       $0.resetCredentials?.password = "wrong"
     }
     await store.send(.view(.resetConfirmed)) {
+      $0.checks = 1
+      $0.resetCredentials?.check = 1
       $0.resetCredentials?.isChecking = true
       $0.errorMessage = nil
     }
-    await store.receive(.resetCredentialsChecked(.refused("The user name or password is wrong."))) {
+    await store.receive(
+      .resetCredentialsChecked(number: 1, .refused("The user name or password is wrong."))
+    ) {
       $0.resetCredentials?.isChecking = false
       $0.resetCredentials?.password = ""
       $0.errorMessage = "The user name or password is wrong."
@@ -129,22 +133,39 @@ struct StatsFeatureTests {
       $0.resetCredentials?.password = "correct horse"
     }
     await store.send(.view(.resetConfirmed)) {
+      $0.checks = 2
+      $0.resetCredentials?.check = 2
       $0.resetCredentials?.isChecking = true
       $0.errorMessage = nil
     }
-    await store.receive(.resetCredentialsChecked(.codeNeeded)) {
+    await store.receive(.resetCredentialsChecked(number: 2, .codeNeeded)) {
       $0.resetCredentials?.isChecking = false
       $0.resetCredentials?.needsCode = true
       $0.errorMessage =
         "This account has two-factor on: enter a code from the authenticator app, or a recovery "
         + "code."
     }
-    await store.send(.view(.resetCodeChanged("123456"))) { $0.resetCredentials?.code = "123456" }
+    // A wrong code: the code is typed again, the password that was right is kept.
+    await store.send(.view(.resetCodeChanged("000000"))) { $0.resetCredentials?.code = "000000" }
     await store.send(.view(.resetConfirmed)) {
+      $0.checks = 3
+      $0.resetCredentials?.check = 3
       $0.resetCredentials?.isChecking = true
       $0.errorMessage = nil
     }
-    await store.receive(.resetCredentialsChecked(.accepted)) {
+    await store.receive(.resetCredentialsChecked(number: 3, .refused("That code is not valid."))) {
+      $0.resetCredentials?.isChecking = false
+      $0.resetCredentials?.code = ""
+      $0.errorMessage = "That code is not valid."
+    }
+    await store.send(.view(.resetCodeChanged("123456"))) { $0.resetCredentials?.code = "123456" }
+    await store.send(.view(.resetConfirmed)) {
+      $0.checks = 4
+      $0.resetCredentials?.check = 4
+      $0.resetCredentials?.isChecking = true
+      $0.errorMessage = nil
+    }
+    await store.receive(.resetCredentialsChecked(number: 4, .accepted)) {
       $0.isConfirmingReset = false
       $0.resetCredentials = nil
       $0.isLoading = true
@@ -155,9 +176,37 @@ struct StatsFeatureTests {
     }
     #expect(
       checked.all == [
-        "blob wrong -", "blob correct horse -", "blob correct horse 123456",
+        "blob wrong -", "blob correct horse -", "blob correct horse 000000",
+        "blob correct horse 123456",
       ])
     await store.finish()
+  }
+
+  /// An answer to a check the player cancelled (Esc, Keep them) is not the answer to the next
+  /// question: a wrong password typed then is never taken for the right one typed before.
+  @Test
+  func anAnswerToACancelledCheckIsNotTheNextQuestions() {
+    let feature = StatsFeature(database: .unimplemented, localTime: TestClock.localTime)
+    var state = StatsFeature.State(owner: .account(1))
+    state.userName = "blob"
+    state.isConfirmingReset = true
+    state.checks = 1
+    var credentials = StatsFeature.ResetCredentials()
+    credentials.password = "wrong"
+    credentials.isChecking = true
+    credentials.check = 2
+    state.resetCredentials = credentials
+    state.checks = 2
+    // The answer to check 1, asked before Esc, comes while check 2 is awaited.
+    let before = state
+    _ = feature.reduce(into: &state, action: .resetCredentialsChecked(number: 1, .accepted))
+    #expect(state == before)
+    #expect(state.isConfirmingReset)
+    // Esc cancels the check in flight and the question.
+    _ = feature.reduce(into: &state, action: .view(.resetCancelled))
+    #expect(state.resetCredentials == nil)
+    _ = feature.reduce(into: &state, action: .resetCredentialsChecked(number: 2, .accepted))
+    #expect(!state.isLoading && state.resetCredentials == nil && !state.isConfirmingReset)
   }
 
   @Test
