@@ -76,8 +76,39 @@ public enum AppResponse: Equatable, Sendable {
 /// Keys reach the store in two hops, as a GTK click does: key → this mapping → action. Whether
 /// the action is allowed, and what is said when it is not, is the core's.
 public enum AppScreens {
-  /// Resets the focus and the cursor when the screen changed since the last call.
+  /// Resets the focus and the cursor when the screen changed since the last call, and keeps
+  /// the focus on an item the form shows.
   public static func follow(_ state: TicTacToe.State, terminal: inout AppTerminalState) {
+    followChanges(state, terminal: &terminal)
+    keepFocusOnTheForm(state, terminal: &terminal)
+  }
+
+  /// Moves the focus to the form's likely next step when the item it was on went away (a
+  /// question answered, a button that a question replaced), so that Enter and typing always
+  /// reach something.
+  private static func keepFocusOnTheForm(
+    _ state: TicTacToe.State, terminal: inout AppTerminalState
+  ) {
+    guard state.game == nil, OnlinePlace(state) != .game else { return }
+    let items = form(state, terminal: terminal).items
+    // An item disabled for a moment (fields while a password is checked) keeps the focus.
+    guard terminal.focus.map({ focus in items.contains { $0.id == focus } }) != true else {
+      return
+    }
+    let enabled = items.filter(\.isEnabled).map(\.id)
+    guard let first = enabled.first else { return }
+    let likely: [FormID]
+    if let codes = state.recoveryCodes {
+      likely = codes.isConfirming ? [.newCodesCancelled] : [.back]
+    } else if let stats = state.newGameState?.stats {
+      likely = stats.isConfirmingReset ? [.resetCancelled] : [.back]
+    } else {
+      likely = []
+    }
+    terminal.focus = likely.first(where: enabled.contains) ?? first
+  }
+
+  private static func followChanges(_ state: TicTacToe.State, terminal: inout AppTerminalState) {
     let screen = state.screen
     let isRepeating = state.loginState?.isRepeatingPassword == true
     if isRepeating != terminal.wasRepeatingPassword {

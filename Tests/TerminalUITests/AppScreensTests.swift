@@ -249,6 +249,31 @@ struct AppScreensTests {
     #expect(frame.text.contains(" > Code      [_"), "\(frame.text)")
   }
 
+  /// When the focused item goes away (a question answered, replaced by another), the focus
+  /// goes to the form's likely next step rather than nowhere.
+  @Test func theFocusNeverStaysOnAnItemThatWentAway() {
+    var stats = StatsFeature.State(owner: .guest)
+    stats.stats = Stats(tallies: [Tally(opponent: .person, wins: 1, losses: 0, draws: 0)])
+    stats.isConfirmingReset = true
+    var newGame = NewGame.State()
+    newGame.stats = stats
+    var (_, terminal) = shown(app(.newGame(newGame)))
+    terminal.focus = .resetConfirmed
+    newGame.stats?.isConfirmingReset = false
+    AppScreens.follow(app(.newGame(newGame)), terminal: &terminal)
+    #expect(terminal.focus == .back)
+    // Making new recovery codes asks first: the question's safe answer takes the focus.
+    var state = app(.newGame(NewGame.State(session: Session(accountID: 1, userName: "Ada"))))
+    var codes = RecoveryCodes.State(session: Session(accountID: 1, userName: "Ada"))
+    codes.remaining = .codes(2)
+    state.recoveryCodes = codes
+    AppScreens.follow(state, terminal: &terminal)
+    terminal.focus = .newCodes
+    state.recoveryCodes?.isConfirming = true
+    AppScreens.follow(state, terminal: &terminal)
+    #expect(terminal.focus == .newCodesCancelled)
+  }
+
   /// A replayed 15×15 game fits wherever the game itself fits, with its keys shown.
   @Test func aLargeBoardsReplayFitsWhereItsGameFits() {
     var stats = StatsFeature.State(owner: .guest)
