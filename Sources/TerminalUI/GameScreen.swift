@@ -239,11 +239,17 @@ enum ScreenLayout {
   ) -> Frame {
     var frame = Frame()
     frame.isTooSmall = true
-    frame.lines =
+    let notice =
       StyledLine.wrapping("Terminal too small", width: width, style: titleStyle)
       + StyledLine.wrapping(
         "Need \(needed.width)×\(needed.height), have \(width)×\(height).", width: width)
-      + StyledLine.wrapping(question ?? "Enlarge the window, or press q to quit.", width: width)
+    // A question asked comes first, so that even the smallest terminal shows what y answers.
+    frame.lines =
+      if let question {
+        StyledLine.wrapping(question, width: width) + notice
+      } else {
+        notice + StyledLine.wrapping("Enlarge the window, or press q to quit.", width: width)
+      }
     frame = frame.clipped(width: width, height: height)
     frame.isTooSmall = true
     return frame

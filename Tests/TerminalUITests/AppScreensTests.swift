@@ -566,5 +566,11 @@ struct AppScreensTests {
     let frame = form.frame(width: 60, height: 22)
     #expect(frame.isTooSmall)
     #expect(frame.text.contains("Leave? [y] Leave [n] Stay"))
+    // On a tiny terminal the question comes first, answers and all.
+    var state = app(.newGame(NewGame.State()))
+    state.isConfirmingExit = true
+    let tiny = shown(state, width: 20, height: 6).frame
+    #expect(tiny.isTooSmall)
+    #expect(tiny.text.split(separator: "\n").joined(separator: " ").contains("[y] Leave [n] Stay"))
   }
 }
