@@ -192,6 +192,12 @@ public final class LocalDatabase: Sendable {
     _ body: (Database) throws(SQLiteError) -> Result
   ) throws(SQLiteError) -> Result {
     if let fileIdentity, Self.identity(of: path) != fileIdentity {
+      connection.withLock { (database: inout sending Database) in
+        // The log beside the path is still this file's: its changes go into the file (wherever
+        // it is now, if moved) and it is emptied, so that no database made or put at the path
+        // later takes them for its own.
+        _ = try? database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+      }
       throw SQLiteError(
         kind: .replaced, code: 0, message: "deleted or replaced while open", path: path)
     }

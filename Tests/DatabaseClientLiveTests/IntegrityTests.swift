@@ -62,6 +62,33 @@ struct IntegrityTests {
     }
   }
 
+  /// A database deleted while open, its log left beside the path: the log is emptied into the
+  /// deleted file, so a database made at the path later starts clean rather than taking the old
+  /// one's changes for its own.
+  @Test func aDeletedDatabasesLogIsNotLeftForTheNextOne() async throws {
+    let folder = try TemporaryFolder()
+    let path = try await realDatabase(in: folder)
+    do {
+      let client = DatabaseClient.live(database: try LocalDatabase(path: path))
+      _ = try await client.saveFinishedGame(
+        Fixture.annAsX(against: Fixture.computer(.hard), .draw, at: 13 * 60_000))
+      let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+      #expect((log ?? 0) > 0, "the game is in the log")
+      unlink(path)
+      await #expect(throws: DatabaseError.self) {
+        _ = try await client.saveFinishedGame(
+          Fixture.annAsX(against: Fixture.computer(.hard), .draw, at: 14 * 60_000))
+      }
+      let left = try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+      #expect((left ?? 0) == 0, "the log was left with the deleted file's changes")
+    }
+    let fresh = DatabaseClient.live(database: try LocalDatabase(path: path).addingAnn())
+    #expect(try await fresh.stats(.account(1)).games == 0)
+    _ = try await fresh.saveFinishedGame(
+      Fixture.annAsX(against: Fixture.computer(.hard), .draw, at: 15 * 60_000))
+    #expect(try await fresh.stats(.account(1)).draws == 1)
+  }
+
   @Test func readOnlyDatabaseIsReadableAndRefusesWritesInOneSentence() async throws {
     let folder = try TemporaryFolder()
     let path = try await realDatabase(in: folder)
