@@ -179,6 +179,9 @@ public struct GameFeature: Reducer {
     case saved(recordID: Int64?)
     /// Writing the change failed.
     case saveFailed(DatabaseError)
+    /// The program ends now (Ctrl-D): the engine stops, so that no move the player never saw
+    /// is stored after they left; the game stays as it was saved.
+    case leaving
     /// Messages for the parent.
     case delegate(Delegate)
 
@@ -302,6 +305,9 @@ public struct GameFeature: Reducer {
         reason: error.message, stored: state.game, unstored: save.game, write: save.write)
       state.phase = .stopped(failure)
       return .send(.delegate(.didStop(failure.sentence)))
+
+    case .leaving:
+      return cancelEngine()
 
     case .delegate:
       return .none

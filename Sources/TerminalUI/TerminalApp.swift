@@ -142,7 +142,9 @@ private final class FullScreenSession {
             draw()
           case .exit where key == .endOfInput:
             // Ctrl-D ends the input as a closed terminal does: what is being saved is saved
-            // first, since the move it saves is already on the screen.
+            // first, since the move it saves is already on the screen; the computer's move,
+            // not shown yet, is not made (leaving during its turn cancels it).
+            if store.state.game != nil { store.send(.newGame(.game(.leaving))) }
             break events
           case .exit(let code):
             // Ctrl-C leaves at once: a change still being saved was not announced yet.

@@ -227,6 +227,22 @@ struct GameFeatureTests {
     #expect(database.gamesInProgress.isEmpty)
   }
 
+  /// Leaving while the computer thinks (Ctrl-D) stops it: the game stays as saved, with the
+  /// player's move and no reply the player never saw.
+  @Test
+  func leavingWhileTheComputerThinksCancelsItsMove() async throws {
+    let clock = TestClock()
+    let database = InMemoryDatabase()
+    let store = store(
+      try makeState(.versusComputer), clock: clock.client, database: database.client)
+    try await play(.b2, on: store, then: .thinking)
+    await store.send(.leaving)
+    await clock.advance(by: .seconds(1))
+    await store.finish()
+    #expect(clock.sleeperCount == 0)
+    #expect(database.gamesInProgress[.account(1)]?.moves == [.b2])
+  }
+
   @Test
   func undoAgainstTheComputerTakesBackItsReplyAndYourMoveAndSaysSo() async throws {
     let store = store(
