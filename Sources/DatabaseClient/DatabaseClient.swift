@@ -100,6 +100,8 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
     case corrupt
     /// The file or its folder cannot be opened.
     case cannotOpen
+    /// The file was deleted or replaced while in use: nothing written to it since is kept.
+    case gone
     /// The database was written by a newer version of the program.
     case tooNew
     /// The request itself was refused, such as a finished game without a result.

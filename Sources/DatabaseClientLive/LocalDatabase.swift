@@ -220,7 +220,8 @@ extension DatabaseError {
       case .busy: .busy
       case .readOnly: .readOnly
       case .notADatabase, .typeMismatch: .corrupt
-      case .cannotOpen, .hardLinked, .notAFile, .replaced: .cannotOpen
+      case .cannotOpen, .hardLinked, .notAFile: .cannotOpen
+      case .replaced: .gone
       case .schemaTooNew: .tooNew
       case .constraint: .invalidRequest
       case .other: .other

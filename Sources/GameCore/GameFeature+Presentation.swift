@@ -373,7 +373,11 @@ extension GameFeature.SaveFailure {
   private var whatIsLost: String {
     let common = zip(stored.moves, unstored.moves).prefix { $0 == $1 }.count
     let added = unstored.moves.dropFirst(common)
+    if isDatabaseGone, write == .abandon || stored.moves == unstored.moves {
+      return "nothing of the game is kept"
+    }
     if write == .abandon { return "the abandoned game is still saved" }
+    if stored.moves == unstored.moves { return "the unfinished game may not be kept" }
     guard !added.isEmpty else {
       let taken = stored.moves.count - common
       return "taking back \(taken == 1 ? "a move" : "\(taken) moves") is not stored"

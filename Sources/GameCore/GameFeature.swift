@@ -121,13 +121,19 @@ public struct GameFeature: Reducer {
     public var notice: Notice.Kind?
     /// The message for the parent once it is stored, if the screen closes then.
     public var then: Delegate?
+    /// Whether it is the last write before the program ends: nothing follows it.
+    public var isFinal: Bool
 
     /// Creates a save.
-    public init(game: Game, write: Write, notice: Notice.Kind? = nil, then: Delegate? = nil) {
+    public init(
+      game: Game, write: Write, notice: Notice.Kind? = nil, then: Delegate? = nil,
+      isFinal: Bool = false
+    ) {
       self.game = game
       self.write = write
       self.notice = notice
       self.then = then
+      self.isFinal = isFinal
     }
 
     /// What a save writes.
@@ -153,13 +159,19 @@ public struct GameFeature: Reducer {
     public var unstored: Game
     /// What was being written.
     public var write: Save.Write
+    /// Whether the database file was deleted or replaced while in use, so that nothing of the
+    /// game is kept.
+    public var isDatabaseGone: Bool
 
     /// Creates a failure.
-    public init(reason: String, stored: Game, unstored: Game, write: Save.Write) {
+    public init(
+      reason: String, stored: Game, unstored: Game, write: Save.Write, isDatabaseGone: Bool = false
+    ) {
       self.reason = reason
       self.stored = stored
       self.unstored = unstored
       self.write = write
+      self.isDatabaseGone = isDatabaseGone
     }
   }
 
@@ -179,9 +191,10 @@ public struct GameFeature: Reducer {
     case saved(recordID: Int64?)
     /// Writing the change failed.
     case saveFailed(DatabaseError)
-    /// The program ends now (Ctrl-D): the engine stops, so that no move the player never saw
-    /// is stored after they left; the game stays as it was saved.
-    case leaving
+    /// The input ended (Ctrl-D, or the end of a script): the engine stops, so that no move the
+    /// player never saw is stored after they left, and the game in progress is written once
+    /// more, so that "the unfinished game is saved" is said only while the records hold it.
+    case inputEnded
     /// Messages for the parent.
     case delegate(Delegate)
 
@@ -297,17 +310,23 @@ public struct GameFeature: Reducer {
         state.phase = .playing
       }
       if let then = save.then { return .send(.delegate(then)) }
+      if save.isFinal { return .none }
       return computerTurn(&state)
 
     case .saveFailed(let error):
       guard case .saving(let save) = state.phase else { return .none }
       let failure = SaveFailure(
-        reason: error.message, stored: state.game, unstored: save.game, write: save.write)
+        reason: error.message, stored: state.game, unstored: save.game, write: save.write,
+        isDatabaseGone: error.kind == .gone)
       state.phase = .stopped(failure)
       return .send(.delegate(.didStop(failure.sentence)))
 
-    case .leaving:
-      return cancelEngine()
+    case .inputEnded:
+      guard state.phase == .playing || state.phase == .thinking, !state.isGameOver,
+        !state.game.moves.isEmpty
+      else { return cancelEngine() }
+      return .merge(
+        cancelEngine(), save(&state, Save(game: state.game, write: .progress, isFinal: true)))
 
     case .delegate:
       return .none

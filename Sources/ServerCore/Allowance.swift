@@ -7,6 +7,8 @@ public struct Allowance: Equatable, Sendable {
   public private(set) var tokens: Int
   /// When the count was last brought up to date, in milliseconds since 1970.
   public private(set) var updatedAt: Int64
+  /// The requests refused since the last token was taken: the operator is told of the first.
+  public private(set) var refusalsInARow = 0
 
   /// A full bucket at `now`.
   public init(now: Int64) {
@@ -33,8 +35,10 @@ public struct Allowance: Equatable, Sendable {
     guard tokens == 0 else {
       if tokens == ProtocolLimits.signInBurst { updatedAt = now }
       tokens -= 1
+      refusalsInARow = 0
       return nil
     }
+    refusalsInARow += 1
     let wait = updatedAt + Self.refill - now
     return Int(max(1, (wait + 999) / 1_000))
   }

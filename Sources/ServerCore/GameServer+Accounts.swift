@@ -37,7 +37,7 @@ extension GameServer {
       let userName = client.account?.userName ?? ""
       return answering(id, request: request, from: address) {
         let codes = try await authentication.regenerateRecoveryCodes(session)
-        log(ServerLog.accountChanged("Made new recovery codes", of: userName, from: address))
+        log(ServerLog.accountChanged(.recoveryCodes, of: userName, from: address))
         return .recoveryCodes(codes)
       }
     case .submitCode:
@@ -60,7 +60,12 @@ extension GameServer {
       if let wait = allowance.take(now: state.now) {
         state.allowances[client.address] = allowance
         let refusal = Refusal(.rateLimited, request: request, detail: UInt32(wait))
-        if let line = ServerLog.signInRefused(refusal, from: address) { log(line) }
+        // Once an empty spell, or an address could fill the log as fast as it can send.
+        if allowance.refusalsInARow == 1,
+          let line = ServerLog.refused(refusal, of: request, from: address)
+        {
+          log(line)
+        }
         state.send(.refused(refusal), to: id)
         return .none
       }
@@ -100,7 +105,7 @@ extension GameServer {
         try await authentication.changePassword(
           Credentials(userName: userName, password: old, code: code), new)
         let accountID = try await storage.endSessions(userName)
-        log(ServerLog.accountChanged("Changed the password", of: userName, from: address))
+        log(ServerLog.accountChanged(.password, of: userName, from: address))
         return .passwordChanged(accountID: accountID)
       }
     case .deleteAccount(let userName, let password, let code):
@@ -109,7 +114,7 @@ extension GameServer {
         let accountID = try await storage.accountID(userName)
         try await authentication.deleteAccount(
           Credentials(userName: userName, password: password, code: code))
-        log(ServerLog.accountChanged("Deleted the account", of: userName, from: address))
+        log(ServerLog.accountChanged(.deleted, of: userName, from: address))
         return .deleted(accountID: accountID)
       }
     case .beginTwoFactor(let userName, let password):
@@ -119,14 +124,14 @@ extension GameServer {
     case .confirmTwoFactor(let userName, let code):
       return answering(id, request: request, from: address) {
         let codes = try await authentication.confirmTwoFactor(userName, code)
-        log(ServerLog.accountChanged("Turned two-factor sign-in on", of: userName, from: address))
+        log(ServerLog.accountChanged(.twoFactorOn, of: userName, from: address))
         return .recoveryCodes(codes)
       }
     case .disableTwoFactor(let userName, let password, let code):
       return answering(id, request: request, from: address) {
         try await authentication.disableTwoFactor(
           Credentials(userName: userName, password: password, code: code))
-        log(ServerLog.accountChanged("Turned two-factor sign-in off", of: userName, from: address))
+        log(ServerLog.accountChanged(.twoFactorOff, of: userName, from: address))
         return .accepted
       }
     default:
@@ -224,7 +229,7 @@ extension GameServer {
       // A wrong code ends the challenge only when the accounts say so; a password failure
       // starts over.
       if request != ClientMessage.submitCode("").type { state.clients[id]?.challenge = nil }
-      if let line = ServerLog.signInRefused(refusal, from: address) { log(line) }
+      if let line = ServerLog.refused(refusal, of: request, from: address) { log(line) }
       state.send(.refused(refusal), to: id)
     }
     return .none
@@ -253,6 +258,12 @@ extension GameServer {
       case .recoveryCodesLeft(let count): state.send(.recoveryCodesLeft(count), to: id)
       }
     case .failure(let refusal):
+      // A password or code guessed through an account change is a guess all the same.
+      if let address = state.clients[id]?.address,
+        let line = ServerLog.refused(refusal, of: request, from: address)
+      {
+        log(line)
+      }
       guard state.clients[id] != nil else { return }
       state.send(.refused(refusal), to: id)
     }

@@ -6,6 +6,10 @@ import GameRules
 /// Each line is said once what it tells is stored. Names and addresses come from clients, so
 /// their control characters are escaped.
 package enum ServerLog {
+  /// How the line about a connection closed for breaking the protocol begins, so that the
+  /// process can count such lines rather than write each.
+  package static let brokeProtocolPrefix = "Closed a connection from "
+
   package static func signedIn(_ account: SignedInAccount, request: UInt8, from address: String)
     -> String
   {
@@ -21,30 +25,51 @@ package enum ServerLog {
     }
   }
 
-  /// The line for a refused sign-in, where its reason matters to the operator: a guessed
-  /// password or code, a lockout, too many attempts from one address.
-  package static func signInRefused(_ refusal: Refusal, from address: String) -> String? {
+  /// The line for a refused sign-in or account change, where its reason matters to the
+  /// operator: a guessed password or code, a lockout, too many attempts from one address.
+  package static func refused(_ refusal: Refusal, of request: UInt8, from address: String)
+    -> String?
+  {
     let place = address.escapingControlCharacters
+    let signIns: Set<UInt8> = [
+      ClientMessage.signIn(userName: "", password: "").type, ClientMessage.submitCode("").type,
+    ]
+    let what = signIns.contains(request) ? "A sign-in" : "An account change"
     switch refusal.code {
     case .invalidCredentials:
-      return "A sign-in from \(place) was refused: wrong user name or password."
+      return "\(what) from \(place) was refused: wrong user name or password."
     case .invalidCode:
-      return "A sign-in from \(place) was refused: wrong two-factor code."
+      return "\(what) from \(place) was refused: wrong two-factor code."
     case .lockedOut:
-      return "A sign-in from \(place) was refused: the account is locked for "
+      return "\(what) from \(place) was refused: the account is locked for "
         + "\(refusal.detail) s after failed attempts."
     case .rateLimited:
       return "A request from \(place) was refused: too many sign-in attempts from there; "
-        + "it may try again in \(refusal.detail) s."
+        + "it may try again in \(refusal.detail) s, and until then its requests are refused "
+        + "without a line each."
     default:
       return nil
     }
   }
 
-  package static func accountChanged(_ what: String, of userName: String, from address: String)
-    -> String
-  {
-    "\(what) of \(userName.escapingControlCharacters) from \(address.escapingControlCharacters)."
+  /// A change to an account, for its line.
+  package enum AccountChange {
+    case password, twoFactorOn, twoFactorOff, recoveryCodes, deleted
+  }
+
+  /// The line for a change to an account, made from `address`, with the name as given trimmed.
+  package static func accountChanged(
+    _ change: AccountChange, of userName: String, from address: String
+  ) -> String {
+    let name = userName.trimmingWhitespace().escapingControlCharacters
+    let place = address.escapingControlCharacters
+    return switch change {
+    case .password: "\(name) changed the password from \(place)."
+    case .twoFactorOn: "\(name) turned two-factor sign-in on from \(place)."
+    case .twoFactorOff: "\(name) turned two-factor sign-in off from \(place)."
+    case .recoveryCodes: "\(name) made new recovery codes from \(place)."
+    case .deleted: "The account \(name) was deleted from \(place)."
+    }
   }
 
   package static func opened(_ match: Match) -> String {

@@ -201,8 +201,9 @@ public struct GameServer: Reducer {
       guard let client = state.clients[id] else { return .none }
       // The operator's only trace of a client that sends what is not the protocol.
       log(
-        "Closed a connection from \(client.address.escapingControlCharacters) that broke the "
-          + "protocol: \(error.description.escapingControlCharacters)")
+        ServerLog.brokeProtocolPrefix
+          + "\(client.address.escapingControlCharacters) that broke the protocol: "
+          + error.description.escapingControlCharacters)
       state.refuse(error.code, to: id)
       state.close(id)
       return .none
@@ -540,10 +541,11 @@ public struct GameServer: Reducer {
   ) -> Effect<Action> {
     let request = ClientMessage.move(code: text, ply: ply, cell: cell).type
     guard
-      case (_, let code, var match)? = signedInGame(
+      case (let account, let code, var match)? = signedInGame(
         text, request: request, from: id, state: &state)
     else { return .none }
-    if let refusal = match.refusal(ofMoveBy: match.mark(of: id), ply: ply, cell: cell) {
+    let mark = match.mark(of: id, signedInAs: account.accountID)
+    if let refusal = match.refusal(ofMoveBy: mark, ply: ply, cell: cell) {
       let detail = refusal == .staleMove ? UInt32(match.game.moves.count) : 0
       state.refuse(refusal, request: request, detail: detail, to: id)
       return .none
@@ -568,10 +570,10 @@ public struct GameServer: Reducer {
   private func resign(_ text: String, from id: ClientID, state: inout State) -> Effect<Action> {
     let request = ClientMessage.resign(code: text).type
     guard
-      case (_, let code, var match)? = signedInGame(
+      case (let account, let code, var match)? = signedInGame(
         text, request: request, from: id, state: &state)
     else { return .none }
-    guard let mark = match.mark(of: id) else {
+    guard let mark = match.mark(of: id, signedInAs: account.accountID) else {
       state.refuse(.notAPlayer, request: request, to: id)
       return .none
     }
@@ -705,6 +707,8 @@ public struct GameServer: Reducer {
     if let joiner = seat.client {
       state.send(.game(match.snapshot(for: .o, now: state.now)), to: joiner)
     } else if seat.awayUntil != nil {
+      // The joiner left while the seat was being stored.
+      log(ServerLog.away(seat.name, code: code, seconds: state.reconnectGraceSeconds))
       state.send(
         .playerAway(code: code, mark: .o, seconds: UInt32(state.reconnectGraceSeconds)),
         to: match.audience)
@@ -783,7 +787,8 @@ public struct GameServer: Reducer {
         match.phase = .seating(seat)
       }
       for mark in [Mark.x, .o] where match.seat(mark)?.client == id {
-        if !match.isOver, let name = match.seat(mark)?.name {
+        // Said of a game the database holds: one being created is not one yet.
+        if !match.isOver, match.phase != .creating, let name = match.seat(mark)?.name {
           log(ServerLog.away(name, code: code, seconds: state.reconnectGraceSeconds))
         }
         if mark == .x {

@@ -111,6 +111,12 @@ public struct Match: Equatable, Sendable {
     return nil
   }
 
+  /// The mark whose seat `client` sits in while signed in as the seat's account: a connection
+  /// signed out (the account's password changed) and signed in as another plays no more there.
+  public func mark(of client: ClientID, signedInAs accountID: Int64) -> Mark? {
+    mark(of: client).flatMap { seat($0)?.accountID == accountID ? $0 : nil }
+  }
+
   /// The mark whose seat belongs to `accountID`.
   public func mark(ofAccount accountID: Int64) -> Mark? {
     if x.accountID == accountID { return .x }

@@ -111,15 +111,24 @@ public enum GameServerProcess {
     } catch {
       throw ServeFailure("The games in progress could not be read: \(error.message)")
     }
+    let throttle = LogThrottle()
     let reducer = GameServer(
       authentication: AuthenticationClient.live(database: database, passwordAlgorithm: algorithm)
         .oneAtATime(),
       storage: .live(records: records, database: .live(database: database)),
       random: { Int.random(in: 0..<$0) },
-      log: { logLine($0) })
+      log: { line in
+        // A connection that breaks the protocol costs a client as little as one that never
+        // finishes TLS: its lines are counted the same way.
+        if line.hasPrefix(ServerLog.brokeProtocolPrefix) {
+          throttle.line(line, kind: .brokeProtocol)
+        } else {
+          logLine(line)
+        }
+      })
     let relay = Relay()
     let transport = ServerTransport(
-      loop: loop, maximumConnections: max(64, descriptorLimit - 64)
+      loop: loop, maximumConnections: max(64, descriptorLimit - 64), throttle: throttle
     ) { actions in relay.post(actions) }
     let runtime = ServerRuntime(
       state: GameServer.State(
@@ -283,6 +292,8 @@ private final class RunningServer {
     ticker?.cancel()
     checkpointer?.stop()
     loop.stop()
+    // What the last window left out is counted too.
+    transport.throttle.roll(force: true)
     logLine("Stopped.")
   }
 

@@ -4,6 +4,7 @@ import DatabaseClientLive
 import GameProtocol
 import GameRules
 public import ServerCore
+import Synchronization
 
 extension ServerStorageClient {
   /// The server's records in its SQLite database, written in group commits.
@@ -113,32 +114,40 @@ extension AuthenticationClient {
 /// (``AccountsRequester/address``), and each address's operations run in order.
 ///
 /// So a few addresses that send sign-ins without pause (each within its allowance) delay
-/// another address's sign-in by one operation each, not by everything they queued.
-actor Gate {
-  private var isBusy = false
-  /// The operations waiting, by address, and the addresses in the order of their turns.
-  private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
-  private var turns: [String] = []
+/// another address's sign-in by one operation each, not by everything they queued. The gate is
+/// a lock, not an actor: an operation that blocks its thread (scrypt does) must never hold what
+/// the others wait on to queue for their turn.
+final class Gate: Sendable {
+  private struct State {
+    var isBusy = false
+    /// The operations waiting, by address, and the addresses in the order of their turns.
+    var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+    var turns: [String] = []
+  }
+
+  private let state = Mutex(State())
 
   /// How many operations wait, for tests.
-  var waitingCount: Int { waiting.values.reduce(0) { $0 + $1.count } }
+  var waitingCount: Int { state.withLock { $0.waiting.values.reduce(0) { $0 + $1.count } } }
   /// Whether an operation runs, for tests.
-  var isRunning: Bool { isBusy }
+  var isRunning: Bool { state.withLock { $0.isBusy } }
 
-  /// Runs `operation` once its turn comes, off the gate (`@concurrent`: run on the gate, the
-  /// operation would hold it, and every other caller would wait for the gate itself, in
-  /// arrival order, rather than take turns).
-  func run<Result: Sendable>(
-    _ operation: @concurrent @Sendable () async throws -> Result
+  /// Runs `operation` once its turn comes.
+  @concurrent func run<Result: Sendable>(
+    _ operation: @Sendable () async throws -> Result
   ) async throws -> Result {
-    if isBusy {
-      let address = AccountsRequester.address ?? ""
-      await withCheckedContinuation { continuation in
-        if waiting[address] == nil { turns.append(address) }
-        waiting[address, default: []].append(continuation)
+    let address = AccountsRequester.address ?? ""
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let runsNow = state.withLock { state in
+        if !state.isBusy {
+          state.isBusy = true
+          return true
+        }
+        if state.waiting[address] == nil { state.turns.append(address) }
+        state.waiting[address, default: []].append(continuation)
+        return false
       }
-    } else {
-      isBusy = true
+      if runsNow { continuation.resume() }
     }
     defer { next() }
     return try await operation()
@@ -147,19 +156,22 @@ actor Gate {
   /// Lets the first operation of the next address in turn run; that address, if it has more,
   /// waits for its next turn at the back.
   private func next() {
-    guard !turns.isEmpty else {
-      isBusy = false
-      return
+    let first = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      guard !state.turns.isEmpty else {
+        state.isBusy = false
+        return nil
+      }
+      let address = state.turns.removeFirst()
+      var queue = state.waiting[address] ?? []
+      let first = queue.removeFirst()
+      if queue.isEmpty {
+        state.waiting[address] = nil
+      } else {
+        state.waiting[address] = queue
+        state.turns.append(address)
+      }
+      return first
     }
-    let address = turns.removeFirst()
-    var queue = waiting[address] ?? []
-    let first = queue.removeFirst()
-    if queue.isEmpty {
-      waiting[address] = nil
-    } else {
-      waiting[address] = queue
-      turns.append(address)
-    }
-    first.resume()
+    first?.resume()
   }
 }

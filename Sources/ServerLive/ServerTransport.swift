@@ -29,37 +29,18 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
   // Loop thread only: the connections each address holds, and each connection's address.
   private var perAddress: [String: Int] = [:]
   private var addresses: [ConnectionID: String] = [:]
-  // Loop thread only: the operator's lines about connections turned away or that never got
-  // through TLS, at most `linesPerWindow` of a kind every `logWindow` milliseconds.
-  private var logWindowStart: Int64 = 0
-  private var logged: [LineKind: Int] = [:]
-  private var leftOut: [LineKind: Int] = [:]
-  static let linesPerWindow = 10
-  static let logWindow: Int64 = 10_000
-
-  /// What a line about a connection tells, so that a flood of one kind is summed up.
-  enum LineKind: Hashable, CaseIterable {
-    case handshake, full, crowded
-
-    func summary(_ count: Int) -> String {
-      let subject =
-        switch self {
-        case .handshake: "connections that did not finish their TLS handshake"
-        case .full: "connections turned away because the server was full"
-        case .crowded: "connections turned away because their address held too many"
-        }
-      return "Left out \(count) more line\(count == 1 ? "" : "s") about \(subject) in the last "
-        + "\(ServerTransport.logWindow / 1_000) seconds."
-    }
-  }
+  /// The operator's lines about connections turned away or that never got through TLS, and
+  /// those about connections that broke the protocol, at most 10 of a kind every 10 seconds.
+  let throttle: LogThrottle
 
   /// Creates a transport that reports to `events` (called on the loop thread, once a turn of
   /// the loop with everything that happened in it).
   init(
-    loop: EventLoop, maximumConnections: Int,
+    loop: EventLoop, maximumConnections: Int, throttle: LogThrottle = LogThrottle(),
     events: @escaping @Sendable ([GameServer.Action]) -> Void
   ) {
     self.loop = loop
+    self.throttle = throttle
     self.maximumConnections = maximumConnections
     self.events = events
     loop.repeating(everyMilliseconds: 1_000) { [self] in sweep() }
@@ -69,14 +50,14 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
   func accept(_ connection: Connection) -> (any ConnectionHandler)? {
     let host = connection.peer.host
     guard connections.count < maximumConnections else {
-      log(
+      throttle.line(
         "Turned away a connection from \(host.escapingControlCharacters): the server is full "
           + "with \(connections.count) connections (ulimit -n).", kind: .full)
       return nil
     }
     let address = Self.addressKey(host)
     if !Self.isLocal(host), perAddress[address, default: 0] >= Self.maximumPerAddress {
-      log(
+      throttle.line(
         "Turned away a connection from \(host.escapingControlCharacters), which holds "
           + "\(Self.maximumPerAddress) already, the most one address may.", kind: .crowded)
       return nil
@@ -102,28 +83,6 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
   /// Whether `host` is this machine's own loopback address.
   static func isLocal(_ host: String) -> Bool {
     ["127.0.0.1", "::1", "::ffff:127.0.0.1"].contains(host)
-  }
-
-  /// Writes an operator's line of `kind`, unless the window's share of that kind is spent.
-  private func log(_ line: String, kind: LineKind) {
-    rollLogWindow(now: EventLoop.monotonicMilliseconds())
-    if logged[kind, default: 0] < Self.linesPerWindow {
-      logged[kind, default: 0] += 1
-      logLine(line)
-    } else {
-      leftOut[kind, default: 0] += 1
-    }
-  }
-
-  /// Starts a new window once the last is over, saying how many lines it left out.
-  private func rollLogWindow(now: Int64) {
-    guard now - logWindowStart >= Self.logWindow else { return }
-    for kind in LineKind.allCases {
-      if let count = leftOut[kind], count > 0 { logLine(kind.summary(count)) }
-    }
-    logged = [:]
-    leftOut = [:]
-    logWindowStart = now
   }
 
   /// How many connections are open or handshaking.
@@ -176,11 +135,11 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
     let peer = connection.peer.host.escapingControlCharacters
     switch reason {
     case .handshakeFailed:
-      log(
+      throttle.line(
         "Closed a connection from \(peer): \(reason.description.escapingControlCharacters).",
         kind: .handshake)
     case .timedOut:
-      log(
+      throttle.line(
         "Closed a connection from \(peer) that did not finish its TLS handshake in time.",
         kind: .handshake)
     default:
@@ -219,7 +178,7 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
   /// Closes connections whose handshake or greeting takes too long, and silent ones.
   private func sweep() {
     let now = EventLoop.monotonicMilliseconds()
-    rollLogWindow(now: now)
+    throttle.roll(now: now)
     for connection in Array(connections.values) {
       if !connection.isGreeted {
         if now - connection.openedAt > handshakeLimit { connection.abort(.timedOut) }

@@ -126,6 +126,7 @@ private final class FullScreenSession {
       case .terminated:
         break events
       case .terminal(.endOfInput):
+        if store.state.game != nil { store.send(.newGame(.game(.inputEnded))) }
         break events
       case .terminal(.resized):
         size = Terminal.size
@@ -144,7 +145,7 @@ private final class FullScreenSession {
             // Ctrl-D ends the input as a closed terminal does: what is being saved is saved
             // first, since the move it saves is already on the screen; the computer's move,
             // not shown yet, is not made (leaving during its turn cancels it).
-            if store.state.game != nil { store.send(.newGame(.game(.leaving))) }
+            if store.state.game != nil { store.send(.newGame(.game(.inputEnded))) }
             break events
           case .exit(let code):
             // Ctrl-C leaves at once: a change still being saved was not announced yet.
@@ -206,6 +207,13 @@ private final class PlainSession {
         await first { $0.termination != nil || $0.game?.isGameOver != false }
         await store.settled()
       }
+      // Written once more before it is said to be saved.
+      if store.state.game != nil {
+        store.send(.newGame(.game(.inputEnded)))
+        await store.settled()
+      }
+    }
+    if store.state.termination == nil {
       if let sentence = store.state.game?.endOfInputSentence
         ?? store.state.newGameState?.endOfInputSentence
       {

@@ -227,20 +227,45 @@ struct GameFeatureTests {
     #expect(database.gamesInProgress.isEmpty)
   }
 
-  /// Leaving while the computer thinks (Ctrl-D) stops it: the game stays as saved, with the
-  /// player's move and no reply the player never saw.
+  /// The input ending while the computer thinks (Ctrl-D) stops it: the game is written once
+  /// more as it stands, with the player's move and no reply the player never saw.
   @Test
-  func leavingWhileTheComputerThinksCancelsItsMove() async throws {
+  func theInputEndingWhileTheComputerThinksCancelsItsMoveAndWritesTheGame() async throws {
     let clock = TestClock()
     let database = InMemoryDatabase()
     let store = store(
       try makeState(.versusComputer), clock: clock.client, database: database.client)
     try await play(.b2, on: store, then: .thinking)
-    await store.send(.leaving)
+    store.exhaustivity = .off
+    await store.send(.inputEnded)
+    await store.receive(.saved(recordID: nil))
     await clock.advance(by: .seconds(1))
     await store.finish()
     #expect(clock.sleeperCount == 0)
+    #expect(store.state.phase == .playing)
+    #expect(store.state.endOfInputSentence == "Input ended; the unfinished game is saved.")
     #expect(database.gamesInProgress[.account(1)]?.moves == [.b2])
+  }
+
+  /// A database deleted while the game was open: the last write says so, and nothing claims
+  /// the game is saved.
+  @Test
+  func theInputEndingWithTheDatabaseGoneSaysNothingIsKept() async throws {
+    let database = InMemoryDatabase()
+    var client = database.client
+    let store = store(try makeState(), database: client)
+    try await play(.b2, on: store)
+    client.saveGameInProgress = { _, _ in
+      throw DatabaseError("The database was deleted.", kind: .gone)
+    }
+    let gone = self.store(store.state, database: client)
+    gone.exhaustivity = .off
+    await gone.send(.inputEnded)
+    await gone.receive(
+      .delegate(
+        .didStop("The database was deleted; the game stopped, and nothing of the game is kept.")))
+    #expect(gone.state.endOfInputSentence == nil)
+    await gone.finish()
   }
 
   @Test

@@ -603,7 +603,8 @@ struct GameServerTests {
       operatorLog.all
         == Array(repeating: refused, count: ProtocolLimits.signInBurst) + [
           "A request from 10.1.1.1 was refused: too many sign-in attempts from there; it may try "
-            + "again in \(ProtocolLimits.signInRefillSeconds) s.",
+            + "again in \(ProtocolLimits.signInRefillSeconds) s, and until then its requests are "
+            + "refused without a line each.",
           "ann signed in from 10.1.1.1.",
         ])
     await store.finish()
@@ -667,7 +668,7 @@ struct GameServerTests {
       $0.outbox = [.init(guestClient, .message(.accepted(request: 0x07)))]
     }
     #expect(store.state.matches[code] == match)
-    #expect(operatorLog.all == ["Deleted the account of cat from 127.0.0.1."])
+    #expect(operatorLog.all == ["The account cat was deleted from 127.0.0.1."])
     await store.finish()
   }
 

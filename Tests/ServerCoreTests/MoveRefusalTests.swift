@@ -169,3 +169,26 @@ struct MoveRefusalTests {
     #expect(hasEffect)
   }
 }
+
+/// A connection signed out of its account (its password changed elsewhere) and signed in as
+/// another plays and resigns no more in the first account's seat.
+struct SeatOwnershipTests {
+  @Test func aConnectionSignedInAsAnotherAccountCannotPlayOrResignTheSeat() throws {
+    var state = serverState(try playingMatch())
+    state.clients[annClient]?.account = cat
+    let move = ClientMessage.move(code: code, ply: 0, cell: Cell(row: 1, column: 1))
+    var (after, hasEffect) = reduced(state, .received(annClient, move))
+    #expect(!hasEffect)
+    #expect(
+      after.outbox == [
+        .init(annClient, .message(.refused(Refusal(.notAPlayer, request: move.type))))
+      ])
+    (after, hasEffect) = reduced(state, .received(annClient, .resign(code: code)))
+    #expect(!hasEffect)
+    #expect(
+      after.outbox == [
+        .init(annClient, .message(.refused(Refusal(.notAPlayer, request: 0x15))))
+      ])
+    #expect(after.matches[code] == state.matches[code])
+  }
+}

@@ -1,6 +1,7 @@
 import GameProtocol
 import GameRules
 import ServerCore
+import TestSupport
 import Testing
 
 /// The operator's lines not reached by the whole-game tests, and names that carry control
@@ -30,8 +31,35 @@ struct ServerLogTests {
       ServerLog.signedIn(account, request: 0x03, from: "10.0.0.1\n")
         == "eve\\u{7} signed in from 10.0.0.1\\u{A}.")
     #expect(
-      ServerLog.signInRefused(Refusal(.lockedOut, detail: 30), from: "::1")
+      ServerLog.refused(Refusal(.lockedOut, detail: 30), of: 0x03, from: "::1")
         == "A sign-in from ::1 was refused: the account is locked for 30 s after failed attempts.")
-    #expect(ServerLog.signInRefused(Refusal(.userNameTaken), from: "::1") == nil)
+    #expect(
+      ServerLog.refused(Refusal(.invalidCredentials), of: 0x06, from: "::1")
+        == "An account change from ::1 was refused: wrong user name or password.")
+    #expect(ServerLog.refused(Refusal(.userNameTaken), of: 0x02, from: "::1") == nil)
+    #expect(
+      ServerLog.accountChanged(.password, of: " ann\u{1B} ", from: "::1")
+        == "ann\\u{1B} changed the password from ::1.")
+  }
+}
+
+/// The operator's log cannot be flooded by refusals that cost the server nothing.
+struct ServerLogFloodTests {
+  @Test func anAddressRefusedForTryingTooOftenGetsOneLineAnEmptySpell() {
+    let lines = StorageLog()
+    let server = GameServer(
+      authentication: .unimplemented, storage: .unimplemented, random: { _ in 0 },
+      log: { lines.record($0) })
+    var state = GameServer.State(now: epoch)
+    let id = ClientID(5)
+    state.clients[id] = .ready(nil, address: "10.1.1.1")
+    var spent = Allowance(now: epoch)
+    for _ in 0..<ProtocolLimits.signInBurst { _ = spent.take(now: epoch) }
+    state.allowances["10.1.1.1"] = spent
+    for _ in 0..<1_000 {
+      _ = server.reduce(into: &state, action: .received(id, .signIn(userName: "a", password: "b")))
+    }
+    #expect(state.outbox.count == 1_000)
+    #expect(lines.all.count == 1)
   }
 }

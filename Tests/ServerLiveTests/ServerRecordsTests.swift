@@ -3,6 +3,7 @@ import AuthenticationClientLive
 import Crypto
 import DatabaseClient
 import DatabaseClientLive
+import Dispatch
 import Foundation
 import GameProtocol
 import GameRules
@@ -330,27 +331,36 @@ struct ConnectionAddressTests {
 
 /// The accounts' gate: one operation at a time, addresses taking turns.
 struct GateTests {
-  /// An operation that blocks its thread (scrypt does) runs off the gate: others can queue
-  /// for their turn meanwhile, rather than wait for the gate itself in arrival order.
-  @Test func anOperationThatBlocksLeavesTheGateFree() async throws {
+  /// While an operation blocks its thread (scrypt does), others can still queue for their
+  /// turn, rather than wait for the gate itself in arrival order.
+  @Test func othersQueueWhileAnOperationBlocksItsThread() async throws {
     final class Progress: Sendable {
       let started = Mutex(false)
-      let finished = Mutex(false)
+      let released = Mutex(false)
+      let release = DispatchSemaphore(value: 0)
     }
     let gate = Gate()
     let progress = Progress()
     let blocking = Task {
       try await gate.run {
         progress.started.withLock { $0 = true }
-        usleep(400_000)
-        progress.finished.withLock { $0 = true }
+        let answered = progress.release.wait(timeout: .now() + 30) == .success
+        progress.released.withLock { $0 = answered }
       }
     }
     while !progress.started.withLock({ $0 }) { await Task.yield() }
-    #expect(await gate.isRunning)
-    let finished = progress.finished.withLock { $0 }
-    #expect(!finished, "the gate waited for the operation")
+    let other = Task {
+      try await AccountsRequester.$address.withValue("b") { try await gate.run {} }
+    }
+    let deadline = ContinuousClock.now + .seconds(20)
+    while gate.waitingCount == 0, ContinuousClock.now < deadline { await Task.yield() }
+    #expect(gate.isRunning)
+    #expect(gate.waitingCount == 1, "the other caller could not queue")
+    progress.release.signal()
     try await blocking.value
+    try await other.value
+    #expect(progress.released.withLock { $0 }, "the gate was held by the operation")
+    #expect(!gate.isRunning)
   }
 
   /// Records the order operations ran in.
@@ -370,21 +380,48 @@ struct GateTests {
         await order.append("first")
       }
     }
-    while !(await gate.isRunning) { await Task.yield() }
+    while !gate.isRunning { await Task.yield() }
     var tasks: [Task<Void, any Error>] = []
     for (address, label) in [("a", "a1"), ("a", "a2"), ("a", "a3"), ("b", "b1"), ("b", "b2")] {
-      let queued = await gate.waitingCount
+      let queued = gate.waitingCount
       tasks.append(
         Task {
           try await AccountsRequester.$address.withValue(address) {
             try await gate.run { await order.append(label) }
           }
         })
-      while await gate.waitingCount == queued { await Task.yield() }
+      while gate.waitingCount == queued { await Task.yield() }
     }
     releaser.yield()
     try await first.value
     for task in tasks { try await task.value }
     #expect(await order.labels == ["first", "a1", "b1", "a2", "b2", "a3"])
+  }
+}
+
+/// The operator's lines a client can cause without limit are counted, not written each.
+struct LogThrottleTests {
+  @Test func tenLinesAKindAWindowThenOneLineCountsTheRestEvenAtTheStop() {
+    final class Written: Sendable {
+      let lines = Mutex<[String]>([])
+    }
+    let written = Written()
+    let throttle = LogThrottle { line in written.lines.withLock { $0.append(line) } }
+    for index in 0..<25 { throttle.line("handshake \(index)", kind: .handshake, now: 1_000) }
+    for index in 0..<3 { throttle.line("broke \(index)", kind: .brokeProtocol, now: 2_000) }
+    throttle.line("handshake late", kind: .handshake, now: 11_000)
+    for index in 0..<12 { throttle.line("full \(index)", kind: .full, now: 12_000) }
+    throttle.roll(now: 13_000, force: true)
+    let lines = written.lines.withLock { $0 }
+    #expect(lines.filter { $0.hasPrefix("handshake ") }.count == 11)
+    #expect(lines.filter { $0.hasPrefix("broke ") }.count == 3)
+    #expect(
+      lines.contains(
+        "Left out 15 more lines about connections that did not finish their TLS handshake in "
+          + "the last 10 seconds."))
+    #expect(
+      lines.last
+        == "Left out 2 more lines about connections turned away because the server was full "
+        + "in the last 10 seconds.")
   }
 }
