@@ -192,7 +192,9 @@ public struct TicTacToe: Reducer {
   private func leave(_ state: inout State) -> Effect<Action> {
     guard state.newGameState?.online?.isCancellable == true else {
       state.termination = .finished
-      return .none
+      // The game in progress is written once more: "saved and offered again next time" holds
+      // only while the records do (a database deleted meanwhile says so instead).
+      return state.game != nil ? .send(.newGame(.game(.inputEnded))) : .none
     }
     state.isLeaving = true
     return .send(.newGame(.online(.view(.quitTapped))))

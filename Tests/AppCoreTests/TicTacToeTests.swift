@@ -264,6 +264,40 @@ struct TicTacToeTests {
     await signIn.finish()
   }
 
+  /// Leaving with a game in progress writes it once more: if the database was deleted
+  /// meanwhile, the app ends saying nothing is kept, rather than that the game is saved.
+  @Test
+  func leavingWritesTheGameInProgressOnceMore() async throws {
+    let database = InMemoryDatabase()
+    var gone = database.client
+    var state = TicTacToe.State()
+    state.destination = .newGame(NewGame.State())
+    let settings = GameSettings(xName: "Ann", oName: "Bob")
+    var game = try GameFeature.State(settings: settings, firstMover: .x, startedAt: 0)
+    let played = try Game(start: .classic, moves: [.b2])
+    game.game = played
+    state.newGameState?.game = game
+    let kept = app(state, database: database.client, clock: .immediate)
+    kept.exhaustivity = .off
+    await kept.send(.view(.exitTapped))
+    await kept.send(.view(.exitConfirmed))
+    await kept.finish()
+    #expect(kept.state.termination == .finished)
+    #expect(database.gamesInProgress[.guest]?.moves == [.b2])
+
+    gone.saveGameInProgress = { _, _ in
+      throw DatabaseError("The database was deleted.", kind: .gone)
+    }
+    let lost = app(state, database: gone, clock: .immediate)
+    lost.exhaustivity = .off
+    await lost.send(.view(.exitTapped))
+    await lost.send(.view(.exitConfirmed))
+    await lost.finish()
+    #expect(
+      lost.state.termination
+        == .failed("The database was deleted; the game stopped, and nothing of the game is kept."))
+  }
+
   @Test
   func aSecondSessionIsRefusedUntilTheFirstSignsOut() async throws {
     let database = InMemoryDatabase()
