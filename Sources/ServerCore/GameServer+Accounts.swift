@@ -11,6 +11,8 @@ extension GameServer {
     let request = message.type
     guard let client = state.clients[id] else { return .none }
     let (log, address) = (self.log, client.address)
+    // The accounts take turns by network, as the allowance counts.
+    let turn = Network.key(of: client.address)
     guard client.pendingRequest == nil else {
       state.refuse(.busy, request: request, to: id)
       return .none
@@ -30,12 +32,12 @@ extension GameServer {
       state.clients[id]?.pendingRequest = request
       let authentication = self.authentication
       if case .countRecoveryCodes = message {
-        return answering(id, request: request, from: address) {
+        return answering(id, request: request, from: turn) {
           .recoveryCodesLeft(try await authentication.remainingRecoveryCodes(session))
         }
       }
       let userName = client.account?.userName ?? ""
-      return answering(id, request: request, from: address) {
+      return answering(id, request: request, from: turn) {
         let codes = try await authentication.regenerateRecoveryCodes(session)
         log(ServerLog.accountChanged(.recoveryCodes, of: userName, from: address))
         return .recoveryCodes(codes)
@@ -56,9 +58,11 @@ extension GameServer {
     // drop (a thousand players at once after a restart) costs no sign-in attempt.
     if case .resumeSession = message {
     } else {
-      var allowance = state.allowances[client.address] ?? Allowance(now: state.now)
+      // Counted by network: one machine has a whole IPv6 /64.
+      let network = Network.key(of: client.address)
+      var allowance = state.allowances[network] ?? Allowance(now: state.now)
       if let wait = allowance.take(now: state.now) {
-        state.allowances[client.address] = allowance
+        state.allowances[network] = allowance
         let refusal = Refusal(.rateLimited, request: request, detail: UInt32(wait))
         // Once an empty spell, or an address could fill the log as fast as it can send.
         if allowance.refusalsInARow == 1,
@@ -69,19 +73,19 @@ extension GameServer {
         state.send(.refused(refusal), to: id)
         return .none
       }
-      state.allowances[client.address] = allowance
+      state.allowances[network] = allowance
     }
     state.clients[id]?.pendingRequest = request
     let authentication = self.authentication
     let storage = self.storage
     switch message {
     case .createAccount(let userName, let password):
-      return signingIn(id, request: request, from: address) {
+      return signingIn(id, request: request, from: turn) {
         let session = try await authentication.createAccount(userName, password)
         return .signedIn(try await storage.openSession(session))
       }
     case .signIn(let userName, let password):
-      return signingIn(id, request: request, from: address) {
+      return signingIn(id, request: request, from: turn) {
         switch try await authentication.login(userName, password) {
         case .signedIn(let session): return .signedIn(try await storage.openSession(session))
         case .twoFactorRequired(let challenge): return .codeRequired(challenge)
@@ -89,19 +93,19 @@ extension GameServer {
       }
     case .submitCode(let code):
       guard let challenge = client.challenge else { return .none }
-      return signingIn(id, request: request, from: address) {
+      return signingIn(id, request: request, from: turn) {
         let session = try await authentication.verifyTwoFactor(challenge, code)
         return .signedIn(try await storage.openSession(session))
       }
     case .resumeSession(let token):
-      return signingIn(id, request: request, from: address) {
+      return signingIn(id, request: request, from: turn) {
         guard let account = try await storage.resumeSession(token) else {
           throw Refusal(.sessionExpired)
         }
         return .signedIn(account)
       }
     case .changePassword(let userName, let old, let new, let code):
-      return answering(id, request: request, from: address) {
+      return answering(id, request: request, from: turn) {
         try await authentication.changePassword(
           Credentials(userName: userName, password: old, code: code), new)
         let accountID = try await storage.endSessions(userName)
@@ -109,7 +113,7 @@ extension GameServer {
         return .passwordChanged(accountID: accountID)
       }
     case .deleteAccount(let userName, let password, let code):
-      return answering(id, request: request, from: address) {
+      return answering(id, request: request, from: turn) {
         // Found first: once deleted, the name finds nothing.
         let accountID = try await storage.accountID(userName)
         try await authentication.deleteAccount(
@@ -118,17 +122,17 @@ extension GameServer {
         return .deleted(accountID: accountID)
       }
     case .beginTwoFactor(let userName, let password):
-      return answering(id, request: request, from: address) {
+      return answering(id, request: request, from: turn) {
         .secret(try await authentication.beginTwoFactor(userName, password))
       }
     case .confirmTwoFactor(let userName, let code):
-      return answering(id, request: request, from: address) {
+      return answering(id, request: request, from: turn) {
         let codes = try await authentication.confirmTwoFactor(userName, code)
         log(ServerLog.accountChanged(.twoFactorOn, of: userName, from: address))
         return .recoveryCodes(codes)
       }
     case .disableTwoFactor(let userName, let password, let code):
-      return answering(id, request: request, from: address) {
+      return answering(id, request: request, from: turn) {
         try await authentication.disableTwoFactor(
           Credentials(userName: userName, password: password, code: code))
         log(ServerLog.accountChanged(.twoFactorOff, of: userName, from: address))
@@ -139,17 +143,17 @@ extension GameServer {
     }
   }
 
-  /// Runs a sign-in's work for connection `id` (from `address`, whose turn it takes at the
-  /// accounts) and answers it.
+  /// Runs a sign-in's work for connection `id` (from the network `turn`, whose turn it takes
+  /// at the accounts) and answers it.
   private func signingIn(
-    _ id: ClientID, request: UInt8, from address: String,
+    _ id: ClientID, request: UInt8, from turn: String,
     _ work: @escaping @Sendable () async throws -> SignInStep
   ) -> Effect<Action> {
     .run { [log] send in
       let result: Result<SignInStep, Refusal>
       do {
         result = .success(
-          try await AccountsRequester.$address.withValue(address) { try await work() })
+          try await AccountsRequester.$address.withValue(turn) { try await work() })
       } catch {
         result = .failure(Self.refusal(for: error, request, log))
       }
@@ -157,17 +161,17 @@ extension GameServer {
     }
   }
 
-  /// Runs an account request's work for connection `id` (from `address`, whose turn it takes
-  /// at the accounts) and answers it.
+  /// Runs an account request's work for connection `id` (from the network `turn`, whose turn
+  /// it takes at the accounts) and answers it.
   private func answering(
-    _ id: ClientID, request: UInt8, from address: String,
+    _ id: ClientID, request: UInt8, from turn: String,
     _ work: @escaping @Sendable () async throws -> AccountReply
   ) -> Effect<Action> {
     .run { [log] send in
       let result: Result<AccountReply, Refusal>
       do {
         result = .success(
-          try await AccountsRequester.$address.withValue(address) { try await work() })
+          try await AccountsRequester.$address.withValue(turn) { try await work() })
       } catch {
         result = .failure(Self.refusal(for: error, request, log))
       }

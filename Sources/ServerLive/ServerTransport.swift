@@ -1,7 +1,6 @@
 import Dispatch
 import GameProtocol
 import GameRules
-import Glibc
 import NetworkIO
 import ServerCore
 
@@ -57,8 +56,10 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
     }
     let address = Self.addressKey(host)
     if !Self.isLocal(host), perAddress[address, default: 0] >= Self.maximumPerAddress {
+      let holder =
+        address == host ? "which holds" : "whose network \(address.escapingControlCharacters) holds"
       throttle.line(
-        "Turned away a connection from \(host.escapingControlCharacters), which holds "
+        "Turned away a connection from \(host.escapingControlCharacters), \(holder) "
           + "\(Self.maximumPerAddress) already, the most one address may.", kind: .crowded)
       return nil
     }
@@ -68,17 +69,9 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
     return self
   }
 
-  /// The address a connection counts against: an IPv4 address as it is, an IPv6 address by
-  /// its /64 network, which one machine usually has whole.
-  static func addressKey(_ host: String) -> String {
-    var bytes = [UInt8](repeating: 0, count: 16)
-    guard inet_pton(AF_INET6, host, &bytes) == 1 else { return host }
-    // An IPv4 address mapped into IPv6 is that IPv4 address.
-    if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
-      return bytes[12...].map(String.init).joined(separator: ".")
-    }
-    return bytes[0..<8].map { String($0, radix: 16) }.joined(separator: ".") + "/64"
-  }
+  /// The address a connection counts against: its network, as the sign-in limits count
+  /// (``Network/key(of:)``).
+  static func addressKey(_ host: String) -> String { Network.key(of: host) }
 
   /// Whether `host` is this machine's own loopback address.
   static func isLocal(_ host: String) -> Bool {

@@ -63,3 +63,34 @@ struct ServerLogFloodTests {
     #expect(lines.all.count == 1)
   }
 }
+
+/// Limits that count by machine count an IPv6 address by its /64.
+struct NetworkTests {
+  @Test func anIPv6AddressCountsByItsNetwork() {
+    #expect(Network.key(of: "203.0.113.7") == "203.0.113.7")
+    #expect(Network.key(of: "::ffff:203.0.113.7") == "203.0.113.7")
+    #expect(Network.key(of: "2001:db8::1") == "2001:db8:0:0::/64")
+    #expect(Network.key(of: "2001:DB8:0:0:ffff::2") == "2001:db8:0:0::/64")
+    #expect(Network.key(of: "2001:db8:0:1::1") == "2001:db8:0:1::/64")
+    #expect(Network.key(of: "fe80::1%eth0") == "fe80:0:0:0::/64")
+    #expect(Network.key(of: "::1") == "0:0:0:0::/64")
+    #expect(Network.key(of: "1:2:3:4:5:6:7:8:9") == "1:2:3:4:5:6:7:8:9")
+    #expect(Network.key(of: "1::2::3") == "1::2::3")
+    #expect(Network.key(of: "example.org") == "example.org")
+  }
+
+  /// Two addresses of one /64 share one allowance of sign-ins.
+  @Test func twoAddressesOfOneNetworkShareTheAllowance() {
+    var state = GameServer.State(now: epoch)
+    let (first, second) = (ClientID(5), ClientID(6))
+    state.clients[first] = .ready(nil, address: "2001:db8::1")
+    state.clients[second] = .ready(nil, address: "2001:db8::2")
+    var spent = Allowance(now: epoch)
+    for _ in 0..<ProtocolLimits.signInBurst { _ = spent.take(now: epoch) }
+    state.allowances["2001:db8:0:0::/64"] = spent
+    let (after, hasEffect) = reduced(
+      state, .received(second, .signIn(userName: "a", password: "b")))
+    #expect(!hasEffect)
+    #expect(after.outbox.count == 1)
+  }
+}
