@@ -210,13 +210,22 @@ struct GameFeatureTests {
     #expect(database.gamesInProgress[.account(1)]?.moves == [.b2, .a1])
   }
 
-  @Test
-  func undoWhileTheComputerThinksCancelsItsMove() async throws {
+  /// A game against the computer after the player's b2, with the computer thinking on a test
+  /// clock.
+  private func computerThinkingAfterB2() async throws -> (
+    store: TestStore<GameFeature>, clock: TestClock, database: InMemoryDatabase
+  ) {
     let clock = TestClock()
     let database = InMemoryDatabase()
     let store = store(
       try makeState(.versusComputer), clock: clock.client, database: database.client)
     try await play(.b2, on: store, then: .thinking)
+    return (store, clock, database)
+  }
+
+  @Test
+  func undoWhileTheComputerThinksCancelsItsMove() async throws {
+    let (store, clock, database) = try await computerThinkingAfterB2()
     var undone = store.state.game
     undone.undo()
     await commit(.undoTapped, undone, .clear, saying: .undone(1), on: store)
@@ -231,11 +240,7 @@ struct GameFeatureTests {
   /// more as it stands, with the player's move and no reply the player never saw.
   @Test
   func theInputEndingWhileTheComputerThinksCancelsItsMoveAndWritesTheGame() async throws {
-    let clock = TestClock()
-    let database = InMemoryDatabase()
-    let store = store(
-      try makeState(.versusComputer), clock: clock.client, database: database.client)
-    try await play(.b2, on: store, then: .thinking)
+    let (store, clock, database) = try await computerThinkingAfterB2()
     store.exhaustivity = .off
     await store.send(.inputEnded)
     await store.receive(.saved(recordID: nil))
