@@ -31,7 +31,9 @@ public struct StatsFeature: Reducer {
     public var userName: String?
     /// What the player typed to prove the account is theirs, while its reset is confirmed.
     public var resetCredentials: ResetCredentials?
-    /// How many credential checks the screen has asked for, which numbers each.
+    /// How many credential checks the screen has asked for, which numbers each: only the
+    /// latest one's answer counts, so an answer to one cancelled with Esc is not the next
+    /// question's.
     public var checks = 0
 
     /// Creates the screen for an owner; the stats load when it starts.
@@ -58,9 +60,6 @@ public struct StatsFeature: Reducer {
     public var needsCode = false
     /// Whether the accounts are checking them.
     public var isChecking = false
-    /// Which check is awaited: an answer to an earlier one (asked, then cancelled with Esc) is
-    /// not this question's.
-    public var check = 0
 
     /// Creates empty credentials.
     public init() {}
@@ -275,7 +274,6 @@ public struct StatsFeature: Reducer {
       state.checks += 1
       let number = state.checks
       state.resetCredentials?.isChecking = true
-      state.resetCredentials?.check = number
       state.errorMessage = nil
       let code = credentials.needsCode ? credentials.code : nil
       return .run { [checkCredentials] send in
@@ -288,7 +286,7 @@ public struct StatsFeature: Reducer {
     case .resetCredentialsChecked(let number, let check):
       // Only the answer to this question's latest check counts.
       guard state.isConfirmingReset, state.resetCredentials?.isChecking == true,
-        state.resetCredentials?.check == number
+        number == state.checks
       else { return .none }
       state.resetCredentials?.isChecking = false
       switch check {

@@ -118,7 +118,6 @@ struct StatsFeatureTests {
     }
     await store.send(.view(.resetConfirmed)) {
       $0.checks = 1
-      $0.resetCredentials?.check = 1
       $0.resetCredentials?.isChecking = true
       $0.errorMessage = nil
     }
@@ -134,7 +133,6 @@ struct StatsFeatureTests {
     }
     await store.send(.view(.resetConfirmed)) {
       $0.checks = 2
-      $0.resetCredentials?.check = 2
       $0.resetCredentials?.isChecking = true
       $0.errorMessage = nil
     }
@@ -149,7 +147,6 @@ struct StatsFeatureTests {
     await store.send(.view(.resetCodeChanged("000000"))) { $0.resetCredentials?.code = "000000" }
     await store.send(.view(.resetConfirmed)) {
       $0.checks = 3
-      $0.resetCredentials?.check = 3
       $0.resetCredentials?.isChecking = true
       $0.errorMessage = nil
     }
@@ -161,7 +158,6 @@ struct StatsFeatureTests {
     await store.send(.view(.resetCodeChanged("123456"))) { $0.resetCredentials?.code = "123456" }
     await store.send(.view(.resetConfirmed)) {
       $0.checks = 4
-      $0.resetCredentials?.check = 4
       $0.resetCredentials?.isChecking = true
       $0.errorMessage = nil
     }
@@ -194,7 +190,6 @@ struct StatsFeatureTests {
     var credentials = StatsFeature.ResetCredentials()
     credentials.password = "wrong"
     credentials.isChecking = true
-    credentials.check = 2
     state.resetCredentials = credentials
     state.checks = 2
     // The answer to check 1, asked before Esc, comes while check 2 is awaited.
