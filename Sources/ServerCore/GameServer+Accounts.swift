@@ -11,8 +11,9 @@ extension GameServer {
     let request = message.type
     guard let client = state.clients[id] else { return .none }
     let (log, address) = (self.log, client.address)
-    // The accounts take turns by network, as the allowance counts.
-    let turn = Network.key(of: client.address)
+    // Counted by network (one machine has a whole IPv6 /64): the allowance, and the turns the
+    // accounts take.
+    let network = Network.key(of: client.address)
     guard client.pendingRequest == nil else {
       state.refuse(.busy, request: request, to: id)
       return .none
@@ -32,12 +33,12 @@ extension GameServer {
       state.clients[id]?.pendingRequest = request
       let authentication = self.authentication
       if case .countRecoveryCodes = message {
-        return answering(id, request: request, from: turn) {
+        return answering(id, request: request, from: network) {
           .recoveryCodesLeft(try await authentication.remainingRecoveryCodes(session))
         }
       }
       let userName = client.account?.userName ?? ""
-      return answering(id, request: request, from: turn) {
+      return answering(id, request: request, from: network) {
         let codes = try await authentication.regenerateRecoveryCodes(session)
         log(ServerLog.accountChanged(.recoveryCodes, of: userName, from: address))
         return .recoveryCodes(codes)
@@ -58,8 +59,6 @@ extension GameServer {
     // drop (a thousand players at once after a restart) costs no sign-in attempt.
     if case .resumeSession = message {
     } else {
-      // Counted by network: one machine has a whole IPv6 /64.
-      let network = Network.key(of: client.address)
       var allowance = state.allowances[network] ?? Allowance(now: state.now)
       if let wait = allowance.take(now: state.now) {
         state.allowances[network] = allowance
@@ -80,12 +79,12 @@ extension GameServer {
     let storage = self.storage
     switch message {
     case .createAccount(let userName, let password):
-      return signingIn(id, request: request, from: turn) {
+      return signingIn(id, request: request, from: network) {
         let session = try await authentication.createAccount(userName, password)
         return .signedIn(try await storage.openSession(session))
       }
     case .signIn(let userName, let password):
-      return signingIn(id, request: request, from: turn) {
+      return signingIn(id, request: request, from: network) {
         switch try await authentication.login(userName, password) {
         case .signedIn(let session): return .signedIn(try await storage.openSession(session))
         case .twoFactorRequired(let challenge): return .codeRequired(challenge)
@@ -93,19 +92,19 @@ extension GameServer {
       }
     case .submitCode(let code):
       guard let challenge = client.challenge else { return .none }
-      return signingIn(id, request: request, from: turn) {
+      return signingIn(id, request: request, from: network) {
         let session = try await authentication.verifyTwoFactor(challenge, code)
         return .signedIn(try await storage.openSession(session))
       }
     case .resumeSession(let token):
-      return signingIn(id, request: request, from: turn) {
+      return signingIn(id, request: request, from: network) {
         guard let account = try await storage.resumeSession(token) else {
           throw Refusal(.sessionExpired)
         }
         return .signedIn(account)
       }
     case .changePassword(let userName, let old, let new, let code):
-      return answering(id, request: request, from: turn) {
+      return answering(id, request: request, from: network) {
         try await authentication.changePassword(
           Credentials(userName: userName, password: old, code: code), new)
         let accountID = try await storage.endSessions(userName)
@@ -113,7 +112,7 @@ extension GameServer {
         return .passwordChanged(accountID: accountID)
       }
     case .deleteAccount(let userName, let password, let code):
-      return answering(id, request: request, from: turn) {
+      return answering(id, request: request, from: network) {
         // Found first: once deleted, the name finds nothing.
         let accountID = try await storage.accountID(userName)
         try await authentication.deleteAccount(
@@ -122,17 +121,17 @@ extension GameServer {
         return .deleted(accountID: accountID)
       }
     case .beginTwoFactor(let userName, let password):
-      return answering(id, request: request, from: turn) {
+      return answering(id, request: request, from: network) {
         .secret(try await authentication.beginTwoFactor(userName, password))
       }
     case .confirmTwoFactor(let userName, let code):
-      return answering(id, request: request, from: turn) {
+      return answering(id, request: request, from: network) {
         let codes = try await authentication.confirmTwoFactor(userName, code)
         log(ServerLog.accountChanged(.twoFactorOn, of: userName, from: address))
         return .recoveryCodes(codes)
       }
     case .disableTwoFactor(let userName, let password, let code):
-      return answering(id, request: request, from: turn) {
+      return answering(id, request: request, from: network) {
         try await authentication.disableTwoFactor(
           Credentials(userName: userName, password: password, code: code))
         log(ServerLog.accountChanged(.twoFactorOff, of: userName, from: address))
@@ -143,39 +142,40 @@ extension GameServer {
     }
   }
 
-  /// Runs a sign-in's work for connection `id` (from the network `turn`, whose turn it takes
-  /// at the accounts) and answers it.
+  /// Runs a sign-in's work for connection `id` (from `network`, whose turn it takes at the
+  /// accounts) and answers it.
   private func signingIn(
-    _ id: ClientID, request: UInt8, from turn: String,
+    _ id: ClientID, request: UInt8, from network: String,
     _ work: @escaping @Sendable () async throws -> SignInStep
   ) -> Effect<Action> {
-    .run { [log] send in
-      let result: Result<SignInStep, Refusal>
-      do {
-        result = .success(
-          try await AccountsRequester.$address.withValue(turn) { try await work() })
-      } catch {
-        result = .failure(Self.refusal(for: error, request, log))
-      }
-      await send(.signInResponse(id, request: request, result))
-    }
+    answer(id, request: request, from: network, work) { .signInResponse(id, request: request, $0) }
   }
 
-  /// Runs an account request's work for connection `id` (from the network `turn`, whose turn
-  /// it takes at the accounts) and answers it.
+  /// Runs an account request's work for connection `id` (from `network`, whose turn it takes
+  /// at the accounts) and answers it.
   private func answering(
-    _ id: ClientID, request: UInt8, from turn: String,
+    _ id: ClientID, request: UInt8, from network: String,
     _ work: @escaping @Sendable () async throws -> AccountReply
   ) -> Effect<Action> {
+    answer(id, request: request, from: network, work) { .accountResponse(id, request: request, $0) }
+  }
+
+  /// Runs `work` in `network`'s turn at the accounts and sends its result, a failure as the
+  /// refusal the client is told.
+  private func answer<Reply: Sendable>(
+    _ id: ClientID, request: UInt8, from network: String,
+    _ work: @escaping @Sendable () async throws -> Reply,
+    as response: @escaping @Sendable (Result<Reply, Refusal>) -> Action
+  ) -> Effect<Action> {
     .run { [log] send in
-      let result: Result<AccountReply, Refusal>
+      let result: Result<Reply, Refusal>
       do {
         result = .success(
-          try await AccountsRequester.$address.withValue(turn) { try await work() })
+          try await AccountsRequester.$address.withValue(network) { try await work() })
       } catch {
         result = .failure(Self.refusal(for: error, request, log))
       }
-      await send(.accountResponse(id, request: request, result))
+      await send(response(result))
     }
   }
 

@@ -54,7 +54,7 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
           + "with \(connections.count) connections (ulimit -n).", kind: .full)
       return nil
     }
-    let address = Self.addressKey(host)
+    let address = Network.key(of: host)
     if !Self.isLocal(host), perAddress[address, default: 0] >= Self.maximumPerAddress {
       let holder =
         address == host ? "which holds" : "whose network \(address.escapingControlCharacters) holds"
@@ -68,10 +68,6 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
     connections[connection.id] = connection
     return self
   }
-
-  /// The address a connection counts against: its network, as the sign-in limits count
-  /// (``Network/key(of:)``).
-  static func addressKey(_ host: String) -> String { Network.key(of: host) }
 
   /// Whether `host` is this machine's own loopback address.
   static func isLocal(_ host: String) -> Bool {

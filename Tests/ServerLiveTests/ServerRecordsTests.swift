@@ -315,8 +315,9 @@ struct IdentityFileTests {
 
 /// Which connections count against one address's limit.
 struct ConnectionAddressTests {
+  /// The connection cap counts by the network the sign-in limits count by.
   @Test func anIPv6NetworkCountsAsOneAddressAndMappedIPv4AsItself() {
-    let key = ServerTransport.addressKey
+    let key = Network.key(of:)
     #expect(key("203.0.113.7") == "203.0.113.7")
     #expect(key("::ffff:203.0.113.7") == "203.0.113.7")
     #expect(key("2001:db8::1") == key("2001:db8::ffff:1"))
