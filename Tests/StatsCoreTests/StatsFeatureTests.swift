@@ -109,6 +109,14 @@ struct StatsFeatureTests {
       $0.isConfirmingReset = true
       $0.resetCredentials = StatsFeature.ResetCredentials()
     }
+    /// Reset confirmed with what is typed: check `number` is asked for.
+    func confirm(check number: Int) async {
+      await store.send(.view(.resetConfirmed)) {
+        $0.checks = number
+        $0.resetCredentials?.isChecking = true
+        $0.errorMessage = nil
+      }
+    }
     // Nothing typed: asked for, not checked.
     await store.send(.view(.resetConfirmed)) {
       $0.errorMessage = "Enter the account's password to reset its stats."
@@ -116,11 +124,7 @@ struct StatsFeatureTests {
     await store.send(.view(.resetPasswordChanged("wrong"))) {
       $0.resetCredentials?.password = "wrong"
     }
-    await store.send(.view(.resetConfirmed)) {
-      $0.checks = 1
-      $0.resetCredentials?.isChecking = true
-      $0.errorMessage = nil
-    }
+    await confirm(check: 1)
     await store.receive(
       .resetCredentialsChecked(number: 1, .refused("The user name or password is wrong."))
     ) {
@@ -131,11 +135,7 @@ struct StatsFeatureTests {
     await store.send(.view(.resetPasswordChanged("correct horse"))) {
       $0.resetCredentials?.password = "correct horse"
     }
-    await store.send(.view(.resetConfirmed)) {
-      $0.checks = 2
-      $0.resetCredentials?.isChecking = true
-      $0.errorMessage = nil
-    }
+    await confirm(check: 2)
     await store.receive(.resetCredentialsChecked(number: 2, .codeNeeded)) {
       $0.resetCredentials?.isChecking = false
       $0.resetCredentials?.needsCode = true
@@ -145,22 +145,14 @@ struct StatsFeatureTests {
     }
     // A wrong code: the code is typed again, the password that was right is kept.
     await store.send(.view(.resetCodeChanged("000000"))) { $0.resetCredentials?.code = "000000" }
-    await store.send(.view(.resetConfirmed)) {
-      $0.checks = 3
-      $0.resetCredentials?.isChecking = true
-      $0.errorMessage = nil
-    }
+    await confirm(check: 3)
     await store.receive(.resetCredentialsChecked(number: 3, .refused("That code is not valid."))) {
       $0.resetCredentials?.isChecking = false
       $0.resetCredentials?.code = ""
       $0.errorMessage = "That code is not valid."
     }
     await store.send(.view(.resetCodeChanged("123456"))) { $0.resetCredentials?.code = "123456" }
-    await store.send(.view(.resetConfirmed)) {
-      $0.checks = 4
-      $0.resetCredentials?.isChecking = true
-      $0.errorMessage = nil
-    }
+    await confirm(check: 4)
     await store.receive(.resetCredentialsChecked(number: 4, .accepted)) {
       $0.isConfirmingReset = false
       $0.resetCredentials = nil
