@@ -264,6 +264,10 @@ public enum FormInput {
       // keystroke slower than the last.
       guard value.count < maximumFieldLength else { return .none }
       return .edit(id: current.id, value: value + String(character))
+    case (.text(let value, _), .paste(let text)):
+      let room = maximumFieldLength - value.count
+      guard room > 0, !text.isEmpty else { return .none }
+      return .edit(id: current.id, value: value + text.prefix(room))
     case (.text(let value, _), .backspace):
       return value.isEmpty ? .none : .edit(id: current.id, value: String(value.dropLast()))
     case (.text, .enter), (.choice, .enter):

@@ -46,7 +46,7 @@ public enum GameKeys {
     case .f1: .toggleHelp
     case .character(let character): command(for: character)
     case .mouse, .home, .end, .pageUp, .pageDown, .insert, .delete, .tab, .backTab, .backspace,
-      .control, .unknown:
+      .control, .paste, .unknown:
       nil
     }
   }

@@ -48,6 +48,10 @@ public enum Key: Hashable, Sendable {
   case control(Character)
   /// A mouse press or release.
   case mouse(MouseEvent)
+  /// Text the terminal pasted, its control characters (line ends among them) left out: a text
+  /// field takes it whole, and no other screen acts on it, so that a pasted word cannot answer
+  /// a question one letter at a time.
+  case paste(String)
   /// A sequence the decoder does not know, ignored by the screens.
   case unknown
 
@@ -64,17 +68,30 @@ public enum Key: Hashable, Sendable {
 /// A sequence split across two reads (an arrow's `ESC [` then `A`, half of a UTF-8 character)
 /// is held until the rest arrives. A lone escape is ambiguous until more input or a pause: the
 /// caller calls ``flush()`` after a short quiet period.
+///
+/// With bracketed paste on (``Terminal`` turns it on), a paste arrives between `ESC [ 200 ~` and
+/// `ESC [ 201 ~` and becomes one ``Key/paste(_:)``, however many reads it takes.
 public struct InputDecoder: Sendable {
   private var pending: [UInt8] = []
+  /// The bytes of a paste begun and not yet ended, or `nil` outside a paste.
+  private var pasted: [UInt8]?
+  /// The pauses counted by ``flush()`` since the paste last grew.
+  private var pauses = 0
 
   /// A sequence longer than this without an end is garbage and is dropped.
   private static let maximumSequenceLength = 32
+  /// The most bytes of a paste kept, far more than any field takes; the rest is dropped.
+  static let maximumPasteLength = 4_096
+  /// A paste whose end has not come after this many pauses is taken as ended: a terminal that
+  /// lost the end would otherwise swallow every key, Ctrl-C too.
+  private static let pausesEndingAPaste = 10
+  private static let pasteEnd = Array("\u{1B}[201~".utf8)
 
   /// Creates a decoder with nothing pending.
   public init() {}
 
-  /// Whether bytes of an unfinished sequence are held back.
-  public var hasPending: Bool { !pending.isEmpty }
+  /// Whether bytes of an unfinished sequence or paste are held back.
+  public var hasPending: Bool { !pending.isEmpty || pasted != nil }
 
   /// Decodes `bytes` after whatever was pending.
   ///
@@ -84,9 +101,26 @@ public struct InputDecoder: Sendable {
     var keys: [Key] = []
     var index = 0
     while index < pending.count {
+      if pasted != nil {
+        pauses = 0
+        guard let end = Self.position(of: Self.pasteEnd, in: pending, from: index) else {
+          // The end may be split across reads: its first bytes stay pending.
+          let kept = max(index, pending.count - (Self.pasteEnd.count - 1))
+          appendPasted(pending[index..<kept])
+          pending.removeFirst(kept)
+          return keys
+        }
+        appendPasted(pending[index..<end])
+        keys.append(endPaste())
+        index = end + Self.pasteEnd.count
+        continue
+      }
       switch Self.decodeOne(pending, at: index) {
       case .key(let key, let length):
         keys.append(key)
+        index += length
+      case .pasteBegins(let length):
+        pasted = []
         index += length
       case .incomplete:
         if pending.count - index > Self.maximumSequenceLength {
@@ -107,6 +141,13 @@ public struct InputDecoder: Sendable {
   /// - Returns: A lone escape as ``Key/escape``; an escape followed by a partial sequence as the
   ///   escape and then its bytes as keys; anything else unfinished as ``Key/unknown``.
   public mutating func flush() -> [Key] {
+    if pasted != nil {
+      pauses += 1
+      guard pauses >= Self.pausesEndingAPaste else { return [] }
+      appendPasted(pending[...])
+      pending.removeAll()
+      return [endPaste()]
+    }
     guard !pending.isEmpty else { return [] }
     let bytes = pending
     pending.removeAll()
@@ -121,8 +162,36 @@ public struct InputDecoder: Sendable {
     return [.unknown]
   }
 
+  private mutating func appendPasted(_ bytes: ArraySlice<UInt8>) {
+    let room = Self.maximumPasteLength - (pasted?.count ?? 0)
+    pasted?.append(contentsOf: bytes.prefix(max(room, 0)))
+  }
+
+  /// Ends the paste under way; its text keeps only printable characters.
+  private mutating func endPaste() -> Key {
+    let bytes = pasted ?? []
+    pasted = nil
+    pauses = 0
+    var text = ""
+    text.unicodeScalars.append(
+      contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars.filter {
+        $0.isPrintable && $0 != "\u{FFFD}"
+      })
+    return .paste(text)
+  }
+
+  /// Where `needle` first occurs in `bytes` at or after `start`.
+  private static func position(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    guard bytes.count - start >= needle.count else { return nil }
+    return (start...(bytes.count - needle.count)).first {
+      bytes[$0] == needle[0] && bytes[$0..<$0 + needle.count].elementsEqual(needle)
+    }
+  }
+
   private enum Step {
     case key(Key, length: Int)
+    /// `ESC [ 200 ~`: what follows is pasted, up to `ESC [ 201 ~`.
+    case pasteBegins(length: Int)
     case incomplete
   }
 
@@ -204,7 +273,7 @@ public struct InputDecoder: Sendable {
       // answer yes at once.
       switch decodeOne(bytes, at: start + 1) {
       case .incomplete: return .incomplete
-      case .key(_, let length): return .key(.unknown, length: 1 + length)
+      case .key(_, let length), .pasteBegins(let length): return .key(.unknown, length: 1 + length)
       }
     }
   }
@@ -260,6 +329,7 @@ public struct InputDecoder: Sendable {
       return .key(.mouse(event), length: length)
     }
     let parameters = parameterText.split(separator: ";").map { Int($0) }
+    if final == UInt8(ascii: "~"), parameters == [200] { return .pasteBegins(length: length) }
     if let key = cursorKey(final) { return .key(key, length: length) }
     let key: Key =
       switch final {

@@ -72,10 +72,13 @@ public enum TerminalEvent: Hashable, Sendable {
 
 /// The terminal: raw mode in and out, drawing, its size and its input.
 public enum Terminal {
-  /// Enters the alternate screen, hides the cursor and turns on SGR mouse reports.
-  static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[H\u{1B}[2J"
+  /// Enters the alternate screen, hides the cursor and turns on SGR mouse reports and bracketed
+  /// paste.
+  static let enterSequence =
+    "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[H\u{1B}[2J"
   /// Undoes ``enterSequence``.
-  static let leaveSequence = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+  static let leaveSequence =
+    "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
   /// Whether standard input and output are both terminals.
   public static var isInteractive: Bool {

@@ -364,6 +364,27 @@ struct AppScreensTests {
       ])
   }
 
+  /// A paste arrives as one key: a field takes its text, cut at the field's length, and its
+  /// line end does not submit the form.
+  @Test func aFieldTakesAPasteWhole() {
+    let full = String(repeating: "a", count: FormInput.maximumFieldLength)
+    let state = app(.login(Login.State(userName: "ad", password: "")))
+    #expect(
+      press(.paste("a@example.com"), .paste(""), .paste(full), state: state) == [
+        .send(.login(.view(.userNameChanged("ada@example.com")))), .none,
+        .send(.login(.view(.userNameChanged("ad" + full.dropLast(2))))),
+      ])
+  }
+
+  /// Nothing but a field acts on a paste: a pasted "yes" does not answer "Leave?".
+  @Test func aPasteAnswersNoQuestion() throws {
+    var state = app(.newGame(NewGame.State(signedInName: "Ada", accountID: 1)))
+    state.isConfirmingExit = true
+    #expect(press(.paste("yes"), .paste("y"), state: state) == [.none, .none])
+    let game = try inGame()
+    #expect(press(.paste("5"), .paste("q"), state: game) == [.none, .none])
+  }
+
   @Test func tabMovesToThePasswordAndEnterSignsIn() {
     var (frame, terminal) = shown(failedSignIn)
     #expect(

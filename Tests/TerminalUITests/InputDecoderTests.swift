@@ -148,4 +148,40 @@ struct InputDecoderTests {
     #expect(!line.rendered(.none).unicodeScalars.contains("\u{202E}"))
     #expect(line.rendered(.none) == "Ann\\u{1B}[2J\\u{9B}\\u{202E}")
   }
+
+  @Test func aPasteIsOneKeyWithoutItsControlCharacters() {
+    #expect(
+      decode(bytes("q\u{1B}[200~yes\r\n\u{1B}[2J\u{9B}é\t!\u{1B}[201~n"))
+        == [.character("q"), .paste("yes[2Jé!"), .character("n")])
+  }
+
+  @Test func aPasteSplitAcrossReadsAtEveryByte() {
+    let whole = bytes("\u{1B}[200~ann\u{1B}[201~y")
+    for cut in 1..<whole.count {
+      #expect(
+        decode(Array(whole[..<cut]), Array(whole[cut...])) == [.paste("ann"), .character("y")],
+        "cut at \(cut)")
+    }
+  }
+
+  @Test func aLongPasteKeepsItsBeginningAndEndsOnTime() {
+    var decoder = InputDecoder()
+    var keys = decoder.decode(bytes("\u{1B}[200~"))
+    for _ in 0..<100 { keys += decoder.decode(bytes(String(repeating: "x", count: 1_000))) }
+    #expect(keys.isEmpty)
+    #expect(decoder.hasPending)
+    keys += decoder.decode(bytes("\u{1B}[201~"))
+    #expect(keys == [.paste(String(repeating: "x", count: InputDecoder.maximumPasteLength))])
+    #expect(!decoder.hasPending)
+  }
+
+  @Test func aPasteWhoseEndNeverComesEndsAfterAPause() {
+    var decoder = InputDecoder()
+    #expect(decoder.decode(bytes("\u{1B}[200~ab\u{1B}[20")).isEmpty)
+    var keys: [Key] = []
+    for _ in 0..<9 { keys += decoder.flush() }
+    #expect(keys.isEmpty)
+    #expect(decoder.flush() == [.paste("ab[20")])
+    #expect(decoder.decode([0x03]) == [.interrupt])
+  }
 }
