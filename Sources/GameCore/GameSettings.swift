@@ -116,24 +116,41 @@ public struct GameSettings: Equatable, Sendable {
   }
 
   /// Renames the sides after the mode or the computer's side changed, so that names follow who
-  /// plays: a side the computer plays gets the computer's name unless it had one of its own, and
-  /// a side a person takes back from the computer gets `personName` (the signed-in player, on the
-  /// side an account plays) or is left empty to be filled in.
+  /// plays.
+  ///
+  /// A side the computer plays gets the computer's name unless it had one of its own; the name
+  /// a person had typed for it is set aside. A side a person takes back from the computer gets
+  /// `personName` (the signed-in player, on the side an account plays); or the name of the one
+  /// person who moved over to it, when the computer took their side; or the name set aside for
+  /// it; or nothing, to be filled in.
   ///
   /// - Parameters:
   ///   - old: The settings before the change.
   ///   - personName: The signed-in player's name, if any.
-  public mutating func renameSides(after old: GameSettings, personName: String?) {
+  ///   - setAside: The names people typed for sides the computer has taken, by side.
+  public mutating func renameSides(
+    after old: GameSettings, personName: String?, setAside: inout [Mark: String]
+  ) {
+    let people = Mark.allCases.filter { !old.isComputer($0) }
+    let moved = people.count == 1 && isComputer(people[0]) ? old.name(of: people[0]) : nil
     for mark in Mark.allCases {
       let name = self.name(of: mark)
       let renamed: String
       if isComputer(mark) {
+        if !old.isComputer(mark), !Self.isDefaultName(name), name != personName {
+          setAside[mark] = name
+        }
         guard !old.isComputer(mark) || Self.isDefaultName(name) else { continue }
         renamed = Self.computerName(of: mark, mode: mode)
       } else {
         guard old.isComputer(mark) else { continue }
-        let isAccountSide = personName != nil && accountSide == mark
-        renamed = isAccountSide ? personName ?? "" : ""
+        if let personName, accountSide == mark {
+          renamed = personName
+        } else if let moved, moved != personName {
+          renamed = moved
+        } else {
+          renamed = setAside[mark] ?? ""
+        }
       }
       if mark == .x { xName = renamed } else { oName = renamed }
     }

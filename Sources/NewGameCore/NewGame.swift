@@ -24,6 +24,9 @@ public struct NewGame: Reducer {
     public var settings: GameSettings
     /// The signed-in player's name, or `nil` for a guest.
     public var signedInName: String?
+    /// The names people typed for the sides the computer has since taken, to give back when
+    /// people play them again.
+    public var setAsideNames: [Mark: String] = [:]
     /// The signed-in player's session, for what only they may do (new recovery codes).
     public var session: Session?
     /// A game left unfinished, offered for resume.
@@ -570,11 +573,12 @@ extension NewGame.State {
   }
 
   /// Changes who plays, and lets the names follow: a side the computer takes over gets its
-  /// name, a side a person takes back gets the signed-in name or nothing.
+  /// name, a side a person takes back gets the signed-in name, the name of the person who moved
+  /// to it, the name typed for it before, or nothing.
   mutating func change(_ body: (inout GameSettings) -> Void) {
     let old = settings
     body(&settings)
-    settings.renameSides(after: old, personName: signedInName)
+    settings.renameSides(after: old, personName: signedInName, setAside: &setAsideNames)
   }
 
   /// The view action that moves `choice` by `step`, kept within its values.

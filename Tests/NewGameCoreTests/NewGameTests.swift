@@ -90,26 +90,37 @@ struct NewGameTests {
     let store = newGame(NewGame.State(), clock: clock.client)
     #expect(store.state.settings.oName == "Computer")
     await store.send(.view(.xNameChanged("Ann"))) { $0.settings.xName = "Ann" }
-    // The computer takes X: its side gets the computer's name, the side given back is empty.
+    // The computer takes X: its side gets the computer's name, and Ann moves over to O.
     await store.send(.view(.computerMarkChanged(.x))) {
       $0.settings.computerMark = .x
       $0.settings.xName = "Computer"
-      $0.settings.oName = ""
+      $0.settings.oName = "Ann"
+      $0.setAsideNames = [.x: "Ann"]
     }
-    await store.send(.view(.oNameChanged("Ann"))) { $0.settings.oName = "Ann" }
-    // Computer against computer: neither side keeps a person's name.
+    await store.send(.view(.oNameChanged("Blob"))) { $0.settings.oName = "Blob" }
+    // Computer against computer: neither side keeps a person's name, and Blob's is set aside.
     await store.send(.view(.modeChanged(.computerVersusComputer))) {
       $0.settings.mode = .computerVersusComputer
       $0.settings.xName = "Computer X"
       $0.settings.oName = "Computer O"
+      $0.setAsideNames = [.x: "Ann", .o: "Blob"]
+    }
+    // A person takes O back: the name typed for it comes back with them.
+    await store.send(.view(.modeChanged(.versusComputer))) {
+      $0.settings.mode = .versusComputer
+      $0.settings.xName = "Computer"
+      $0.settings.oName = "Blob"
+    }
+    #expect(store.state.canStart)
+    // Two people: X gets Ann's name back.
+    await store.send(.view(.modeChanged(.hotSeat))) {
+      $0.settings.mode = .hotSeat
+      $0.settings.xName = "Ann"
     }
     await store.send(.view(.modeChanged(.versusComputer))) {
       $0.settings.mode = .versusComputer
       $0.settings.xName = "Computer"
-      $0.settings.oName = ""
     }
-    #expect(store.state.validationMessage == "Enter a name for O.")
-    await store.send(.view(.oNameChanged("Blob"))) { $0.settings.oName = "Blob" }
     await store.send(.view(.letsPlayTapped)) {
       $0.game = try GameFeature.State(
         settings: $0.settings, firstMover: .x, startedAt: TestClock.epoch)
