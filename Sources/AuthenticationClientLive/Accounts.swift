@@ -128,7 +128,11 @@ final class Accounts: Sendable {
     let (hash, newKey) = try crypto { () throws(CryptoError) in
       try PasswordHash.hashWithSecretKey(new, algorithm: passwordAlgorithm)
     }
-    try store(hash, resealing: account, from: oldKey, to: newKey)
+    // Another program may have changed the password since it was checked: the old one typed
+    // is then no longer the account's.
+    guard try store(hash, resealing: account, from: oldKey, to: newKey) != nil else {
+      throw .invalidCredentials
+    }
     enrolments.withLock { _ = $0.removeValue(forKey: account.key) }
     // Whoever held a session before the change (a leaked one) holds it no more.
     sessions.withLock { sessions in
@@ -148,11 +152,15 @@ final class Accounts: Sendable {
       }
       if try hasUnfinishedOnlineGame(account.id) { throw .unfinishedOnlineGame }
     }
-    let deleted = try storage { database throws(SQLiteError) -> Bool in
-      try database.transaction { () throws(SQLiteError) -> Bool in
+    let refusal = try storage { database throws(SQLiteError) -> AuthenticationError? in
+      try database.transaction { () throws(SQLiteError) -> AuthenticationError? in
         let id = SQLiteValue(account.id)
+        // The password checked may have been changed since by another program.
+        guard try Self.isUnchanged(account, in: database) else { return .invalidCredentials }
         // Checked again here: a game may have begun since.
-        guard try !Self.hasUnfinishedOnlineGame(account.id, in: database) else { return false }
+        guard try !Self.hasUnfinishedOnlineGame(account.id, in: database) else {
+          return .unfinishedOnlineGame
+        }
         // The game in progress is keyed by id alone. Finished games against another account
         // stay that player's, with this side's account NULL (ON DELETE SET NULL); the others
         // (against the computer, a guest, itself, or an account deleted before) go, so that
@@ -169,10 +177,10 @@ final class Accounts: Sendable {
         // CASCADE).
         try database.run("DELETE FROM accounts WHERE id = ?", id)
         try database.run("DELETE FROM sign_in_failures WHERE user_key = ?", .text(account.key))
-        return true
+        return nil
       }
     }
-    guard deleted else { throw .unfinishedOnlineGame }
+    if let refusal { throw refusal }
     enrolments.withLock { _ = $0.removeValue(forKey: account.key) }
     challenges.withLock { challenges in
       challenges = challenges.filter { $0.value.accountID != account.id }
@@ -276,13 +284,17 @@ final class Accounts: Sendable {
     guard account.sealedSecret != nil else {
       throw .twoFactorState("Two-factor is not on for this account.")
     }
-    try storage { database throws(SQLiteError) in
-      try database.transaction { () throws(SQLiteError) in
+    let unchanged = try storage { database throws(SQLiteError) -> Bool in
+      try database.transaction { () throws(SQLiteError) -> Bool in
+        // The password checked may have been changed since by another program.
+        guard try Self.isUnchanged(account, in: database) else { return false }
         try database.run("DELETE FROM two_factor WHERE account_id = ?", SQLiteValue(account.id))
         try database.run(
           "DELETE FROM recovery_codes WHERE account_id = ?", SQLiteValue(account.id))
+        return true
       }
     }
+    guard unchanged else { throw .invalidCredentials }
   }
 
   func remainingRecoveryCodes(_ session: Session) throws(AuthenticationError) -> Int? {
@@ -369,10 +381,12 @@ final class Accounts: Sendable {
       try recordFailure(key)
       throw .invalidCredentials
     }
-    if match.isLegacy {
+    if match.isLegacy,
       // Stored before passwords were normalised: store the normalised form's hash instead.
       // The old hash still works if this fails, so a failure here loses nothing.
-      try? upgrade(account, password: password, oldKey: match.secretKey)
+      let upgraded = try? upgrade(account, password: password, oldKey: match.secretKey)
+    {
+      return upgraded
     }
     return (account, match.secretKey)
   }
@@ -436,38 +450,69 @@ final class Accounts: Sendable {
     return try hash.secretKey(ifMatching: password).map { ($0, true) }
   }
 
+  /// The account as stored with the normalised password's hash, and its new secret key, or
+  /// `nil` when another program changed the account first.
   private func upgrade(
     _ account: Account, password: String, oldKey: [UInt8]
-  ) throws(AuthenticationError) {
+  ) throws(AuthenticationError) -> (Account, secretKey: [UInt8])? {
     let (hash, newKey) = try crypto { () throws(CryptoError) in
       try PasswordHash.hashWithSecretKey(
         Self.normalisedPassword(password), algorithm: account.hash.algorithm)
     }
-    try store(hash, resealing: account, from: oldKey, to: newKey)
+    return try store(hash, resealing: account, from: oldKey, to: newKey).map { ($0, newKey) }
   }
 
   /// Stores a new password hash and reseals the two-factor secret, which is sealed with a key
   /// from the password, in one transaction.
+  ///
+  /// - Returns: The account as now stored, or `nil` when its password or two-factor secret
+  ///   is no longer what `account` holds: another program changed it first.
   private func store(
     _ hash: PasswordHash, resealing account: Account, from oldKey: [UInt8], to newKey: [UInt8]
-  ) throws(AuthenticationError) {
+  ) throws(AuthenticationError) -> Account? {
     let resealed = try account.sealedSecret.map { sealed throws(AuthenticationError) in
       try crypto { () throws(CryptoError) in
         try SecretBox.seal(SecretBox.open(sealed, key: oldKey), key: newKey)
       }
     }
-    try storage { database throws(SQLiteError) in
-      try database.transaction { () throws(SQLiteError) in
+    let encoded = hash.encoded
+    let stored = try storage { database throws(SQLiteError) -> Bool in
+      try database.transaction { () throws(SQLiteError) -> Bool in
+        guard try Self.isUnchanged(account, in: database) else { return false }
         try database.run(
-          "UPDATE accounts SET password_hash = ? WHERE id = ?", .text(hash.encoded),
+          "UPDATE accounts SET password_hash = ? WHERE id = ?", .text(encoded),
           SQLiteValue(account.id))
         if let resealed {
           try database.run(
             "UPDATE two_factor SET sealed_secret = ? WHERE account_id = ?", .blob(resealed),
             SQLiteValue(account.id))
         }
+        return true
       }
     }
+    guard stored else { return nil }
+    return Account(
+      id: account.id, userName: account.userName, key: account.key, hash: hash,
+      storedHash: encoded, sealedSecret: resealed)
+  }
+
+  /// Whether the account's password hash and two-factor secret are as `account` read them:
+  /// checked in the transaction that acts on a password checked before it.
+  private static func isUnchanged(
+    _ account: Account, in database: Database
+  ) throws(SQLiteError) -> Bool {
+    guard
+      let row = try database.query(
+        """
+        SELECT password_hash, sealed_secret
+        FROM accounts LEFT JOIN two_factor ON two_factor.account_id = accounts.id
+        WHERE accounts.id = ?
+        """, SQLiteValue(account.id)
+      ).first
+    else { return false }
+    let hash: String = try row.get(0)
+    let sealed: [UInt8]? = try row.get(1)
+    return hash == account.storedHash && sealed == account.sealedSecret
   }
 
   private func account(key: String) throws(AuthenticationError) -> Account? {
@@ -482,9 +527,11 @@ final class Accounts: Sendable {
     }
     guard let row else { return nil }
     do {
+      let storedHash: String = try row.get(2)
       return Account(
         id: try row.get(0), userName: Self.displayed(try row.get(1)), key: key,
-        hash: try PasswordHash(encoded: try row.get(2)), sealedSecret: try row.get(3))
+        hash: try PasswordHash(encoded: storedHash), storedHash: storedHash,
+        sealedSecret: try row.get(3))
     } catch {
       throw .storage("The stored password for this account is damaged.")
     }
@@ -726,6 +773,8 @@ private struct Account: Sendable {
   let userName: String
   let key: String
   let hash: PasswordHash
+  /// The hash as stored, to tell whether another program has changed it since.
+  let storedHash: String
   let sealedSecret: [UInt8]?
 }
 

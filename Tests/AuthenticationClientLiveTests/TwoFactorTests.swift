@@ -4,6 +4,7 @@ import Crypto
 import DatabaseClient
 import DatabaseClientLive
 import Foundation
+import SQLite
 import TestSupport
 import Testing
 
@@ -269,6 +270,56 @@ struct TwoFactorRaceTests {
     guard case .signedIn = try await harness.client.login("ann", "another horse") else {
       Issue.record("the new account does not sign in with its password alone")
       return
+    }
+  }
+}
+
+/// Requests that act on a password checked before their write, raced by another process that
+/// changes the password in between: the write refuses, rather than saying it was done.
+struct PasswordRaceTests {
+  /// Two processes change ann's password with the same old one while a third holds the
+  /// database's write lock, so that both check the old password before either writes.
+  @Test func ofTwoChangesFromTheSameOldPasswordOnlyTheOneStoredIsSaidToBeMade() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    let harness = try Harness(path: path)
+    _ = try await harness.client.createAccount("ann", "correct horse")
+    let clock = harness.clock
+    let other = AuthenticationClient.live(
+      database: try LocalDatabase(path: path), passwordAlgorithm: .scrypt(logN: 4, r: 1, p: 1),
+      now: { clock.now })
+    // The lock is held and let go on a thread of its own: the two changes wait for it in
+    // SQLite's busy handler, blocking the threads they run on.
+    let locked = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      let holder = try? Database(path: path)
+      try? holder?.execute("BEGIN IMMEDIATE")
+      locked.signal()
+      usleep(300_000)
+      try? holder?.execute("COMMIT")
+    }
+    locked.wait()
+    async let first = Self.change(harness.client, to: "battery staple")
+    async let second = Self.change(other, to: "purple monkey")
+    let outcomes = [("battery staple", await first), ("purple monkey", await second)]
+    let made = outcomes.filter { $0.1 == nil }.map(\.0)
+    #expect(made.count == 1)
+    #expect(outcomes.allSatisfy { $0.1 == nil || $0.1 == .invalidCredentials })
+    for (password, _) in outcomes {
+      let signsIn = (try? await harness.client.login("ann", password)) != nil
+      #expect(signsIn == made.contains(password), "\(password)")
+    }
+  }
+
+  /// The error a password change ended with, or `nil` when it was made.
+  private static func change(
+    _ client: AuthenticationClient, to password: String
+  ) async -> AuthenticationError? {
+    do {
+      try await client.changePassword(credentials("ann", "correct horse"), password)
+      return nil
+    } catch {
+      return error as? AuthenticationError ?? .storage("\(error)")
     }
   }
 }
