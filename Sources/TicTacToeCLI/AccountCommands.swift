@@ -27,7 +27,8 @@ struct CommandFailure: Error {
   init(_ error: any Error) {
     switch error {
     case let error as CommandFailure: self = error
-    case let error as UsageError: self = .usage(error.message)
+    case let error as UsageError:
+      self = error.isInputFailure ? .failure(error.message) : .usage(error.message)
     case let error as DatabaseError: self = .failure(error.message)
     case let error as AuthenticationError:
       switch error {

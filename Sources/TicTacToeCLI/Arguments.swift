@@ -4,9 +4,15 @@ import GameRules
 public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// One sentence saying what is wrong and, where it helps, what to do.
   public var message: String
+  /// Whether standard input could not be read: a failure of the world (exit 1), not of what
+  /// was typed (exit 2).
+  public var isInputFailure = false
 
   /// Creates an error with a sentence.
-  public init(_ message: String) { self.message = message }
+  public init(_ message: String, isInputFailure: Bool = false) {
+    self.message = message
+    self.isInputFailure = isInputFailure
+  }
 
   public var description: String { message }
 }

@@ -86,7 +86,7 @@ struct PasswordInput {
       if code != 0 {
         throw UsageError(
           "Standard input could not be read (\(LineReader.Failure(code: code).reason)), so \(what) "
-            + "was not read.")
+            + "was not read.", isInputFailure: true)
       }
       throw UsageError("Standard input ended before \(what).")
     }

@@ -60,11 +60,19 @@ struct InputLimitTests {
     #expect(said == "tictactoe: The input could not be read (Is a directory).\n", "\(arguments)")
   }
 
-  @Test func aPasswordThatCannotBeReadIsNotSaidToHaveEnded() throws {
-    let (_, said) = try withAFolderAsInput(["login", "ann", "--password-stdin"])
+  /// A password that cannot be read is a failure of the input, as elsewhere (exit 1), not a
+  /// usage error.
+  @Test(arguments: [
+    ["login", "ann", "--password-stdin"], ["account", "create", "ann", "--password-stdin"],
+    ["account", "passwd", "ann", "--password-stdin"],
+  ])
+  func aPasswordThatCannotBeReadIsNotSaidToHaveEnded(arguments: [String]) throws {
+    let (status, said) = try withAFolderAsInput(arguments)
+    #expect(status == 1, "\(arguments)")
+    let what = arguments[1] == "passwd" ? "old password" : "password"
     #expect(
       said
-        == "tictactoe: Standard input could not be read (Is a directory), so the password was "
-        + "not read.\n")
+        == "tictactoe: Standard input could not be read (Is a directory), so the \(what) was "
+        + "not read.\n", "\(arguments)")
   }
 }
