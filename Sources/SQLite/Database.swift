@@ -67,6 +67,7 @@ public final class Database {
     guard !FileSystem.isSpecialFile(path) else {
       throw SQLiteError(kind: .notAFile, message: "not a file", path: path)
     }
+    if mode != .readOnly { FileSystem.removeAbandonedTemporaryFiles(beside: path) }
     if mode == .readWriteCreate {
       try Self.create(at: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds) { _ in }
     }
@@ -281,7 +282,8 @@ public final class Database {
     preparing body: (Database) throws(SQLiteError) -> Void
   ) throws(SQLiteError) -> Bool {
     guard !FileSystem.exists(path) else { return false }
-    let temporary = try FileSystem.createTemporaryFile(beside: path)
+    let (temporary, lock) = try FileSystem.createTemporaryFile(beside: path)
+    defer { close(lock) }
     do throws(SQLiteError) {
       do {
         let database = try Database(

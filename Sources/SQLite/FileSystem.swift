@@ -9,20 +9,76 @@ enum FileSystem {
   }
 
   /// Creates an empty file readable and writable by its owner only, with a fresh name in the
-  /// folder of `path`, and returns its path.
+  /// folder of `path`, and returns its path with a descriptor that holds an exclusive `flock`
+  /// on it: while the creating process lives, ``removeAbandonedTemporaryFiles(beside:)``
+  /// leaves the file alone. The caller closes the descriptor once the file is gone.
   ///
   /// SQLite gives its `-wal` and `-shm` files the main file's permissions, so they stay private
   /// too.
-  static func createTemporaryFile(beside path: String) throws(SQLiteError) -> String {
-    let slash = path.lastIndex(of: "/")
-    let folder = slash.map { String(path[...$0]) } ?? ""
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    var template = Array((folder + "." + name + ".new-XXXXXX").utf8CString)
+  static func createTemporaryFile(
+    beside path: String
+  ) throws(SQLiteError) -> (path: String, lock: Int32) {
+    let (folder, name) = split(path)
+    var template = Array((folder + "." + name + temporaryMarker + "XXXXXX").utf8CString)
     // mkstemp opens with mode 0600 and writes the name it chose into the template.
     let descriptor = mkstemp(&template)
     guard descriptor >= 0 else { throw error(errno, path: path) }
-    close(descriptor)
-    return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    // Nobody else knows the name yet, so the lock is free; the file stays empty until SQLite
+    // writes to it, after this.
+    flock(descriptor, LOCK_EX)
+    let temporary = String(
+      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return (temporary, descriptor)
+  }
+
+  /// What follows a database's name in the name of a temporary file made to create it.
+  private static let temporaryMarker = ".new-"
+
+  /// The folder of `path` (with its slash, or empty) and the file's name.
+  private static func split(_ path: String) -> (folder: String, name: String) {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[...$0]) } ?? ""
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    return (folder, name)
+  }
+
+  /// Removes what a creation of the database at `path` left when its process was killed:
+  /// a temporary database no living process holds, with its journal and log.
+  ///
+  /// One killed after the new file took its real name would otherwise leave the database
+  /// with two names, which opening refuses. A file still empty may be one whose creator has
+  /// not locked it yet, and is left unless it is a minute old.
+  static func removeAbandonedTemporaryFiles(beside path: String) {
+    let (folder, name) = split(path)
+    let prefix = "." + name + temporaryMarker
+    guard let directory = opendir(folder.isEmpty ? "." : folder) else { return }
+    var found: [String] = []
+    while let entry = readdir(directory) {
+      let entryName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if entryName.hasPrefix(prefix) { found.append(folder + entryName) }
+    }
+    closedir(directory)
+    let companions = ["-journal", "-wal", "-shm"]
+    for file in found where !companions.contains(where: { file.hasSuffix($0) }) {
+      let descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+      guard descriptor >= 0 else { continue }
+      defer { close(descriptor) }
+      var status = stat()
+      guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        flock(descriptor, LOCK_EX | LOCK_NB) == 0,
+        status.st_size > 0 || time(nil) - status.st_mtim.tv_sec > 60
+      else { continue }
+      removeDatabaseFiles(file)
+    }
+    // A journal or log whose temporary database is gone belongs to no creation.
+    for file in found {
+      guard let suffix = companions.first(where: { file.hasSuffix($0) }),
+        !exists(String(file.dropLast(suffix.count)))
+      else { continue }
+      unlink(file)
+    }
   }
 
   /// Whether the write-ahead log beside the database at `path` holds anything (a missing or

@@ -128,3 +128,52 @@ struct OpeningTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
   }
 }
+
+/// What a creation killed part-way leaves beside the database is cleared at the next opening
+/// that may write, unless a living process is still making it.
+struct AbandonedCreationTests {
+  private func names(in folder: TemporaryFolder) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+  }
+
+  /// A creation killed after its file took the real name leaves the database with two names,
+  /// which opening would refuse for good.
+  @Test func aCreationKilledAfterItsLinkDoesNotLockTheDatabaseOut() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    let database = try Database(path: path)
+    try database.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (7)")
+    #expect(link(path, folder.file(".games.sqlite.new-AbCdEf")) == 0)
+    let reopened = try Database(path: path, mode: .readWrite)
+    #expect(try reopened.query("SELECT n FROM t")[0].get(0) == 7)
+    #expect(!(try names(in: folder)).contains(".games.sqlite.new-AbCdEf"))
+  }
+
+  @Test func anAbandonedFileAndItsJournalGoAndAFileBeingMadeStays() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    _ = try Database(path: path)
+    let abandoned = folder.file(".games.sqlite.new-Killed")
+    #expect(FileManager.default.createFile(atPath: abandoned, contents: Data([1, 2, 3])))
+    #expect(FileManager.default.createFile(atPath: abandoned + "-journal", contents: Data([4])))
+    let orphan = folder.file(".games.sqlite.new-Gone00-wal")
+    #expect(FileManager.default.createFile(atPath: orphan, contents: Data([5])))
+    // One a living process holds, and one just made and not yet locked.
+    let held = folder.file(".games.sqlite.new-Living")
+    #expect(FileManager.default.createFile(atPath: held, contents: Data([6])))
+    let holder = open(held, O_RDONLY)
+    defer { close(holder) }
+    #expect(flock(holder, LOCK_EX) == 0)
+    let fresh = folder.file(".games.sqlite.new-Fresh0")
+    #expect(FileManager.default.createFile(atPath: fresh, contents: Data()))
+    // Another database's files in the same folder are not this one's.
+    let other = folder.file(".other.sqlite.new-Killed")
+    #expect(FileManager.default.createFile(atPath: other, contents: Data([7])))
+    _ = try Database(path: path, mode: .readWrite)
+    #expect(
+      try names(in: folder) == [
+        ".games.sqlite.new-Fresh0", ".games.sqlite.new-Living", ".other.sqlite.new-Killed",
+        "games.sqlite",
+      ])
+  }
+}
