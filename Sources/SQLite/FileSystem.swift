@@ -8,10 +8,12 @@ enum FileSystem {
     return lstat(path, &status) == 0
   }
 
-  /// Creates an empty file readable and writable by its owner only, with a fresh name in the
-  /// folder of `path`, and returns its path with a descriptor that holds an exclusive `flock`
-  /// on it: while the creating process lives, ``removeAbandonedTemporaryFiles(beside:)``
-  /// leaves the file alone. The caller closes the descriptor once the file is gone.
+  /// Creates an empty file readable and writable by its owner only, beside `path`.
+  ///
+  /// The file gets a fresh name in the folder of `path`. It comes with a descriptor that holds
+  /// an exclusive `flock` on it: while the creating process lives,
+  /// ``removeAbandonedTemporaryFiles(beside:)`` leaves the file alone. The caller closes the
+  /// descriptor once the file is gone.
   ///
   /// SQLite gives its `-wal` and `-shm` files the main file's permissions, so they stay private
   /// too.
