@@ -87,6 +87,19 @@ extension OnlineGame.State {
 
   // MARK: - Full screen
 
+  /// How to come back to the game, as a sentence.
+  private var continuing: String {
+    let user = userName.map(shown) ?? "NAME"
+    return "run tictactoe play --server \(server) --user \(user) --join \(code ?? "CODE") to "
+      + "continue."
+  }
+
+  /// What is said when input ends while the server cannot be reached.
+  var unreachableAtTheEnd: String {
+    "Input ended while the server at \(server) could not be reached; if it comes back within "
+      + "its reconnect grace, the seat is held: \(continuing)"
+  }
+
   /// The title line: whose turn it is, the wait, or the result.
   ///
   /// For example `ann, place your X`, `Waiting for bob to place O…`, `Winner! Congrats ann!`.
@@ -239,9 +252,7 @@ extension OnlineGame.State {
     case .unknownCommand(let text):
       return "Unknown command \"\(text.quotable)\". \(Self.typingHelp)"
     case .inputEnded:
-      let user = userName.map(shown) ?? "NAME"
-      return "Input ended; the seat is held for a while: run tictactoe play --server \(server) "
-        + "--user \(user) --join \(code ?? "CODE") to continue."
+      return "Input ended; the seat is held for a while: \(continuing)"
     case .joined, .refused, .away, .back, .reconnecting, .retrying, .reconnected, .notConnected,
       .stopped, .cancelled, .notCancelled:
       return lines(for: notice).first.flatMap { line in

@@ -21,12 +21,41 @@ extension OnlineGame.State {
       return "The server at \(server) sent game \(snapshot.code) again with moves other than "
         + "those already played."
     }
-    if self.snapshot == nil, case .create = intent,
-      snapshot.status != .waiting || snapshot.role != .x || snapshot.o != nil
+    if self.snapshot == nil, case .create(let options) = intent {
+      if snapshot.status != .waiting || snapshot.role != .x || snapshot.o != nil
         || !snapshot.moves.isEmpty
+      {
+        return "The server at \(server) answered the request for a new game with game "
+          + "\(snapshot.code), which is not new."
+      }
+      let firstMover: Mark? =
+        switch options.first {
+        case .x: .x
+        case .o: .o
+        case .random: nil
+        }
+      if snapshot.rows != options.rows || snapshot.columns != options.columns
+        || snapshot.k != options.k || firstMover.map({ $0 != snapshot.firstMover }) ?? false
+      {
+        return "The server at \(server) answered the request for a new game with a game of "
+          + "other settings (\(snapshot.rows)×\(snapshot.columns), \(snapshot.k) in a row, "
+          + "\(snapshot.firstMover.symbol) first)."
+      }
+    }
+    // Nobody plays an empty seat, and a game waits for an opponent only before its moves.
+    if snapshot.status == .waiting,
+      snapshot.x == nil || snapshot.o != nil || !snapshot.moves.isEmpty
     {
-      return "The server at \(server) answered the request for a new game with game "
-        + "\(snapshot.code), which is not new."
+      return "The server at \(server) sent game \(snapshot.code) as waiting for an opponent, "
+        + "with its seats or moves saying otherwise."
+    }
+    // A finished game may have lost a seat's account since.
+    if snapshot.status == .playing, snapshot.x == nil || snapshot.o == nil {
+      return "The server at \(server) sent game \(snapshot.code) under way with a seat empty."
+    }
+    if !snapshot.isFinished, !isSpectator, let role = snapshot.role, snapshot.player(role) == nil {
+      return "The server at \(server) sent game \(snapshot.code) with this player's own seat "
+        + "empty."
     }
     let start: Board
     do {
@@ -82,6 +111,42 @@ extension OnlineGame.State {
         + "make it."
     }
     return nil
+  }
+
+  /// Why the refusal of the move at `cell` cannot be, in one sentence, or `nil` when it can:
+  /// the game as this client holds it says otherwise.
+  ///
+  /// Messages come in order, so the board is the server's up to the refusal, except for a
+  /// move of the opponent's made while this player's own was on its way: a refusal of a move
+  /// sent out of turn is believed.
+  func violation(refusedMove refusal: Refusal, at cell: Cell) -> String? {
+    guard let snapshot, let board else { return nil }
+    let isOwnTurn =
+      snapshot.status == .playing && snapshot.role != nil
+      && mover(ofPly: snapshot.moves.count) == snapshot.role
+    let contradicted: Bool
+    switch refusal.code {
+    case .cellOutOfBounds:
+      // The client sends only cells of the board.
+      contradicted = board.contains(cell)
+    case .gameFull:
+      contradicted = true
+    case .notAPlayer:
+      contradicted = snapshot.role != nil
+    case .gameNotStarted:
+      contradicted = snapshot.status == .playing
+    case .gameOver:
+      contradicted = !isOver
+    case .cellTaken:
+      contradicted = isOwnTurn && board.contains(cell) && board[cell] == nil
+    case .notYourTurn, .staleMove:
+      contradicted = isOwnTurn
+    default:
+      contradicted = false
+    }
+    guard contradicted else { return nil }
+    return "The server at \(server) refused the move at \(cell.name) with a reason this game "
+      + "contradicts (\(refusal.code))."
   }
 
   /// Why `end` cannot end the game as it stands, in one sentence, or `nil` when it can.

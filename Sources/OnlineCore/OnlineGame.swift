@@ -368,6 +368,10 @@ public struct OnlineGame: Reducer {
         return .none
       }
       if state.isCancellable, state.link == .live { return cancel(&state, leaving: .inputEnded) }
+      guard state.link == .live || state.isOver else {
+        // Whether the seat is held is the server's to say, and it cannot be reached.
+        return stop(state.unreachableAtTheEnd, state: &state)
+      }
       state.notices.append(.inputEnded)
       return leave(&state, then: nil)
     }
@@ -559,18 +563,19 @@ public struct OnlineGame: Reducer {
     }
     guard !isPermanent else { return stop(reason, state: &state) }
     let attempt = state.link == .live ? 1 : state.link.attempt + 1
-    guard attempt <= backoff.attempts else {
+    let attempts = state.hasBeenLive ? backoff.attempts : backoff.firstAttempts
+    guard attempt <= attempts else {
       // The reason is a sentence of its own; the giving up extends it rather than nesting it.
       let game = state.snapshot == nil ? "no game was shown" : "the game is left as it is"
       return stop(
-        "\(cause(reason, state: state)); gave up after \(backoff.attempts) attempts, and \(game).",
+        "\(cause(reason, state: state)); gave up after \(attempts) attempts, and \(game).",
         state: &state)
     }
-    // Said once: when a live game drops, or when the first connection fails before any game
-    // was shown, so that the retries are never silent.
+    // Said when a live game drops, and why the next attempt failed too (or why the first
+    // connection failed before any game was shown), so that the retries are never silent.
     if attempt == 1 {
       state.notices.append(.reconnecting)
-    } else if attempt == 2 && !state.hasBeenLive {
+    } else if attempt == 2 {
       state.notices.append(.retrying(cause(reason, state: state) + "."))
     }
     state.link = .waiting(attempt: attempt)
@@ -785,6 +790,15 @@ public struct OnlineGame: Reducer {
       : (state.link == .live && Self.gameRequests.contains(refusal.request))
     {
       return .none
+    }
+    if refusal.request == Self.moveRequest, let cell = state.pendingMove {
+      if let violation = state.violation(refusedMove: refusal, at: cell) {
+        return stop(violation, state: &state)
+      }
+      // The game is gone from the server: playing on would be playing nothing.
+      if refusal.code == .noSuchGame {
+        return stop(OnlineGame.sentence(for: refusal, code: state.code), state: &state)
+      }
     }
     switch refusal.code {
     case .noSuchGame, .gameFull, .gameOver, .notSignedIn, .invalidSettings, .unsupportedVersion,

@@ -34,9 +34,9 @@ struct OnlineGameLiesTests {
   }
 
   /// Ann's client, having asked for a new game and waiting for it.
-  private func annCreating() -> TestStore<OnlineGame> {
+  private func annCreating(_ options: GameOptions = GameOptions()) -> TestStore<OnlineGame> {
     var state = OnlineGame.State(
-      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
+      server: server, intent: .create(options), userName: "ann", token: "t1")
     state.link = .joining(attempt: 1)
     return TestStore(initialState: state) {
       OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
@@ -153,6 +153,92 @@ struct OnlineGameLiesTests {
       on: .game(snapshot(moves: [Self.a1, Self.b2], role: .x)),
       saying: "The server at example.org:7457 sent game ABC234 again with moves other than those "
         + "already played.")
+  }
+
+  @Test func aGameOfOtherSettingsIsNotTakenForTheOneCreated() async {
+    let asked = [
+      GameOptions(rows: 5, columns: 5, k: 4), GameOptions(rows: 3, columns: 4, k: 3),
+      GameOptions(first: .o),
+    ]
+    for options in asked {
+      await stops(
+        annCreating(options), on: .game(snapshot(o: nil, status: .waiting, role: .x)),
+        saying: "The server at example.org:7457 answered the request for a new game with a "
+          + "game of other settings (3×3, 3 in a row, X first).")
+    }
+    // A coin toss may give either side the first move.
+    let store = annCreating(GameOptions(first: .random))
+    await store.send(.link(.message(.game(snapshot(o: nil, status: .waiting, role: .x))))) {
+      $0.snapshot = snapshot(o: nil, status: .waiting, role: .x)
+      $0.link = .live
+      $0.hasBeenLive = true
+      $0.notices = [.created(code: code), .shown]
+    }
+    await store.finish()
+  }
+
+  /// Seats that contradict the game's moves or status, in the game as shown.
+  @Test func aGameWhoseSeatsContradictItIsNotShown() async {
+    var watched = OnlineGame.State(
+      server: server, intent: .watch(code: code), userName: nil, token: nil)
+    watched.link = .joining(attempt: 1)
+    var xEmpty = snapshot(moves: [Self.a1], role: nil)
+    xEmpty.x = nil
+    let lies: [(GameSnapshot, String)] = [
+      (
+        snapshot(moves: [Self.a1], o: nil, status: .waiting, role: nil),
+        "sent game ABC234 as waiting for an opponent, with its seats or moves saying otherwise."
+      ),
+      (
+        snapshot(moves: [], o: bob, status: .waiting, role: nil),
+        "sent game ABC234 as waiting for an opponent, with its seats or moves saying otherwise."
+      ),
+      (xEmpty, "sent game ABC234 under way with a seat empty."),
+      (
+        snapshot(moves: [Self.a1], o: nil, role: nil),
+        "sent game ABC234 under way with a seat empty."
+      ),
+    ]
+    for (lie, sentence) in lies {
+      let store = TestStore(initialState: watched) {
+        OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+      }
+      await stops(store, on: .game(lie), saying: "The server at example.org:7457 " + sentence)
+    }
+  }
+
+  /// A refusal of ann's move at b2, on her turn, for a reason the game she sees contradicts.
+  @Test(arguments: [
+    ErrorCode.cellOutOfBounds, .gameFull, .notAPlayer, .gameNotStarted, .gameOver, .cellTaken,
+    .notYourTurn, .staleMove,
+  ])
+  func aRefusalOfTheMoveThatTheGameContradictsStopsTheClient(code refusalCode: ErrorCode) async {
+    await stops(
+      annPlayingX(ScriptedLink(), pendingMove: Self.b2),
+      on: .refused(Refusal(refusalCode, request: OnlineGame.moveRequest)),
+      saying: "The server at example.org:7457 refused the move at b2 with a reason this game "
+        + "contradicts (\(refusalCode)).")
+  }
+
+  @Test func aMoveRefusedForAGameTheServerNoLongerHasStopsTheClient() async {
+    await stops(
+      annPlayingX(ScriptedLink(), pendingMove: Self.b2),
+      on: .refused(Refusal(.noSuchGame, request: OnlineGame.moveRequest)),
+      saying: "There is no game with the code ABC234; check the invite code.")
+  }
+
+  /// Out of turn, ann's move may meet the opponent's on its way: the refusal is believed.
+  @Test func aRefusalOfAMoveSentOutOfTurnIsBelieved() async {
+    let b3 = Cell(row: 2, column: 1)
+    for refusalCode in [ErrorCode.notYourTurn, .cellTaken, .staleMove] {
+      let store = annPlayingX(ScriptedLink(), moves: [Self.a1], pendingMove: b3)
+      let refusal = Refusal(refusalCode, request: OnlineGame.moveRequest)
+      await store.send(.link(.message(.refused(refusal)))) {
+        $0.pendingMove = nil
+        $0.notices = [.refused(refusal, cell: b3)]
+      }
+      await store.finish()
+    }
   }
 
   /// Answers to nothing this client asked change nothing: an away notice for the player who is

@@ -180,6 +180,9 @@ struct OnlineGameTests {
     link.emit(.closed(reason: "refused", isPermanent: false))
     await store.receive(.link(.closed(reason: "refused", isPermanent: false))) {
       $0.link = .waiting(attempt: 2)
+      // Why the server is still away is said once, so that the retries are not silent.
+      $0.notices.append(
+        .retrying("The connection to the server at example.org:7457 ended (refused)."))
     }
     #expect(await clock.waitForSleepers(1))
     await clock.advance(by: .milliseconds(500))
@@ -291,13 +294,13 @@ struct OnlineGameTests {
   @Test func aServerThatNeverComesBackIsGivenUp() async {
     let link = ScriptedLink()
     let clock = TestClock()
-    var backoff = Backoff()
-    backoff.attempts = 2
+    // Before any game was shown, after 3 attempts (the default); once one was, after as many
+    // as the backoff gives.
     var state = OnlineGame.State(
       server: server, intent: .join(code: code), userName: "ann", token: "t1")
-    state.link = .connecting(attempt: 2)
+    state.link = .connecting(attempt: 3)
     let store = TestStore(initialState: state) {
-      OnlineGame(link: link.client, clock: clock.client, backoff: backoff)
+      OnlineGame(link: link.client, clock: clock.client)
     }
     let reason = "Cannot reach the server at example.org:7457: could not connect (refused)."
     await store.send(.link(.closed(reason: reason, isPermanent: false))) {
@@ -305,10 +308,27 @@ struct OnlineGameTests {
       $0.notices = [
         .stopped(
           "Cannot reach the server at example.org:7457: could not connect (refused); gave up"
-            + " after 2 attempts, and no game was shown.")
+            + " after 3 attempts, and no game was shown.")
       ]
     }
     await store.finish()
+    var backoff = Backoff()
+    backoff.attempts = 5
+    state.snapshot = snapshot()
+    state.hasBeenLive = true
+    state.link = .connecting(attempt: 5)
+    let live = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: clock.client, backoff: backoff)
+    }
+    await live.send(.link(.closed(reason: reason, isPermanent: false))) {
+      $0.link = .closed
+      $0.notices = [
+        .stopped(
+          "Cannot reach the server at example.org:7457: could not connect (refused); gave up"
+            + " after 5 attempts, and the game is left as it is.")
+      ]
+    }
+    await live.finish()
   }
 
   /// A store of Bob's client, seated as O in a live game over `link`.

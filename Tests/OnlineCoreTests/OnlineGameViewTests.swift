@@ -293,10 +293,16 @@ struct OnlineGameViewTests {
     #expect(
       store.state.statusLine == "Not connected to the server just now; the move was not sent.")
     #expect(link.takeSent().isEmpty)
+    // Whether the seat is held is the server's to say: it is not said to be.
     await store.send(.view(.inputEnded)) {
       $0.link = .closed
-      $0.notices.append(.inputEnded)
+      $0.notices.append(
+        .stopped(
+          "Input ended while the server at example.org:7457 could not be reached; if it comes "
+            + "back within its reconnect grace, the seat is held: run tictactoe play --server "
+            + "example.org:7457 --user ann --join ABC234 to continue."))
     }
+    await store.skipInFlightEffects()
     await store.finish()
   }
 
