@@ -169,9 +169,11 @@ public struct OnlineGame: Reducer {
       return false
     }
 
-    /// Whether the player's own game is under way, so that leaving gives it up.
+    /// Whether the player's own game is under way, so that leaving gives it up. A client that
+    /// stopped (a server that broke the rules, a connection given up) leaves without a word to
+    /// the server, which holds the seat.
     public var isResignable: Bool {
-      snapshot?.role != nil && snapshot?.status == .playing
+      snapshot?.role != nil && snapshot?.status == .playing && link != .closed
     }
 
     /// Whether the player created the game shown and nobody has joined it, so that leaving it

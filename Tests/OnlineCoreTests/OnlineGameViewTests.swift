@@ -279,6 +279,26 @@ struct OnlineGameViewTests {
     await finished.finish()
   }
 
+  /// A client stopped by a server that broke the rules leaves its game with `q` at once: there
+  /// is no server to resign to, and the control says Leave.
+  @Test func aStoppedClientLeavesItsGameWithoutAQuestion() async {
+    let link = ScriptedLink()
+    let store = liveStore(link, moves: [b2])
+    let lie = ServerMessage.moved(code: code, ply: 1, cell: b2)
+    await store.send(.link(.message(lie))) {
+      $0.link = .closed
+      $0.notices = [
+        .stopped(
+          "The server at example.org:7457 sent a move that cannot be played: b2 is taken.")
+      ]
+    }
+    #expect(store.state.controls.map(\.control) == [.leave])
+    #expect(store.state.controls.map(\.isEnabled) == [true])
+    await store.send(.view(.quitTapped))
+    await store.receive(.delegate(.didQuit))
+    await store.finish()
+  }
+
   @Test func aMoveWhileReconnectingIsNotSent() async {
     let link = ScriptedLink()
     let store = liveStore(link)
