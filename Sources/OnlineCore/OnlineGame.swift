@@ -169,9 +169,10 @@ public struct OnlineGame: Reducer {
       return false
     }
 
-    /// Whether the player's own game is under way, so that leaving gives it up. A client that
-    /// stopped (a server that broke the rules, a connection given up) leaves without a word to
-    /// the server, which holds the seat.
+    /// Whether the player's own game is under way, so that leaving gives it up.
+    ///
+    /// A client that stopped (a server that broke the rules, a connection given up) leaves
+    /// without a word to the server, which holds the seat.
     public var isResignable: Bool {
       snapshot?.role != nil && snapshot?.status == .playing && link != .closed
     }
@@ -785,14 +786,21 @@ public struct OnlineGame: Reducer {
     default:
       break
     }
-    // A refusal of a move none is on its way for, or of a game asked for once the game is
-    // shown, answers nothing this client asked.
-    if refusal.request == Self.moveRequest
-      ? state.pendingMove == nil
-      : (state.link == .live && Self.gameRequests.contains(refusal.request))
-    {
-      return .none
+    // A refusal of a move none is on its way for, or of a request for a game other than the
+    // one this client waits for the answer to, answers nothing this client asked.
+    let answersNothingAsked: Bool
+    if refusal.request == Self.moveRequest {
+      answersNothingAsked = state.pendingMove == nil
+    } else if Self.gameRequests.contains(refusal.request) {
+      if case .joining = state.link {
+        answersNothingAsked = refusal.request != request(for: state).type
+      } else {
+        answersNothingAsked = true
+      }
+    } else {
+      answersNothingAsked = false
     }
+    if answersNothingAsked { return .none }
     if refusal.request == Self.moveRequest, let cell = state.pendingMove {
       if let violation = state.violation(refusedMove: refusal, at: cell) {
         return stop(violation, state: &state)

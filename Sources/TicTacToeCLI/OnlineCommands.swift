@@ -1,5 +1,6 @@
 import AppLive
 import AuthenticationClient
+import AuthenticationClientLive
 import Console
 import DatabaseClient
 import DatabaseClientLive
@@ -77,9 +78,31 @@ extension CLI {
       throw .failure(error.message)
     }
     if case .refused(let refusal) = answer {
-      throw .failure(OnlineGame.sentence(for: refusal, code: nil))
+      throw .failure(
+        readRefusalViolation(refusal, to: message, server: session.address)
+          ?? OnlineGame.sentence(for: refusal, code: nil))
     }
     return answer
+  }
+
+  /// Why a refusal cannot answer `request`, a request that reads what the server keeps, in one
+  /// sentence, or `nil` when it can: it names another request, or a reason that does not
+  /// apply (a wait for signing in, to a request that signs nothing in).
+  static func readRefusalViolation(
+    _ refusal: Refusal, to request: ClientMessage, server: ServerAddress
+  ) -> String? {
+    var reasons: Set<ErrorCode> = [
+      .busy, .serverError, .shuttingDown, .malformedMessage, .frameTooLarge, .helloExpected,
+      .unsupportedVersion,
+    ]
+    switch request {
+    case .requestStats, .requestHistory: reasons.insert(.noSuchUser)
+    case .requestFinishedGame: reasons.insert(.noSuchGame)
+    default: break
+    }
+    guard refusal.request != request.type || !reasons.contains(refusal.code) else { return nil }
+    return "The server at \(server) refused the request with a reason that does not apply to it "
+      + "(\(refusal.code))."
   }
 
   // MARK: - games
@@ -124,6 +147,11 @@ extension CLI {
       }
       await session.close()
       switch answer {
+      case .stats(let stats) where UserName.key(stats.userName) != UserName.key(user):
+        throw .failure(
+          "The server at \(session.address) answered with the stats of "
+            + "\(stats.userName.escapingControlCharacters) for those of "
+            + "\(user.escapingControlCharacters).")
       case .stats(let stats):
         Console.line(
           options.json
@@ -134,7 +162,9 @@ extension CLI {
           "There is no account named \(user.escapingControlCharacters) on "
             + "\(session.address).")
       case .refused(let refusal):
-        throw .failure(OnlineGame.sentence(for: refusal, code: nil))
+        throw .failure(
+          readRefusalViolation(refusal, to: .requestStats(userName: user), server: session.address)
+            ?? OnlineGame.sentence(for: refusal, code: nil))
       default:
         throw .failure("The server answered with something else than stats.")
       }
@@ -154,10 +184,19 @@ extension CLI {
         throw .usage("Online games belong to an account: tictactoe history NAME --server HOST.")
       }
       let (games, server) = try await wholeHistory(of: user, common)
-      // A result the moves contradict is the server's fault, not a record to list.
+      // A result the moves contradict is the server's fault, not a record to list, and so is
+      // a game the account did not play.
       if let wrong = games.first(where: { !$0.resultFollowsFromItsMoves }) {
         throw .failure(
           "The server at \(server) sent game \(wrong.id) with a result its moves do not give.")
+      }
+      let key = UserName.key(user)
+      if let stranger = games.first(where: {
+        UserName.key($0.xName) != key && UserName.key($0.oName) != key
+      }) {
+        throw .failure(
+          "The server at \(server) sent game \(stranger.id), which "
+            + "\(user.escapingControlCharacters) did not play, as one of theirs.")
       }
       let records = games.map(GameRecord.init)
       if json {
@@ -179,9 +218,15 @@ extension CLI {
           ? "There is no finished game with id \(gameID) on \(server); tictactoe history NAME "
             + "--server \(server) lists them." : nil
       }
-      guard let game = games.first, let text = RecordFormatting.replayText(GameRecord(game))
+      guard games.count == 1, let game = games.first, game.id == gameID else {
+        throw .failure(
+          "The server at \(server) answered the request for game \(gameID) with other games.")
+      }
+      guard game.resultFollowsFromItsMoves,
+        let text = RecordFormatting.replayText(GameRecord(game))
       else {
-        throw .failure("Game \(gameID) on \(server) has moves that cannot be replayed.")
+        throw .failure(
+          "The server at \(server) sent game \(gameID) with a result its moves do not give.")
       }
       Console.line(text)
     }
@@ -251,7 +296,8 @@ extension CLI {
     case .refused(let refusal):
       await session.close()
       throw .failure(
-        sentence(refusal, session.address) ?? OnlineGame.sentence(for: refusal, code: nil))
+        readRefusalViolation(refusal, to: request, server: session.address)
+          ?? sentence(refusal, session.address) ?? OnlineGame.sentence(for: refusal, code: nil))
     default:
       await session.close()
       throw .failure("The server answered with something else than finished games.")

@@ -207,6 +207,17 @@ struct OnlineGameLiesTests {
     }
   }
 
+  /// Waiting for the game she asked to create, ann's client does not follow the refusal of a
+  /// join it never sent.
+  @Test func theRefusalOfAnotherGameRequestIsNotFollowed() async {
+    let store = annCreating()
+    await store.send(
+      .link(.message(.refused(Refusal(.gameFull, request: ClientMessage.joinGame(code: "").type))))
+    )
+    #expect(store.state.link == .joining(attempt: 1))
+    await store.finish()
+  }
+
   /// A refusal of ann's move at b2, on her turn, for a reason the game she sees contradicts.
   @Test(arguments: [
     ErrorCode.cellOutOfBounds, .gameFull, .notAPlayer, .gameNotStarted, .gameOver, .cellTaken,
