@@ -90,7 +90,30 @@ def snapshot(moves=(), role=None):
 
 
 NO_SUCH_GAME = 16
+RATE_LIMITED = 9
 JOIN_GAME = 0x11
+LIST_GAMES = 0x13
+
+
+def stats(name):
+    """Stats of `name`: rating 1500, one win, no streak to speak of."""
+    return b"\x97" + string(name) + struct.pack(">IIIIII", 1500, 1, 0, 0, 1, 1)
+
+
+def finished_games(*games):
+    """A page of finished 3×3 games, each (id, x name, o name, moves as (row, column), winner
+    as 0 X, 1 O or None)."""
+    payload = b"\x99" + struct.pack(">H", len(games))
+    for game_id, x, o, moves, winner in games:
+        payload += struct.pack(">q", game_id) + string(x) + string(o) + bytes([3, 3, 3, 0])
+        payload += struct.pack(">H", len(moves)) + b"".join(bytes(move) for move in moves)
+        payload += b"\x00" if winner is None else b"\x01" + bytes([winner])
+        payload += struct.pack(">qq", 1_700_000_000_000, 1_700_000_060_000)
+    return payload
+
+
+# X takes the top row: a win for X.
+TOP_ROW = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]
 
 
 # MARK: - The fake server
@@ -480,7 +503,34 @@ def silent_mid_game():
         print(f"silent server counted as lost after {seconds:.1f} s")
 
 
-checks = [silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
+def records_of_something_else():
+    """Answers to `stats`, `history`, `replay` and `games` that answer another request: the
+    client names the server's fault and exits 1, showing none of it."""
+    cases = [
+        (["stats", "ann"], stats("mallory"),
+         "answered with the stats of mallory for those of ann."),
+        (["history", "ann"], finished_games((5, "eve", "bob", TOP_ROW, 0)),
+         "sent game 5, which ann did not play, as one of theirs."),
+        (["replay", "5"], finished_games((6, "ann", "bob", TOP_ROW, 0)),
+         "answered the request for game 5 with other games."),
+        (["replay", "5"], finished_games((5, "ann", "bob", TOP_ROW, None)),
+         "sent game 5 with a result its moves do not give."),
+        (["games"], struct.pack(">BHBI", 0x82, RATE_LIMITED, LIST_GAMES, 0xFFFFFFFF),
+         "refused the request with a reason that does not apply to it (rateLimited)."),
+    ]
+    for arguments, answer, sentence in cases:
+        def script(connection, server, answer=answer):
+            server.read(connection)  # the request
+            connection.sendall(frame(answer))
+            hold(connection, server, 10)
+
+        server = FakeServer(script)
+        status, out, err, seconds = client(server, arguments, timeout=60)
+        check(status == 1 and f"The server at {server.address} {sentence}" in err and not out,
+              f"{' '.join(arguments)} answered with something else: {status} {out!r} {err!r}")
+
+
+checks = [records_of_something_else, silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
           oversized_while_playing, impossible_move, cell_off_the_board, spectator_typing,
           join_refused_after_input_ends, silent_mid_game]
 threads = [threading.Thread(target=each) for each in checks]
