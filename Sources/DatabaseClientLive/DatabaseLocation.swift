@@ -28,7 +28,14 @@ public struct DatabaseLocation: Equatable, Sendable {
     if let explicitPath, !explicitPath.isEmpty {
       path = explicitPath
       isDefault = false
-    } else if let override = environment["TICTACTOE_DATABASE"], !override.isEmpty {
+    } else if let override = environment["TICTACTOE_DATABASE"] {
+      // Empty, it is most likely a script's variable left unset by mistake: the player's own
+      // database is not taken in its place.
+      guard !override.isEmpty else {
+        throw DatabaseError(
+          "TICTACTOE_DATABASE is set but empty; unset it to use the usual database, or set it "
+            + "to a path.")
+      }
       path = override
       isDefault = false
     } else {

@@ -272,7 +272,7 @@ public enum CLI {
 
   private static func pbrainCommand(_ arguments: [String]) -> Int32 {
     if let request = InfoRequest(arguments) {
-      Console.line(request == .help ? Help.pbrain : Help.version)
+      Console.line(request == .help ? Help.pbrain : "pbrain-tictactoe \(Help.versionNumber)")
       return ExitCode.success
     }
     do {

@@ -145,7 +145,8 @@ extension Command {
             + "lists them.")
       }
       guard let id = Int64(text), id > 0 else {
-        throw UsageError("A game id is a whole number above 0, not \"\(text)\".")
+        throw UsageError(
+          "A game id is a whole number from 1 to \(Int64.max), not \"\(text)\".")
       }
       return (.replay(gameID: id), parsed)
     }

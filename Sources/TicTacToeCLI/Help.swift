@@ -1,6 +1,8 @@
 /// The texts of `--help` and `--version`, examples first.
 enum Help {
-  static let version = "tictactoe 0.1.0"
+  static let version = "tictactoe \(versionNumber)"
+  /// The version of the package, which every program of it shares.
+  static let versionNumber = "0.1.0"
 
   static func text(for command: String?) -> String {
     switch command {

@@ -97,6 +97,10 @@ package struct PbrainSession {
     switch command {
     case "START":
       guard let size = Int(argument) else {
+        // A whole number too large to hold is said to be that.
+        if argument.wholeMatch(of: /[0-9]+/) != nil {
+          return ["ERROR START \(argument) is too large a board; this brain plays up to 15"]
+        }
         return ["ERROR START needs the board size, such as START 15"]
       }
       return start(rows: size, columns: size)
@@ -329,9 +333,15 @@ package struct PbrainSession {
           + "the setting is left as it was"
       ]
     }
+    if key == "timeout_turn" || key == "timeout_match", let value, value < 0 {
+      return [
+        "ERROR INFO \(key) \(value) is not a time (0 means no limit); the setting is left as "
+          + "it was"
+      ]
+    }
     switch key {
-    case "timeout_turn": limits.turn = value.map { max(0, $0) }
-    case "timeout_match": limits.match = value.map { max(0, $0) }
+    case "timeout_turn": limits.turn = value
+    case "timeout_match": limits.match = value
     case "time_left": limits.left = value
     case "max_memory":
       if let value, value < 0 {

@@ -326,6 +326,18 @@ struct LocationTests {
     #expect(home.folder == "/home/ann/.local/share/tictactoe")
   }
 
+  /// An empty variable is a script's mistake, not a wish for the player's own database.
+  @Test func anEmptyEnvironmentVariableIsRefused() {
+    #expect(
+      throws: DatabaseError(
+        "TICTACTOE_DATABASE is set but empty; unset it to use the usual database, or set it to "
+          + "a path.")
+    ) {
+      _ = try DatabaseLocation(
+        explicitPath: nil, environment: ["TICTACTOE_DATABASE": "", "HOME": "/home/ann"])
+    }
+  }
+
   @Test func noHomeIsAnError() {
     #expect(throws: DatabaseError.self) {
       _ = try DatabaseLocation(explicitPath: nil, environment: [:])

@@ -29,7 +29,10 @@ struct CommandParsingTests {
   }
 
   @Test func afterADoubleDashHelpAndVersionAreArguments() throws {
-    #expect(throws: UsageError("A game id is a whole number above 0, not \"--version\".")) {
+    #expect(
+      throws: UsageError(
+        "A game id is a whole number from 1 to 9223372036854775807, not \"--version\".")
+    ) {
       try Command.parse(["replay", "--", "--version"])
     }
     #expect(try Command.parse(["replay", "--version"]) == .version)
@@ -90,7 +93,7 @@ struct CommandParsingTests {
     (["solve", "extra"], "Unexpected argument \"extra\" for solve; see tictactoe solve --help."),
     (["-x"], "Unknown option -x for play; see tictactoe play --help."),
     // A negative number is a value, refused as one.
-    (["replay", "-1"], "A game id is a whole number above 0, not \"-1\"."),
+    (["replay", "-1"], "A game id is a whole number from 1 to 9223372036854775807, not \"-1\"."),
     (["play", "--rows", "3"], "Give both --rows and --columns, or --size for a square board."),
     (["count", "--columns", "4"], "Give both --rows and --columns, or --size for a square board."),
     (["play", "--database", ""], "The option --database needs a value, not an empty one."),

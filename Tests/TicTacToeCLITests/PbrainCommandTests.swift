@@ -165,7 +165,7 @@ struct PbrainCommandTests {
     let version = try session("", arguments: ["--version"])
     #expect(version.status == 0)
     #expect(version.lines.count == 1)
-    #expect(version.lines.first?.hasPrefix("tictactoe ") == true)
+    #expect(version.lines.first == "pbrain-tictactoe 0.1.0")
     let process = Process()
     process.executableURL = brain
     process.arguments = ["--bogus"]

@@ -320,6 +320,16 @@ struct PbrainSessionTests {
     #expect(feed(&brain, "TURN 4").last?.hasPrefix("ERROR") == true)
     #expect(feed(&brain, "TURN 99999999999999999999,4").last?.hasPrefix("ERROR") == true)
     #expect(
+      feed(&brain, "START 99999999999999999999")
+        == ["ERROR START 99999999999999999999 is too large a board; this brain plays up to 15"])
+    for key in ["timeout_turn", "timeout_match"] {
+      #expect(
+        feed(&brain, "INFO \(key) -5")
+          == [
+            "ERROR INFO \(key) -5 is not a time (0 means no limit); the setting is left as it was"
+          ])
+    }
+    #expect(
       feed(&brain, "INFO timeout_turn lots")
         == [
           "ERROR INFO timeout_turn needs a whole number of milliseconds, such as "
