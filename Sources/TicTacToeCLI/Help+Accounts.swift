@@ -104,7 +104,10 @@ extension Help {
                 account shows no games, just as an account without games does
       --json    {"user","games","wins","losses","draws","winRate","currentStreak",
                 "bestStreak","opponents":[{"opponent","difficulty","games","wins",
-                "losses","draws"}],"recentGames":[…as in tictactoe history --json…]}
+                "losses","draws"}],"recentGames":[…as in tictactoe history --json…]}; with
+                --server, {"user","server","rating","games","wins","losses","draws",
+                "currentStreak","bestStreak"}; tictactoe history NAME --server lists the
+                games
       --reset   delete the finished games counted here. An account's reset needs its
                 sign-in: the password and, with two-factor on, a code (--code, or the next
                 line with --password-stdin); the guest's does not. On a terminal it asks
