@@ -33,6 +33,28 @@ struct AccountTests {
     #expect(messages[0] == "The user name or password is incorrect.")
   }
 
+  /// A name that only looks like one taken is taken: Cyrillic or Greek letters drawn like
+  /// Latin ones, fullwidth letters, a no-break space or two spaces for one.
+  @Test func aNameThatLooksLikeOneTakenIsTaken() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("alice", "correct horse")
+    _ = try await harness.client.createAccount("Ada Lovelace", "correct horse")
+    for name in [
+      "\u{0430}lice", "\u{0430}l\u{0456}\u{0441}\u{0435}",
+      "\u{FF41}\u{FF4C}\u{FF49}\u{FF43}\u{FF45}",
+      "AL\u{0131}CE", "Ada\u{00A0}Lovelace", "ada  lovelace", "\u{03B1}lice",
+    ] {
+      await #expect(throws: AuthenticationError.userNameTaken, "\(name)") {
+        _ = try await harness.client.createAccount(name, "correct horse")
+      }
+    }
+    // Names that differ to the eye are free, accented letters among them.
+    for name in ["alicia", "alíce", "Ada Byron", "\u{0434}\u{0430}\u{0448}\u{0430}"] {
+      _ = try await harness.client.createAccount(name, "correct horse")
+    }
+    #expect(try await harness.client.listAccounts().count == 6)
+  }
+
   @Test func userNamesAreCheckedAndUniqueIgnoringCase() async throws {
     let harness = try Harness()
     _ = try await harness.client.createAccount("ann", "correct horse")
