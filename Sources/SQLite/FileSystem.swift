@@ -49,7 +49,7 @@ enum FileSystem {
   ///
   /// One killed after the new file took its real name would otherwise leave the database
   /// with two names, which opening refuses. A file still empty may be one whose creator has
-  /// not locked it yet, and is left unless it is a minute old.
+  /// not locked it yet, and is left until it is a few seconds old (the lock follows at once).
   static func removeAbandonedTemporaryFiles(beside path: String) {
     let (folder, name) = split(path)
     let prefix = "." + name + temporaryMarker
@@ -70,7 +70,7 @@ enum FileSystem {
       var status = stat()
       guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
         flock(descriptor, LOCK_EX | LOCK_NB) == 0,
-        status.st_size > 0 || time(nil) - status.st_mtim.tv_sec > 60
+        status.st_size > 0 || time(nil) - status.st_mtim.tv_sec > 2
       else { continue }
       removeDatabaseFiles(file)
     }

@@ -166,6 +166,11 @@ struct AbandonedCreationTests {
     #expect(flock(holder, LOCK_EX) == 0)
     let fresh = folder.file(".games.sqlite.new-Fresh0")
     #expect(FileManager.default.createFile(atPath: fresh, contents: Data()))
+    // Empty, as when killed before SQLite wrote to it, and older than a creation takes.
+    let empty = folder.file(".games.sqlite.new-Empty0")
+    #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -10)], ofItemAtPath: empty)
     // Another database's files in the same folder are not this one's.
     let other = folder.file(".other.sqlite.new-Killed")
     #expect(FileManager.default.createFile(atPath: other, contents: Data([7])))
