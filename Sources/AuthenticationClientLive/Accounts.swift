@@ -21,7 +21,7 @@ final class Accounts: Sendable {
   static let recoveryCodeCount = 8
 
   /// The characters in a recovery code, not counting the hyphen.
-  static let recoveryCodeLength = 10
+  static let recoveryCodeLength = CodeForm.recoveryCodeLength
 
   /// The service name authenticator apps show.
   static let issuer = "TicTacToe"
@@ -731,29 +731,11 @@ final class Accounts: Sendable {
     password.precomposedStringWithCanonicalMapping
   }
 
-  /// Drops spaces and hyphens and lowercases, as codes are often typed in groups.
-  static func normalized(_ code: String) -> String {
-    String(code.lowercased().unicodeScalars.filter { $0 != " " && $0 != "-" })
-  }
+  static func normalized(_ code: String) -> String { CodeForm.normalized(code) }
 
-  /// A recovery code as it was made, from a normalized code typed with a digit for the letter
-  /// it looks like: the codes' letters and digits (a–z, 2–7) hold no 0 or 1, so 0 can only be
-  /// o and 1 only l.
-  static func recoveryForm(_ code: String) -> String {
-    String(
-      code.map { character in
-        switch character {
-        case "0": "o"
-        case "1": "l"
-        default: character
-        }
-      })
-  }
+  static func recoveryForm(_ code: String) -> String { CodeForm.recoveryForm(code) }
 
-  static func isTOTPCode(_ code: String) -> Bool {
-    code.utf8.count == OneTimePassword.digits
-      && code.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-  }
+  static func isTOTPCode(_ code: String) -> Bool { CodeForm.isAuthenticatorCode(code) }
 
   // MARK: - Errors
 

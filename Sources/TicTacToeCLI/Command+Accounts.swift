@@ -197,9 +197,11 @@ extension Command {
   }
 
   /// The `--code` value: printable text of at most 64 characters.
-  private static func code(_ parsed: Arguments) throws(UsageError) -> String? {
+  static func code(_ parsed: Arguments) throws(UsageError) -> String? {
     guard let code = parsed.value("code") else { return nil }
-    guard !code.isEmpty, code.count <= 64, code.unicodeScalars.allSatisfy(\.isPrintable) else {
+    guard code.count <= 64, code.unicodeScalars.allSatisfy(\.isPrintable),
+      CodeForm.isWellFormed(code)
+    else {
       throw UsageError(
         "The option --code needs the 6-digit code of an authenticator app or a recovery code.")
     }

@@ -368,7 +368,7 @@ extension Command {
     options.startsGame = !gameOptions.isDisjoint(with: parsed.values.keys)
     options.user = parsed.value("user")
     options.passwordFromStandardInput = parsed.has("password-stdin")
-    options.code = parsed.value("code")
+    options.code = try code(parsed)
     guard options.user != nil || (options.code == nil && !options.passwordFromStandardInput) else {
       throw UsageError("The options --password-stdin and --code go with --user.")
     }

@@ -323,3 +323,15 @@ struct PasswordRaceTests {
     }
   }
 }
+
+struct CodeFormTests {
+  @Test func codesAreSixDigitsOrARecoveryCodeAsTyped() {
+    for code in ["123456", "123 456", "abcde-fghij", "ABCDE FGHIJ", "abcde-fgh1j", "0bcde-22777"] {
+      #expect(CodeForm.isWellFormed(code), "\(code)")
+    }
+    for code in ["", "12345", "1234567", "12345x", "abcde-fghi8", "abcde-fghijk", "ab\u{202E}cd"] {
+      #expect(!CodeForm.isWellFormed(code), "\(code)")
+    }
+    #expect(CodeForm.authenticatorDigits == OneTimePassword.digits)
+  }
+}

@@ -264,6 +264,11 @@ struct AccountCommandTests {
     (["stats", "alice", "--password-stdin"], "go with USER --reset"),
     (["stats", "--reset", "--code", "123456"], "go with USER --reset"),
     (["login", "alice", "--code", "12\u{202E}34"], "--code needs the 6-digit code"),
+    // Neither 6 digits nor a recovery code, whether or not the account has two-factor on.
+    (["login", "alice", "--code", "12345x"], "--code needs the 6-digit code"),
+    (["login", "alice", "--code", "1234567"], "--code needs the 6-digit code"),
+    (["login", "alice", "--code", "abcde-fghi8"], "--code needs the 6-digit code"),
+    (["play", "--user", "alice", "--code", "12345"], "--code needs the 6-digit code"),
     (["stats", String(repeating: "a", count: 33)], "A user name is 1 to 24 printable"),
   ])
   func badUsageExitsWithTwo(arguments: [String], message: String) throws {
