@@ -82,9 +82,9 @@ public struct InputDecoder: Sendable {
   private static let maximumSequenceLength = 32
   /// The most bytes of a paste kept, far more than any field takes; the rest is dropped.
   static let maximumPasteLength = 4_096
-  /// A paste whose end has not come after this many pauses is taken as ended: a terminal that
-  /// lost the end would otherwise swallow every key, Ctrl-C too.
-  private static let pausesEndingAPaste = 10
+  /// A paste whose end has not come after this many pauses (about a second) is taken as ended:
+  /// a terminal that lost the end would otherwise swallow every key, Ctrl-C too.
+  private static let pausesEndingAPaste = 30
   private static let pasteEnd = Array("\u{1B}[201~".utf8)
 
   /// Creates a decoder with nothing pending.

@@ -179,7 +179,7 @@ struct InputDecoderTests {
     var decoder = InputDecoder()
     #expect(decoder.decode(bytes("\u{1B}[200~ab\u{1B}[20")).isEmpty)
     var keys: [Key] = []
-    for _ in 0..<9 { keys += decoder.flush() }
+    for _ in 0..<29 { keys += decoder.flush() }
     #expect(keys.isEmpty)
     #expect(decoder.flush() == [.paste("ab[20")])
     #expect(decoder.decode([0x03]) == [.interrupt])
