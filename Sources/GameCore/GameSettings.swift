@@ -134,6 +134,8 @@ public struct GameSettings: Equatable, Sendable {
     let people = Mark.allCases.filter { !old.isComputer($0) }
     let moved = people.count == 1 && isComputer(people[0]) ? old.name(of: people[0]) : nil
     for mark in Mark.allCases {
+      // A name set aside goes back to a side unless the person it names sits at the other one.
+      let other = self.name(of: mark.opponent)
       let name = self.name(of: mark)
       let renamed: String
       if isComputer(mark) {
@@ -149,7 +151,9 @@ public struct GameSettings: Equatable, Sendable {
         } else if let moved, moved != personName {
           renamed = moved
         } else {
-          renamed = setAside[mark] ?? ""
+          renamed = [setAside[mark], setAside[mark.opponent]].compactMap { $0 }.first {
+            $0 != other
+          } ?? ""
         }
       }
       if mark == .x { xName = renamed } else { oName = renamed }

@@ -465,6 +465,37 @@ struct NewGameTests {
     #expect(await NewGame.check("dee", "correct horse", "123456", with: accounts) == .accepted)
   }
 
+  /// The person who moved to O when the computer took X keeps their name there, and is not
+  /// seated at X as well when two people play.
+  @Test
+  func aPersonWhoMovedSidesIsNotSeatedTwice() async throws {
+    let store = newGame(NewGame.State(), clock: TestClock().client)
+    await store.send(.view(.xNameChanged("Zed"))) { $0.settings.xName = "Zed" }
+    await store.send(.view(.computerMarkChanged(.x))) {
+      $0.settings.computerMark = .x
+      $0.settings.xName = "Computer"
+      $0.settings.oName = "Zed"
+      $0.setAsideNames = [.x: "Zed"]
+    }
+    await store.send(.view(.modeChanged(.hotSeat))) {
+      $0.settings.mode = .hotSeat
+      $0.settings.xName = ""
+    }
+    await store.send(.view(.xNameChanged("Amy"))) { $0.settings.xName = "Amy" }
+    // Both to the computer and back: each name returns to its side.
+    await store.send(.view(.modeChanged(.computerVersusComputer))) {
+      $0.settings.mode = .computerVersusComputer
+      $0.settings.xName = "Computer X"
+      $0.settings.oName = "Computer O"
+      $0.setAsideNames = [.x: "Amy", .o: "Zed"]
+    }
+    await store.send(.view(.modeChanged(.hotSeat))) {
+      $0.settings.mode = .hotSeat
+      $0.settings.xName = "Amy"
+      $0.settings.oName = "Zed"
+    }
+  }
+
   @Test
   func aRandomStarterIsDrawnForTheFirstGame() async throws {
     let store = newGame(
