@@ -151,9 +151,10 @@ public struct GameSettings: Equatable, Sendable {
         } else if let moved, moved != personName {
           renamed = moved
         } else {
-          renamed = [setAside[mark], setAside[mark.opponent]].compactMap { $0 }.first {
-            $0 != other
-          } ?? ""
+          renamed =
+            [setAside[mark], setAside[mark.opponent]].compactMap { $0 }.first {
+              $0 != other
+            } ?? ""
         }
       }
       if mark == .x { xName = renamed } else { oName = renamed }

@@ -54,15 +54,25 @@ enum FileSystem {
     let (folder, name) = split(path)
     let prefix = "." + name + temporaryMarker
     guard let directory = opendir(folder.isEmpty ? "." : folder) else { return }
+    let companions = ["-journal", "-wal", "-shm"]
     var found: [String] = []
     while let entry = readdir(directory) {
       let entryName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
         String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
       }
-      if entryName.hasPrefix(prefix) { found.append(folder + entryName) }
+      // Only the names mkstemp makes, six letters and digits after the marker, with SQLite's
+      // own files beside them: not a file someone named alike.
+      var rest = entryName.dropFirst(prefix.count)
+      let companion = companions.first { rest.hasSuffix($0) }
+      if let companion { rest = rest.dropLast(companion.count) }
+      guard entryName.hasPrefix(prefix), rest.count == 6,
+        rest.unicodeScalars.allSatisfy({
+          $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0)
+        })
+      else { continue }
+      found.append(folder + entryName)
     }
     closedir(directory)
-    let companions = ["-journal", "-wal", "-shm"]
     for file in found where !companions.contains(where: { file.hasSuffix($0) }) {
       let descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
       guard descriptor >= 0 else { continue }
@@ -74,10 +84,13 @@ enum FileSystem {
       else { continue }
       removeDatabaseFiles(file)
     }
-    // A journal or log whose temporary database is gone belongs to no creation.
+    // A journal or log whose temporary database is gone belongs to no creation; only a file
+    // of that name is removed, not a link or a folder.
     for file in found {
+      var status = stat()
       guard let suffix = companions.first(where: { file.hasSuffix($0) }),
-        !exists(String(file.dropLast(suffix.count)))
+        !exists(String(file.dropLast(suffix.count))), lstat(file, &status) == 0,
+        status.st_mode & S_IFMT == S_IFREG
       else { continue }
       unlink(file)
     }

@@ -171,13 +171,18 @@ struct AbandonedCreationTests {
     #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
     try FileManager.default.setAttributes(
       [.modificationDate: Date(timeIntervalSinceNow: -10)], ofItemAtPath: empty)
-    // Another database's files in the same folder are not this one's.
+    // Another database's files in the same folder are not this one's, and files named alike
+    // but not as a creation names them are someone's own.
     let other = folder.file(".other.sqlite.new-Killed")
     #expect(FileManager.default.createFile(atPath: other, contents: Data([7])))
+    for name in [".games.sqlite.new-notes.txt", ".games.sqlite.new-", ".games.sqlite.new-AB-wal"] {
+      #expect(FileManager.default.createFile(atPath: folder.file(name), contents: Data([8])))
+    }
     _ = try Database(path: path, mode: .readWrite)
     #expect(
       try names(in: folder) == [
-        ".games.sqlite.new-Fresh0", ".games.sqlite.new-Living", ".other.sqlite.new-Killed",
+        ".games.sqlite.new-", ".games.sqlite.new-AB-wal", ".games.sqlite.new-Fresh0",
+        ".games.sqlite.new-Living", ".games.sqlite.new-notes.txt", ".other.sqlite.new-Killed",
         "games.sqlite",
       ])
   }
