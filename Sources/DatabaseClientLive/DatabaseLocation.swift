@@ -1,4 +1,6 @@
 public import DatabaseClient
+import Foundation
+import GameRules
 import Glibc
 
 /// Where the database file lives.
@@ -30,11 +32,17 @@ public struct DatabaseLocation: Equatable, Sendable {
       isDefault = false
     } else if let override = environment["TICTACTOE_DATABASE"] {
       // Empty, it is most likely a script's variable left unset by mistake: the player's own
-      // database is not taken in its place.
-      guard !override.isEmpty else {
+      // database is not taken in its place. Blank, or holding a control character, it is no
+      // path anyone means.
+      guard !override.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
         throw DatabaseError(
           "TICTACTOE_DATABASE is set but empty; unset it to use the usual database, or set it "
             + "to a path.")
+      }
+      guard !override.unicodeScalars.contains(where: { !$0.isPrintable }) else {
+        throw DatabaseError(
+          "TICTACTOE_DATABASE holds a control character (\(override.escapingControlCharacters)); "
+            + "set it to a path.")
       }
       path = override
       isDefault = false

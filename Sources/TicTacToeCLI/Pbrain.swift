@@ -333,7 +333,7 @@ package struct PbrainSession {
           + "the setting is left as it was"
       ]
     }
-    if key == "timeout_turn" || key == "timeout_match", let value, value < 0 {
+    if ["timeout_turn", "timeout_match", "time_left"].contains(key), let value, value < 0 {
       return [
         "ERROR INFO \(key) \(value) is not a time (0 means no limit); the setting is left as "
           + "it was"

@@ -336,6 +336,19 @@ struct LocationTests {
       _ = try DatabaseLocation(
         explicitPath: nil, environment: ["TICTACTOE_DATABASE": "", "HOME": "/home/ann"])
     }
+    for blank in [" ", "\n", "\t "] {
+      #expect(throws: DatabaseError.self, "\(blank.debugDescription)") {
+        _ = try DatabaseLocation(
+          explicitPath: nil, environment: ["TICTACTOE_DATABASE": blank, "HOME": "/home/ann"])
+      }
+    }
+    #expect(
+      throws: DatabaseError(
+        "TICTACTOE_DATABASE holds a control character (db\\u{1B}[2J.sqlite); set it to a path.")
+    ) {
+      _ = try DatabaseLocation(
+        explicitPath: nil, environment: ["TICTACTOE_DATABASE": "db\u{1B}[2J.sqlite"])
+    }
   }
 
   @Test func noHomeIsAnError() {

@@ -322,7 +322,7 @@ struct PbrainSessionTests {
     #expect(
       feed(&brain, "START 99999999999999999999")
         == ["ERROR START 99999999999999999999 is too large a board; this brain plays up to 15"])
-    for key in ["timeout_turn", "timeout_match"] {
+    for key in ["timeout_turn", "timeout_match", "time_left"] {
       #expect(
         feed(&brain, "INFO \(key) -5")
           == [
