@@ -354,6 +354,10 @@ public struct OnlineGame: Reducer {
 
     case .quitTapped:
       if state.isCancellable, state.link == .live { return cancel(&state, leaving: .quit) }
+      if state.isCancellable, let code = state.code {
+        // Nothing can reach the server to cancel it: it drops the game after the grace.
+        state.notices.append(.notCancelled(code: code))
+      }
       guard state.isResignable else { return leave(&state, then: .didQuit) }
       state.isConfirmingResign = true
       state.notices.append(.askedToResign)

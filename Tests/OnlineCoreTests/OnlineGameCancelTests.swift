@@ -266,6 +266,8 @@ struct OnlineGameCancelTests {
     }
   }
 
+  /// Leaving while the server cannot be reached sends nothing, and says the game was not
+  /// cancelled.
   @Test func leavingWhileReconnectingSendsNothing() async {
     let link = ScriptedLink()
     var state = OnlineGame.State(
@@ -276,7 +278,10 @@ struct OnlineGameCancelTests {
     let store = TestStore(initialState: state) {
       OnlineGame(link: link.client, clock: TestClock().client)
     }
-    await store.send(.view(.quitTapped)) { $0.link = .closed }
+    await store.send(.view(.quitTapped)) {
+      $0.link = .closed
+      $0.notices = [.notCancelled(code: code)]
+    }
     await store.receive(.delegate(.didQuit))
     #expect(!link.takeSent().contains(.cancelGame(code: code)))
     await store.finish()
