@@ -146,6 +146,12 @@ extension CLI {
         throw .failure(error.message)
       }
       await session.close()
+      if case .refused(let refusal) = answer,
+        let violation = readRefusalViolation(
+          refusal, to: .requestStats(userName: user), server: session.address)
+      {
+        throw .failure(violation)
+      }
       switch answer {
       case .stats(let stats) where UserName.key(stats.userName) != UserName.key(user):
         throw .failure(
@@ -162,9 +168,7 @@ extension CLI {
           "There is no account named \(user.escapingControlCharacters) on "
             + "\(session.address).")
       case .refused(let refusal):
-        throw .failure(
-          readRefusalViolation(refusal, to: .requestStats(userName: user), server: session.address)
-            ?? OnlineGame.sentence(for: refusal, code: nil))
+        throw .failure(OnlineGame.sentence(for: refusal, code: nil))
       default:
         throw .failure("The server answered with something else than stats.")
       }
@@ -244,9 +248,13 @@ extension CLI {
     while true {
       let page = try await finishedGames(
         .requestHistory(userName: user, before: cursor), session
-      ) { refusal, server in
-        refusal.code == .noSuchUser
-          ? "There is no account named \(user.escapingControlCharacters) on \(server)." : nil
+      ) { [hasGames = !games.isEmpty] refusal, server in
+        guard refusal.code == .noSuchUser else { return nil }
+        // An account whose games came on the pages before cannot be unknown.
+        return hasGames
+          ? "The server at \(server) said there is no account named "
+            + "\(user.escapingControlCharacters) after sending games of theirs."
+          : "There is no account named \(user.escapingControlCharacters) on \(server)."
       }
       // Each page must start after the last one ended, or a lying server could keep the
       // command asking forever.
