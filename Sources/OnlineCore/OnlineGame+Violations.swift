@@ -1,3 +1,4 @@
+import AuthenticationClient
 import GameProtocol
 import GameRules
 
@@ -15,11 +16,27 @@ extension OnlineGame.State {
       return "The server at \(server) sent a game whose code \(snapshot.code.quotable) is not an "
         + "invite code."
     }
-    if let previous = self.snapshot, previous.code == snapshot.code,
-      !snapshot.moves.starts(with: previous.moves)
-    {
-      return "The server at \(server) sent game \(snapshot.code) again with moves other than "
-        + "those already played."
+    if let previous = self.snapshot, previous.code == snapshot.code {
+      if !snapshot.moves.starts(with: previous.moves) {
+        return "The server at \(server) sent game \(snapshot.code) again with moves other than "
+          + "those already played."
+      }
+    }
+    // A spectator has no side; a player has one, and sits in it under its own name.
+    if isSpectator, snapshot.role != nil {
+      return "The server at \(server) sent game \(snapshot.code) with a side for this "
+        + "spectator."
+    }
+    if !isSpectator, !snapshot.isFinished {
+      guard let role = snapshot.role else {
+        return "The server at \(server) sent game \(snapshot.code) without this player's side."
+      }
+      if let userName, let seated = snapshot.player(role),
+        UserName.key(seated.name) != UserName.key(userName)
+      {
+        return "The server at \(server) sent game \(snapshot.code) with "
+          + "\(seated.name.escapingControlCharacters) in this player's seat."
+      }
     }
     if self.snapshot == nil, case .create(let options) = intent {
       if snapshot.status != .waiting || snapshot.role != .x || snapshot.o != nil
@@ -72,6 +89,19 @@ extension OnlineGame.State {
     } catch {
       return "The server at \(server) sent a game whose moves cannot be played: "
         + "\(Self.fault(error))."
+    }
+    if let previous = self.snapshot, previous.code == snapshot.code {
+      // The board, who starts, who sits where and this client's side stay what they were.
+      let seated = [previous.x, previous.o].map { $0.map { UserName.key($0.name) } }
+      let seatedNow = [snapshot.x, snapshot.o].map { $0.map { UserName.key($0.name) } }
+      if snapshot.rows != previous.rows || snapshot.columns != previous.columns
+        || snapshot.k != previous.k || snapshot.firstMover != previous.firstMover
+        || snapshot.role != previous.role
+        || zip(seated, seatedNow).contains(where: { $0 != nil && $0 != $1 })
+      {
+        return "The server at \(server) sent game \(snapshot.code) again with another board, "
+          + "other players or this client on another side."
+      }
     }
     switch snapshot.status {
     case .waiting, .playing:
@@ -130,6 +160,9 @@ extension OnlineGame.State {
       // The client sends only cells of the board.
       contradicted = board.contains(cell)
     case .gameFull:
+      contradicted = true
+    case .notSignedIn:
+      // Only a signed-in player sends moves, and the connection is the one signed in.
       contradicted = true
     case .notAPlayer:
       contradicted = snapshot.role != nil

@@ -776,8 +776,23 @@ public struct OnlineGame: Reducer {
 
   /// The type byte of a cancellation, which its refusals name.
   public static let cancelRequest = ClientMessage.cancelGame(code: "").type
+  /// The type byte of a resignation.
+  static let resignRequest = ClientMessage.resign(code: "").type
+  /// The type byte of signing in again with the session's token.
+  static let resumeRequest = ClientMessage.resumeSession(token: "").type
 
   private func refused(_ refusal: Refusal, state: inout State) -> Effect<Action> {
+    // A refusal of a request this client has not sent, or has had answered, answers nothing
+    // it asked.
+    guard state.awaitsAnswer(to: refusal.request, gameRequest: request(for: state).type) else {
+      return .none
+    }
+    // One that no such request can get is the server's fault.
+    guard Refusal.mayAnswer(refusal.request, with: refusal.code) else {
+      return stop(
+        "The server at \(state.server) refused what this client asked with a reason that "
+          + "cannot answer it (\(refusal.code)).", state: &state)
+    }
     if refusal.request == Self.cancelRequest {
       return cancellationRefused(refusal, state: &state)
     }
@@ -790,21 +805,14 @@ public struct OnlineGame: Reducer {
     default:
       break
     }
-    // A refusal of a move none is on its way for, or of a request for a game other than the
-    // one this client waits for the answer to, answers nothing this client asked.
-    let answersNothingAsked: Bool
-    if refusal.request == Self.moveRequest {
-      answersNothingAsked = state.pendingMove == nil
-    } else if Self.gameRequests.contains(refusal.request) {
-      if case .joining = state.link {
-        answersNothingAsked = refusal.request != request(for: state).type
-      } else {
-        answersNothingAsked = true
-      }
-    } else {
-      answersNothingAsked = false
+    if Self.gameRequests.contains(refusal.request), refusal.code == .gameFull,
+      !state.isSpectator, state.snapshot?.role != nil, let code = state.code
+    {
+      // The player's own seat is theirs to come back to.
+      return stop(
+        "The server at \(state.server) would not give this player back its seat in game "
+          + "\(code), saying the game already has two players.", state: &state)
     }
-    if answersNothingAsked { return .none }
     if refusal.request == Self.moveRequest, let cell = state.pendingMove {
       if let violation = state.violation(refusedMove: refusal, at: cell) {
         return stop(violation, state: &state)
@@ -858,6 +866,25 @@ extension OnlineGame.Link {
 }
 
 extension OnlineGame.State {
+  /// Whether this client waits for the answer to a request of type `type` (0 for none, which
+  /// any refusal of the connection names); `gameRequest` is the type of its request for the
+  /// game.
+  func awaitsAnswer(to type: UInt8, gameRequest: UInt8) -> Bool {
+    switch type {
+    case 0: return true
+    case OnlineGame.moveRequest: return pendingMove != nil
+    case OnlineGame.cancelRequest: return leaving != nil
+    case OnlineGame.resignRequest: return hasResigned && !isOver
+    case OnlineGame.resumeRequest:
+      if case .resuming = link { return true }
+      return false
+    case _ where OnlineGame.gameRequests.contains(type):
+      if case .joining = link { return type == gameRequest }
+      return false
+    default: return false
+    }
+  }
+
   /// Who makes move number `ply`.
   func mover(ofPly ply: Int) -> Mark? {
     guard let snapshot else { return nil }

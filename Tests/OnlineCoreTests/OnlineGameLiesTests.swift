@@ -218,10 +218,57 @@ struct OnlineGameLiesTests {
     await store.finish()
   }
 
+  /// The game sent again after a reconnection keeps its board, its players and ann's side.
+  @Test func theGameSentAgainKeepsItsBoardPlayersAndSide() async {
+    var other = snapshot(moves: [Self.b2], role: .x)
+    other.rows = 4
+    other.columns = 4
+    var swapped = snapshot(moves: [Self.b2], role: .o)
+    swapped.o = ann
+    swapped.x = bob
+    var stranger = snapshot(moves: [Self.b2], role: .x)
+    stranger.o = Self.stranger
+    var otherFirst = snapshot(moves: [Self.b2], role: .x)
+    otherFirst.firstMover = .o
+    for lie in [other, swapped, stranger, otherFirst] {
+      var state = annPlayingX(ScriptedLink(), moves: [Self.b2]).state
+      state.link = .joining(attempt: 2)
+      let store = TestStore(initialState: state) {
+        OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+      }
+      await stops(
+        store, on: .game(lie),
+        saying: "The server at example.org:7457 sent game ABC234 again with another board, "
+          + "other players or this client on another side.")
+    }
+  }
+
+  /// A player sits in its own side under its own name; a spectator has no side.
+  @Test func aSideThatIsNotThisClientsIsNotShown() async {
+    var mallorysSeat = snapshot(o: nil, status: .waiting, role: .x)
+    mallorysSeat.x = Self.stranger
+    await stops(
+      annCreating(), on: .game(mallorysSeat),
+      saying: "The server at example.org:7457 sent game ABC234 with mallory in this player's "
+        + "seat.")
+    await stops(
+      annCreating(), on: .game(snapshot(o: nil, status: .waiting, role: nil)),
+      saying: "The server at example.org:7457 sent game ABC234 without this player's side.")
+    var watching = OnlineGame.State(
+      server: server, intent: .watch(code: code), userName: nil, token: nil)
+    watching.link = .joining(attempt: 1)
+    let spectator = TestStore(initialState: watching) {
+      OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+    }
+    await stops(
+      spectator, on: .game(snapshot(role: .x)),
+      saying: "The server at example.org:7457 sent game ABC234 with a side for this spectator.")
+  }
+
   /// A refusal of ann's move at b2, on her turn, for a reason the game she sees contradicts.
   @Test(arguments: [
-    ErrorCode.cellOutOfBounds, .gameFull, .notAPlayer, .gameNotStarted, .gameOver, .cellTaken,
-    .notYourTurn, .staleMove,
+    ErrorCode.cellOutOfBounds, .notAPlayer, .gameNotStarted, .gameOver, .cellTaken,
+    .notYourTurn, .staleMove, .notSignedIn,
   ])
   func aRefusalOfTheMoveThatTheGameContradictsStopsTheClient(code refusalCode: ErrorCode) async {
     await stops(
@@ -229,6 +276,63 @@ struct OnlineGameLiesTests {
       on: .refused(Refusal(refusalCode, request: OnlineGame.moveRequest)),
       saying: "The server at example.org:7457 refused the move at b2 with a reason this game "
         + "contradicts (\(refusalCode)).")
+  }
+
+  /// Refusals no move can get, whether the refusal names the move or no request at all.
+  @Test(arguments: [
+    (ErrorCode.gameFull, OnlineGame.moveRequest), (.tooManyGames, OnlineGame.moveRequest),
+    (.invalidSettings, OnlineGame.moveRequest), (.alreadySignedIn, OnlineGame.moveRequest),
+    (.cellTaken, 0), (.gameOver, 0), (.noSuchGame, 0), (.notYourTurn, 0),
+  ])
+  func aRefusalNoMoveCanGetStopsTheClient(code refusalCode: ErrorCode, request: UInt8) async {
+    await stops(
+      annPlayingX(ScriptedLink(), pendingMove: Self.b2),
+      on: .refused(Refusal(refusalCode, request: request)),
+      saying: "The server at example.org:7457 refused what this client asked with a reason that "
+        + "cannot answer it (\(refusalCode)).")
+  }
+
+  /// A refusal of a request this client never sent answers nothing it asked.
+  @Test func aRefusalOfARequestNeverSentIsNotFollowed() async {
+    let store = annPlayingX(ScriptedLink())
+    for refusal in [
+      Refusal(.noSuchGame, request: ClientMessage.requestFinishedGame(id: 1).type),
+      Refusal(.invalidCredentials, request: ClientMessage.signIn(userName: "", password: "").type),
+      Refusal(.noSuchUser, request: ClientMessage.requestStats(userName: "").type),
+      Refusal(.gameOver, request: ClientMessage.resign(code: code).type),
+    ] {
+      await store.send(.link(.message(.refused(refusal))))
+    }
+    #expect(store.state.link == .live && store.state.notices.isEmpty)
+    await store.finish()
+  }
+
+  /// Coming back to ann's own seat, the server says the game is full, or that she is no
+  /// player: lies, both.
+  @Test func theOwnSeatRefusedOnReturnStopsTheClient() async {
+    for refusal in [
+      Refusal(.gameFull, request: ClientMessage.joinGame(code: code).type),
+      Refusal(.notAPlayer, request: ClientMessage.joinGame(code: code).type),
+      Refusal(.gameFull, request: 0),
+    ] {
+      var state = annPlayingX(ScriptedLink(), moves: [Self.b2]).state
+      state.link = .joining(attempt: 2)
+      let store = TestStore(initialState: state) {
+        OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+      }
+      await store.send(.link(.message(.refused(refusal)))) {
+        $0.link = .closed
+        $0.notices = [
+          .stopped(
+            refusal.code == .gameFull && refusal.request != 0
+              ? "The server at example.org:7457 would not give this player back its seat in "
+                + "game ABC234, saying the game already has two players."
+              : "The server at example.org:7457 refused what this client asked with a reason "
+                + "that cannot answer it (\(refusal.code)).")
+        ]
+      }
+      await store.finish()
+    }
   }
 
   @Test func aMoveRefusedForAGameTheServerNoLongerHasStopsTheClient() async {

@@ -352,7 +352,8 @@ struct OnlineGameTests {
   ) async {
     let link = ScriptedLink()
     let store = bobPlayingO(link)
-    await store.send(.link(.message(.refused(Refusal(refused, request: OnlineGame.moveRequest))))) {
+    // Refusals of the connection as a whole, which answer no request.
+    await store.send(.link(.message(.refused(Refusal(refused))))) {
       $0.link = .closed
       $0.notices = [.stopped(sentence)]
     }

@@ -215,3 +215,56 @@ struct RequestPhaseTests {
     }
   }
 }
+
+/// The server keeps to the table of refusals clients believe (`Refusal.mayAnswer`): every
+/// request, from each kind of connection, in each phase of a game, is refused only with a
+/// refusal that can answer it.
+struct RefusalTableTests {
+  @Test func everyRefusalTheServerGivesIsOneTheTableAllows() throws {
+    var states: [GameServer.State] = []
+    for moves in [
+      [], [Cell(row: 1, column: 1)],
+      [
+        Cell(row: 0, column: 0), Cell(row: 1, column: 0),
+        Cell(row: 0, column: 1), Cell(row: 1, column: 1), Cell(row: 0, column: 2),
+      ],
+    ] {
+      states.append(serverState(try playingMatch(moves: moves)))
+    }
+    var waiting = try playingMatch()
+    waiting.o = nil
+    waiting.phase = .waiting
+    states.append(serverState(waiting))
+    var committing = try playingMatch()
+    committing.phase = .committing(ply: 0, cell: Cell(row: 1, column: 1))
+    states.append(serverState(committing))
+    states.append(serverState())
+    var stopping = serverState(try playingMatch())
+    stopping.isShuttingDown = true
+    states.append(stopping)
+    var busy = serverState(try playingMatch())
+    for client in [annClient, guestClient] {
+      busy.clients[client]?.pendingRequest = 0x03
+      busy.clients[client]?.isReading = true
+    }
+    states.append(busy)
+    var refusals = 0
+    for state in states {
+      var early = state
+      early.clients[ClientID(9)] = GameServer.Client(address: "10.0.0.9")
+      for client in [annClient, bobClient, guestClient, catClient, ClientID(9)] {
+        for message in everyRequest {
+          for sent in reduced(early, .received(client, message)).state.outbox {
+            guard case .message(.refused(let refusal)) = sent.event else { continue }
+            refusals += 1
+            #expect(
+              Refusal.mayAnswer(refusal.request, with: refusal.code),
+              "\(message) refused with \(refusal.code)")
+            #expect(refusal.request == message.type || refusal.request == 0, "\(message)")
+          }
+        }
+      }
+    }
+    #expect(refusals > 100)
+  }
+}
