@@ -61,7 +61,13 @@ public final class LineReader {
   }
 
   /// The next line, or `nil` at the end of input.
-  public func next() throws(Failure) -> InputLine? {
+  ///
+  /// - Parameter stoppingWhenTooLong: Whether a line longer than ``maximumLineBytes`` is
+  ///   returned as soon as it is known to be, without reading the rest: for a reader that
+  ///   refuses such a line, so that endless input without a newline cannot hold it forever.
+  /// - Returns: The line, or `nil` once the input has ended.
+  /// - Throws: ``Failure`` when the input cannot be read.
+  public func next(stoppingWhenTooLong: Bool = false) throws(Failure) -> InputLine? {
     var line = InputLine(bytes: [])
     var sawByte = false
     while true {
@@ -74,7 +80,7 @@ public final class LineReader {
       let end = buffer[position...].firstIndex(of: UInt8(ascii: "\n"))
       keep(buffer[position..<(end ?? buffer.count)], in: &line)
       position = end.map { $0 + 1 } ?? buffer.count
-      if end != nil { return finished(line) }
+      if end != nil || (stoppingWhenTooLong && line.isTooLong) { return finished(line) }
     }
   }
 

@@ -75,13 +75,13 @@ struct PasswordInput {
   /// - Throws: ``UsageError`` for a line that is not text.
   func visibleLine(prompt: String, what: String) throws(UsageError) -> String? {
     if isInteractive { Console.error(prompt) }
-    return try readStandardInputLine().map { line throws(UsageError) in
+    return try readStandardInputLine(stoppingWhenTooLong: true).map { line throws(UsageError) in
       try Self.text(line, what: what)
     }
   }
 
   private func nextLine(what: String) throws(UsageError) -> String {
-    guard let line = readStandardInputLine() else {
+    guard let line = readStandardInputLine(stoppingWhenTooLong: true) else {
       let code = standardInputError.load(ordering: .relaxed)
       if code != 0 {
         throw UsageError(
@@ -115,7 +115,7 @@ struct PasswordInput {
     var original = termios()
     guard tcgetattr(STDIN_FILENO, &original) == 0 else {
       Console.error(prompt)
-      return readStandardInputLine()
+      return readStandardInputLine(stoppingWhenTooLong: true)
     }
     var quiet = original
     // ECHONL still echoes the Enter, so the next prompt starts on its own line.
@@ -135,7 +135,7 @@ struct PasswordInput {
     // typed before it is dropped.
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
     Console.error(prompt)
-    return readStandardInputLine()
+    return readStandardInputLine(stoppingWhenTooLong: true)
   }
 }
 
@@ -147,10 +147,10 @@ struct PasswordInput {
 /// where it should.
 ///
 /// - Returns: The line, or `nil` when input ended (or could not be read) before any byte.
-func readStandardInputLine() -> InputLine? {
+func readStandardInputLine(stoppingWhenTooLong: Bool = false) -> InputLine? {
   let reader = LineReader(maximumLineBytes: PasswordInput.maximumLineLength, readsAhead: false)
   do {
-    return try reader.next()
+    return try reader.next(stoppingWhenTooLong: stoppingWhenTooLong)
   } catch {
     standardInputError.store(error.code, ordering: .relaxed)
     return nil

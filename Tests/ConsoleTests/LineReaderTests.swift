@@ -54,6 +54,22 @@ struct LineReaderTests {
     #expect(try lines(rest).map(\.text) == ["b2", "c3"])
   }
 
+  /// A reader that refuses a line too long gets it as soon as it is, from a pipe whose writer
+  /// never ends the line: endless input cannot hold it.
+  @Test func aLineTooLongCanBeHadBeforeItEnds() throws {
+    var ends: [Int32] = [0, 0]
+    try #require(pipe(&ends) == 0)
+    defer { close(ends[0]) }
+    let start = [UInt8](repeating: 0, count: 100)
+    let written = start.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+    try #require(written == start.count)
+    let reader = LineReader(descriptor: ends[0], maximumLineBytes: 10, readsAhead: false)
+    #expect(
+      try reader.next(stoppingWhenTooLong: true)
+        == InputLine(bytes: [UInt8](repeating: 0, count: 10), isTooLong: true))
+    close(ends[1])
+  }
+
   @Test func aFolderIsNotTheEndOfInput() throws {
     let descriptor = open("/", O_RDONLY)
     try #require(descriptor >= 0)
