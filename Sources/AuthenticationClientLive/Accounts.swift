@@ -98,13 +98,13 @@ final class Accounts: Sendable {
     let key = Self.key(name)
     guard try account(key: key) == nil else { throw .userNameTaken }
     // A name that only looks like one taken would let its owner pass for the other.
-    let skeleton = UserName.skeleton(name)
+    let forms = UserName.lookAlikeForms(name)
     let names = try storage { database throws(SQLiteError) -> [String] in
       try database.query("SELECT user_name FROM accounts").map { row throws(SQLiteError) in
         try row.get(0)
       }
     }
-    guard !names.contains(where: { UserName.skeleton($0) == skeleton }) else {
+    guard !names.contains(where: { !UserName.lookAlikeForms($0).isDisjoint(with: forms) }) else {
       throw .userNameTaken
     }
     let (hash, _) = try crypto { () throws(CryptoError) in

@@ -37,22 +37,29 @@ struct AccountTests {
   /// Latin ones, fullwidth letters, a no-break space or two spaces for one.
   @Test func aNameThatLooksLikeOneTakenIsTaken() async throws {
     let harness = try Harness()
-    _ = try await harness.client.createAccount("alice", "correct horse")
-    _ = try await harness.client.createAccount("Ada Lovelace", "correct horse")
+    for name in ["alice", "Ada Lovelace", "opa", "nick", "dog", "mary", "ALICE2"] {
+      _ = try await harness.client.createAccount(name, "correct horse")
+    }
     for name in [
       "\u{0430}lice", "\u{0430}l\u{0456}\u{0441}\u{0435}",
       "\u{FF41}\u{FF4C}\u{FF49}\u{FF43}\u{FF45}",
-      "AL\u{0131}CE", "Ada\u{00A0}Lovelace", "ada  lovelace", "\u{03B1}lice",
+      "AL\u{0131}CE", "Ada\u{00A0}Lovelace", "ada  lovelace", "\u{03B1}lice", "\u{0251}lice",
+      "ali\u{0307}ce", "alic\u{212E}", "\u{13AA}\u{13DE}\u{13C6}\u{13DF}\u{13AC}", "\u{0585}pa",
+      "\u{0578}ick", "d\u{2C9F}g", "\u{1D05}og", "aIice", "a1ice", "\u{1D41A}lice", "rnary",
+      "ALlCE2",
     ] {
       await #expect(throws: AuthenticationError.userNameTaken, "\(name)") {
         _ = try await harness.client.createAccount(name, "correct horse")
       }
     }
-    // Names that differ to the eye are free, accented letters among them.
-    for name in ["alicia", "alíce", "Ada Byron", "\u{0434}\u{0430}\u{0448}\u{0430}"] {
-      _ = try await harness.client.createAccount(name, "correct horse")
-    }
-    #expect(try await harness.client.listAccounts().count == 6)
+    // Names that differ to the eye are free: accented letters, other alphabets' own names, and
+    // an i for an l.
+    let free = [
+      "alicia", "alíce", "Ada Byron", "\u{0434}\u{0430}\u{0448}\u{0430}", "Иван", "Νίκος", "José",
+      "Zoë", "ailce", "Eli", "Ell",
+    ]
+    for name in free { _ = try await harness.client.createAccount(name, "correct horse") }
+    #expect(try await harness.client.listAccounts().count == 7 + free.count)
   }
 
   @Test func userNamesAreCheckedAndUniqueIgnoringCase() async throws {
