@@ -38,7 +38,11 @@ extension OnlineClient {
           address, loop: try ClientLoop.shared(), trusting: trust)
         defer { connection.close() }
         switch try await connection.request(.listGames) {
-        case .games(let listings): return listings
+        case .games(let listings):
+          if let violation = listings.violation(server: address) {
+            throw OnlineFailure(violation)
+          }
+          return listings
         case .refused(let refusal):
           throw OnlineFailure(OnlineGame.sentence(for: refusal, code: nil))
         default:

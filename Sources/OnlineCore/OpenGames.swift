@@ -144,3 +144,39 @@ extension GameListing {
       + "move\(moveCount == 1 ? "" : "s")"
   }
 }
+
+extension [GameListing] {
+  /// Why a server's list of games cannot be, in one sentence, or `nil` when it can: a code
+  /// that is not an invite code or comes twice, a board that cannot be, more moves than cells,
+  /// or seats and moves that contradict whether the game is open.
+  public func violation(server: ServerAddress) -> String? {
+    var codes: Set<String> = []
+    for listing in self {
+      let code = listing.code.escapingControlCharacters
+      guard InviteCode.normalized(listing.code) == listing.code else {
+        return "The server at \(server) listed a game whose code \(code) is not an invite code."
+      }
+      guard codes.insert(listing.code).inserted else {
+        return "The server at \(server) listed game \(code) twice."
+      }
+      guard (try? Board(rows: listing.rows, columns: listing.columns, k: listing.k)) != nil else {
+        return "The server at \(server) listed game \(code) on a board that cannot be "
+          + "(\(listing.rows)×\(listing.columns), \(listing.k) in a row)."
+      }
+      guard listing.moveCount <= listing.rows * listing.columns else {
+        return "The server at \(server) listed game \(code) with more moves than its board has "
+          + "cells."
+      }
+      let seatsAgree =
+        listing.isOpen
+        ? listing.xName != nil && listing.oName == nil && listing.moveCount == 0
+        : listing.xName != nil && listing.oName != nil
+      guard seatsAgree else {
+        return
+          "The server at \(server) listed game \(code) as \(listing.isOpen ? "open" : "being played"), "
+          + "with its seats or moves saying otherwise."
+      }
+    }
+    return nil
+  }
+}

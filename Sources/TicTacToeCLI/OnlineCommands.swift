@@ -115,6 +115,9 @@ extension CLI {
         throw .failure("The server answered with something else than a list of games.")
       }
       await session.close()
+      if let violation = listings.violation(server: session.address) {
+        throw .failure(violation)
+      }
       if json {
         Console.line(OnlineFormatting.gamesJSON(listings))
       } else if listings.isEmpty {

@@ -172,3 +172,46 @@ struct OnlineGameServerFaultTests {
     await store.finish()
   }
 }
+
+/// A server's list of games is checked before it is shown.
+struct GameListingFaultTests {
+  private func listing(
+    _ code: String = "ABC234", isOpen: Bool = false, o: String? = "bob", rows: Int = 3,
+    k: Int = 3, moves: Int = 2
+  ) -> GameListing {
+    GameListing(
+      code: code, isOpen: isOpen, xName: "ann", oName: o, rows: rows, columns: rows, k: k,
+      moveCount: moves)
+  }
+
+  @Test func aListThatCannotBeIsTheServersFault() {
+    let said = "The server at example.org:7457 "
+    let faults: [([GameListing], String)] = [
+      ([listing("k7m2q0")], "listed a game whose code k7m2q0 is not an invite code."),
+      ([listing(), listing()], "listed game ABC234 twice."),
+      ([listing(k: 9)], "listed game ABC234 on a board that cannot be (3×3, 9 in a row)."),
+      ([listing(moves: 65_535)], "listed game ABC234 with more moves than its board has cells."),
+      (
+        [listing(isOpen: true)],
+        "listed game ABC234 as open, with its seats or moves saying otherwise."
+      ),
+      (
+        [listing(isOpen: true, o: nil, moves: 4)],
+        "listed game ABC234 as open, with its seats or moves saying otherwise."
+      ),
+      (
+        [listing(o: nil)],
+        "listed game ABC234 as being played, with its seats or moves saying otherwise."
+      ),
+    ]
+    for (listings, sentence) in faults {
+      #expect(listings.violation(server: server) == said + sentence)
+    }
+    #expect(
+      [
+        listing(isOpen: true, o: nil, moves: 0), listing("XYZ789"),
+        listing("K7M2QX", rows: 15, k: 5),
+      ]
+      .violation(server: server) == nil)
+  }
+}
