@@ -85,7 +85,7 @@ final class GameInProgressClaims: Sendable {
   /// database at `databasePath`: it holds the owner's claim.
   static func isHeld(_ owner: RecordOwner, databasePath: String) -> Bool {
     guard let path = lockPath(for: databasePath) else { return false }
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     var probe = byte(key(owner), type: F_WRLCK)

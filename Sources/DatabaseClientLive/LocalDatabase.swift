@@ -158,7 +158,8 @@ public final class LocalDatabase: Sendable {
   /// exclusive `flock` on the file for as long as it runs (SQLite's own locks are `fcntl`
   /// locks, which this leaves alone).
   public static func isHeldByServer(_ path: String) -> Bool {
-    let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    // Without blocking: a named pipe given as the database is refused later, not waited on.
+    let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }

@@ -2,6 +2,7 @@ import DatabaseClient
 import Foundation
 import GameRules
 import SQLite
+import Synchronization
 import TestSupport
 import Testing
 
@@ -299,6 +300,30 @@ struct PersistenceTests {
 }
 
 struct LocationTests {
+  /// A named pipe given as the database is refused with a sentence, not waited on: opening it
+  /// to look for a server's lock would wait for a writer for ever.
+  @Test func aNamedPipeIsRefusedWithoutWaiting() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("pipe.sqlite")
+    try #require(mkfifo(path, 0o600) == 0)
+    let answered = DispatchSemaphore(value: 0)
+    let outcome = Mutex<String?>(nil)
+    Thread.detachNewThread {
+      do {
+        _ = try LocalDatabase.open(explicitPath: path, environment: [:])
+        outcome.withLock { $0 = "opened" }
+      } catch {
+        outcome.withLock { $0 = (error as? DatabaseError)?.message ?? "\(error)" }
+      }
+      answered.signal()
+    }
+    try #require(answered.wait(timeout: .now() + 10) == .success)
+    #expect(
+      outcome.withLock { $0 }
+        == "The database \(path) is a pipe, a device or a socket, not a file; give the path of a "
+        + "database file.")
+  }
+
   @Test func explicitPathWinsOverEverything() throws {
     let location = try DatabaseLocation(
       explicitPath: "/tmp/a.sqlite",
