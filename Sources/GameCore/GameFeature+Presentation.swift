@@ -245,11 +245,13 @@ extension GameFeature.State {
   public var matchTitle: String { "\(shownName(of: .x)) vs \(shownName(of: .o))" }
 
   /// The board, the line to win and the computer's strength, in one line: `3×3, 3 in a row,
-  /// Hard`.
+  /// Hard`. The top level is named as on New game: `Strongest` where it cannot promise never
+  /// to lose.
   public var matchDescription: String {
-    let board = "\(self.board.rows)×\(self.board.columns), \(self.board.k) in a row"
+    let (rows, columns, k) = (self.board.rows, self.board.columns, self.board.k)
+    let board = "\(rows)×\(columns), \(k) in a row"
     guard settings.mode != .hotSeat else { return board }
-    return "\(board), \(settings.difficulty.displayName)"
+    return "\(board), \(settings.difficulty.displayName(rows: rows, columns: columns, k: k))"
   }
 
   /// What a front end shows briefly over the game, if anything.

@@ -72,13 +72,17 @@ enum RecordFormatting {
   }
 
   private static func players(_ record: GameRecord) -> String {
-    "\(playerText(record.x, .x)) vs \(playerText(record.o, .o))"
+    "\(playerText(record.x, .x, record)) vs \(playerText(record.o, .o, record))"
   }
 
-  private static func playerText(_ player: PlayerRecord, _ mark: Mark) -> String {
+  /// A player of `record`, the computer's level named as New game names it on that board.
+  private static func playerText(_ player: PlayerRecord, _ mark: Mark, _ record: GameRecord)
+    -> String
+  {
     let name = player.name.escapingControlCharacters
     guard let computer = player.computer else { return "\(name) (\(mark.symbol))" }
-    return "\(name) (\(mark.symbol), computer, \(computer.displayName))"
+    let level = computer.displayName(rows: record.rows, columns: record.columns, k: record.k)
+    return "\(name) (\(mark.symbol), computer, \(level))"
   }
 
   private static func resultText(_ result: GameResult?) -> String {

@@ -126,6 +126,13 @@ struct GamePresentationTests {
     var settings = GameSettings.versusComputer
     settings.difficulty = .easy
     #expect(try state([], settings: settings).matchDescription == "3×3, 3 in a row, Easy")
+    // The top level is named as New game names it: Unbeatable only where it holds.
+    settings.difficulty = .unbeatable
+    #expect(try state([], settings: settings).matchDescription == "3×3, 3 in a row, Unbeatable")
+    let large = GameFeature.State(
+      settings: settings, game: Game(start: try Board(rows: 15, columns: 15, k: 5)),
+      startedAt: TestClock.epoch)
+    #expect(large.matchDescription == "15×15, 5 in a row, Strongest")
     var hostile = GameSettings.hotSeat
     hostile.xName = "A\u{1b}[2J"
     #expect(try !state([], settings: hostile).matchTitle.contains("\u{1b}"))

@@ -87,7 +87,8 @@ func run(arguments: [String], bytes: [UInt8], environment: [String: String] = [:
   let writer = standardInput.fileHandleForWriting
   let data = Data(bytes)
   Thread.detachNewThread {
-    writer.write(data)
+    // The throwing form: a program that exits before reading it all is no crash of the runner.
+    try? writer.write(contentsOf: data)
     try? writer.close()
   }
   let outputData = output.fileHandleForReading.readDataToEndOfFile()
