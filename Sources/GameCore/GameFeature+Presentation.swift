@@ -244,9 +244,10 @@ extension GameFeature.State {
   /// Who plays whom, as a window's title: `Ann vs Computer`.
   public var matchTitle: String { "\(shownName(of: .x)) vs \(shownName(of: .o))" }
 
-  /// The board, the line to win and the computer's strength, in one line: `3×3, 3 in a row,
-  /// Hard`. The top level is named as on New game: `Strongest` where it cannot promise never
-  /// to lose.
+  /// The board, the line to win and the computer's strength, in one line.
+  ///
+  /// For example `3×3, 3 in a row, Hard`. The top level is named as on New game: `Strongest`
+  /// where it cannot promise never to lose.
   public var matchDescription: String {
     let (rows, columns, k) = (self.board.rows, self.board.columns, self.board.k)
     let board = "\(rows)×\(columns), \(k) in a row"
