@@ -49,6 +49,22 @@ static inline void cgtk_name_mnemonic_button(GtkWidget *button, const char *text
 /* Whether a widget is a GtkButton (the type check is a macro). */
 static inline gboolean cgtk_is_button(GtkWidget *widget) { return GTK_IS_BUTTON(widget); }
 
+/* The icon a GtkImage shows by name, or the text of a GtkLabel; NULL for other widgets. */
+static inline const char *cgtk_image_icon_name(GtkWidget *widget) {
+  if (!GTK_IS_IMAGE(widget)) return NULL;
+  const char *name = gtk_image_get_icon_name(GTK_IMAGE(widget));
+  if (name) return name;
+  GIcon *icon = gtk_image_get_gicon(GTK_IMAGE(widget));
+  if (icon && G_IS_THEMED_ICON(icon)) {
+    const char *const *names = g_themed_icon_get_names(G_THEMED_ICON(icon));
+    if (names && names[0]) return names[0];
+  }
+  return NULL;
+}
+static inline const char *cgtk_label_text(GtkWidget *widget) {
+  return GTK_IS_LABEL(widget) ? gtk_label_get_text(GTK_LABEL(widget)) : NULL;
+}
+
 /* Whether a widget is a GtkListBox, or a GtkScrolledWindow (the type checks are macros). */
 static inline gboolean cgtk_is_list_box(GtkWidget *widget) { return GTK_IS_LIST_BOX(widget); }
 static inline gboolean cgtk_is_scrolled_window(GtkWidget *widget) {

@@ -285,6 +285,7 @@ public final class AppWindow {
       opened = ShortcutsWindow.present(over: window, title: panel.title, groups: Self.shortcuts)
     case .preferences: opened = presentPreferences(title: panel.title)
     }
+    opened.nameUnnamedButtons()
     panelWindow = opened
     opened.onClose { [weak self, weak opened] in
       // Closed by the player (Escape, the close button): the core hears it once.

@@ -713,3 +713,43 @@ func connectWithArgument(
     instance, signal, unsafeBitCast(argumentTrampoline, to: GCallback.self), box,
     releaseArgumentBox, GConnectFlags(rawValue: 0))
 }
+
+// MARK: - Names for the toolkit's own buttons
+
+extension Window {
+  /// Names the buttons GTK and libadwaita build into their own windows without a name, which
+  /// assistive technologies read as `GtkImage` or `GtkButton`: the search button of Preferences
+  /// and of the keyboard help, the version button of About.
+  ///
+  /// A button showing text is named by it (the version as `Version 0.1.0`); one showing only
+  /// an icon, by what the icon stands for.
+  func nameUnnamedButtons() {
+    for button in widgetTree(widget)
+    where cgtk_is_button(button) != 0 && cgtk_accessible_label(button) == nil {
+      let inside = widgetTree(button)
+      if let text = inside.lazy.compactMap({ cgtk_label_text($0).map { String(cString: $0) } })
+        .first(where: { $0.contains { !$0.isWhitespace } })
+      {
+        cgtk_set_accessible_label(button, text == AppInfo.version ? "Version \(text)" : text)
+      } else if let icon = inside.lazy.compactMap({ cgtk_image_icon_name($0) }).first
+        ?? gtk_button_get_icon_name(cgtk_button(button))
+      {
+        cgtk_set_accessible_label(button, Self.iconTitle(String(cString: icon)))
+      }
+    }
+  }
+
+  /// What an icon on a button stands for: `Search` for `system-search-symbolic`, and for
+  /// others the icon's name in words.
+  static func iconTitle(_ icon: String) -> String {
+    let known = [
+      "system-search-symbolic": "Search", "edit-find-symbolic": "Search",
+      "window-close-symbolic": "Close", "go-previous-symbolic": "Back",
+      "go-next-symbolic": "Forward", "open-menu-symbolic": "Main Menu",
+    ]
+    if let title = known[icon] { return title }
+    let name = icon.hasSuffix("-symbolic") ? icon.dropLast("-symbolic".count) : Substring(icon)
+    let words = name.split(separator: "-").joined(separator: " ")
+    return words.prefix(1).uppercased() + words.dropFirst()
+  }
+}

@@ -81,6 +81,33 @@ final class DesktopTests: XCTestCase {
     }
   }
 
+  /// The buttons GTK and libadwaita show in About, the keyboard help and Preferences (the
+  /// search buttons, the version button) have names, not `GtkImage` or `GtkButton`.
+  func testTheMenusWindowsHaveNoUnnamedButton() throws {
+    let preferences = preferences
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let app = AppWindow(application: nil, store: makeStore(), preferences: preferences)
+      defer { app.window.destroy() }
+      var named: [String] = []
+      for panel in [MenuItem.about, .keyboardShortcuts, .preferences] {
+        app.actions.activate(AppWindow.actionName(of: panel))
+        let window = try XCTUnwrap(app.panelWindow)
+        // What assistive technologies see: the buttons shown.
+        for button in widgetTree(window.widget)
+        where cgtk_is_button(button) != 0 && gtk_widget_get_mapped(button) != 0 {
+          let name = cgtk_accessible_label(button).map { String(cString: $0) }
+          XCTAssertNotNil(
+            name, "a \(String(cString: gtk_widget_get_name(button))) of \(panel) has no name")
+          named.append(name ?? "")
+        }
+      }
+      XCTAssertTrue(named.contains("Version \(AppInfo.version)"), "\(named)")
+      XCTAssertTrue(named.contains("Search"), "\(named)")
+      XCTAssertFalse(named.contains { $0.hasPrefix("Gtk") }, "\(named)")
+    }
+  }
+
   func testTheMenuOpensAboutTheKeyboardHelpAndPreferences() throws {
     let preferences = preferences
     try MainActor.assumeIsolated {
