@@ -68,9 +68,7 @@ public enum UserName {
   public static func displayed(_ stored: String) -> String {
     if isEarlier(stored) { return stored }
     if let name = try? Name.validated(stored) { return name }
-    let escaped = stored.trimmingWhitespace().escapingControlCharacters
-    guard escaped.count > Name.maximumLength else { return escaped }
-    return String(escaped.prefix(Name.maximumLength - 1)) + "…"
+    return stored.trimmingWhitespace().escaped(cutTo: Name.maximumLength)
   }
 }
 

@@ -276,9 +276,7 @@ private struct Records: Sendable {
   /// and cut to the longest name allowed.
   private func storedName(_ stored: String) -> String {
     if let name = try? Name.validated(stored) { return name }
-    let escaped = stored.trimmingWhitespace().escapingControlCharacters
-    guard escaped.count > Name.maximumLength else { return escaped }
-    return String(escaped.prefix(Name.maximumLength - 1)) + "…"
+    return stored.trimmingWhitespace().escaped(cutTo: Name.maximumLength)
   }
 
   // MARK: - Owners and errors

@@ -120,9 +120,23 @@ extension String {
 
   /// The text as a message may quote it: control characters escaped, and cut after 40
   /// characters, so that a hostile argument of 100,000 characters is not echoed whole.
-  public var quotable: String {
+  public var quotable: String { escaped(cutTo: 41) }
+
+  /// The text with its control characters escaped (``escapingControlCharacters``), and, when
+  /// that is longer than `length` characters, cut to `length - 1` and ended with `…`: cut
+  /// between characters, never inside an escape such as `\u{1B}`.
+  public func escaped(cutTo length: Int) -> String {
     let escaped = escapingControlCharacters
-    return escaped.count <= 40 ? escaped : String(escaped.prefix(40)) + "…"
+    guard escaped.count > length else { return escaped }
+    var result = ""
+    var count = 0
+    for character in self {
+      let piece = String(character).escapingControlCharacters
+      guard count + piece.count <= length - 1 else { break }
+      result += piece
+      count += piece.count
+    }
+    return result + "…"
   }
 
   /// The text without leading and trailing whitespace (spaces, tabs, newlines and the other

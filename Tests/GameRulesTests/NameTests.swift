@@ -1,3 +1,4 @@
+import Foundation
 import GameRules
 import Testing
 
@@ -58,5 +59,23 @@ struct NameTests {
     let escaped = hostile.escapingControlCharacters
     #expect(escaped == "\\u{1B}[2J\\u{1B}]0;PWNED\\u{7}\\u{0}\\u{9B}\\u{202E}")
     #expect(escaped.unicodeScalars.allSatisfy { $0.isPrintable })
+  }
+
+  /// Cut to fit, an escaped text ends between characters, never halfway through an escape.
+  @Test func cuttingNeverSplitsAnEscape() {
+    let stored = "Mal\u{202E}lory\r\nX and more"
+    // The line end is one character, two escapes: it goes whole or not at all.
+    #expect(stored.escaped(cutTo: 24) == "Mal\\u{202E}lory…")
+    #expect(stored.escaped(cutTo: 27) == "Mal\\u{202E}lory\\u{D}\\u{A}X…")
+    #expect(stored.escaped(cutTo: 200) == stored.escapingControlCharacters)
+    for length in 2...40 {
+      let cut = stored.escaped(cutTo: length)
+      #expect(cut.count <= length, "\(length)")
+      let body = cut.hasSuffix("…") ? String(cut.dropLast()) : cut
+      #expect(
+        body.components(separatedBy: "\\u{").count == body.components(separatedBy: "}").count,
+        "\(length): \(cut)")
+    }
+    #expect(String(repeating: "a", count: 100).quotable == String(repeating: "a", count: 40) + "…")
   }
 }
