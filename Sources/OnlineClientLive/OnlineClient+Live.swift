@@ -63,13 +63,21 @@ extension OnlineClient {
         }
         let stats: PlayerStats
         switch try await connection.request(.requestStats(userName: userName)) {
-        case .stats(let answer): stats = answer
+        case .stats(let answer):
+          if let violation = OnlineRecords.violation(answer, of: userName, server: address) {
+            throw OnlineFailure(violation)
+          }
+          stats = answer
         case .refused(let refusal): throw refused(refusal)
         default:
           throw OnlineFailure("The server at \(address) answered with something else than stats.")
         }
         switch try await connection.request(.requestHistory(userName: userName)) {
-        case .history(let games): return (stats, games)
+        case .history(let games):
+          if let violation = OnlineRecords.violation(games, of: userName, server: address) {
+            throw OnlineFailure(violation)
+          }
+          return (stats, games)
         case .refused(let refusal): throw refused(refusal)
         default:
           throw OnlineFailure(

@@ -1,4 +1,5 @@
 public import Architecture
+import AuthenticationClient
 public import GameProtocol
 import GameRules
 public import OnlineClient
@@ -176,6 +177,45 @@ extension [GameListing] {
           "The server at \(server) listed game \(code) as \(listing.isOpen ? "open" : "being played"), "
           + "with its seats or moves saying otherwise."
       }
+    }
+    return nil
+  }
+}
+
+/// What a server sends of an account's records is checked before it is shown: the stats and
+/// the games of the account asked for, in numbers and results that can be.
+public enum OnlineRecords {
+  /// Why `stats` cannot be `userName`'s, in one sentence, or `nil` when they can: another
+  /// account's, or a winning streak longer than the best one or than the wins.
+  public static func violation(
+    _ stats: PlayerStats, of userName: String, server: ServerAddress
+  ) -> String? {
+    guard UserName.key(stats.userName) == UserName.key(userName) else {
+      return "The server at \(server) answered with the stats of "
+        + "\(stats.userName.escapingControlCharacters) for those of "
+        + "\(userName.escapingControlCharacters)."
+    }
+    guard stats.currentStreak <= stats.bestStreak, stats.bestStreak <= stats.wins else {
+      return "The server at \(server) sent stats of \(userName.escapingControlCharacters) whose "
+        + "winning streaks do not fit their wins."
+    }
+    return nil
+  }
+
+  /// Why `games` cannot be finished games of `userName`, in one sentence, or `nil` when they
+  /// can: a result the moves do not give, or a game the account did not play.
+  public static func violation(
+    _ games: [FinishedGame], of userName: String, server: ServerAddress
+  ) -> String? {
+    if let wrong = games.first(where: { !$0.resultFollowsFromItsMoves }) {
+      return "The server at \(server) sent game \(wrong.id) with a result its moves do not give."
+    }
+    let key = UserName.key(userName)
+    if let stranger = games.first(where: {
+      UserName.key($0.xName) != key && UserName.key($0.oName) != key
+    }) {
+      return "The server at \(server) sent game \(stranger.id), which "
+        + "\(userName.escapingControlCharacters) did not play, as one of theirs."
     }
     return nil
   }

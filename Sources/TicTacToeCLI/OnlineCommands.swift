@@ -156,12 +156,10 @@ extension CLI {
         throw .failure(violation)
       }
       switch answer {
-      case .stats(let stats) where UserName.key(stats.userName) != UserName.key(user):
-        throw .failure(
-          "The server at \(session.address) answered with the stats of "
-            + "\(stats.userName.escapingControlCharacters) for those of "
-            + "\(user.escapingControlCharacters).")
       case .stats(let stats):
+        if let violation = OnlineRecords.violation(stats, of: user, server: session.address) {
+          throw .failure(violation)
+        }
         Console.line(
           options.json
             ? OnlineFormatting.statsJSON(stats, server: session.address)
@@ -193,17 +191,8 @@ extension CLI {
       let (games, server) = try await wholeHistory(of: user, common)
       // A result the moves contradict is the server's fault, not a record to list, and so is
       // a game the account did not play.
-      if let wrong = games.first(where: { !$0.resultFollowsFromItsMoves }) {
-        throw .failure(
-          "The server at \(server) sent game \(wrong.id) with a result its moves do not give.")
-      }
-      let key = UserName.key(user)
-      if let stranger = games.first(where: {
-        UserName.key($0.xName) != key && UserName.key($0.oName) != key
-      }) {
-        throw .failure(
-          "The server at \(server) sent game \(stranger.id), which "
-            + "\(user.escapingControlCharacters) did not play, as one of theirs.")
+      if let violation = OnlineRecords.violation(games, of: user, server: server) {
+        throw .failure(violation)
       }
       let records = games.map(GameRecord.init)
       if json {

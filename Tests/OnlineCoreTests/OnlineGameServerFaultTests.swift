@@ -215,3 +215,52 @@ struct GameListingFaultTests {
       .violation(server: server) == nil)
   }
 }
+
+/// An account's records from a server are checked before they are shown.
+struct OnlineRecordsFaultTests {
+  private func stats(_ name: String = "ann", wins: Int = 3, current: Int = 1, best: Int = 2)
+    -> PlayerStats
+  {
+    PlayerStats(
+      userName: name, rating: 1_216, wins: wins, losses: 1, draws: 0, currentStreak: current,
+      bestStreak: best)
+  }
+
+  private func game(_ id: Int64, x: String = "ann", o: String = "bob", winner: Mark? = .x)
+    -> FinishedGame
+  {
+    let top = [
+      Cell(row: 0, column: 0), Cell(row: 1, column: 0), Cell(row: 0, column: 1),
+      Cell(row: 1, column: 1), Cell(row: 0, column: 2),
+    ]
+    return FinishedGame(
+      id: id, xName: x, oName: o, rows: 3, columns: 3, k: 3, firstMover: .x, moves: top,
+      winner: winner, startedAt: 1, endedAt: 2)
+  }
+
+  @Test func statsOfAnotherOrThatCannotBeAreTheServersFault() {
+    let said = "The server at example.org:7457 "
+    #expect(OnlineRecords.violation(stats(), of: " ANN ", server: server) == nil)
+    #expect(
+      OnlineRecords.violation(stats("mallory"), of: "ann", server: server)
+        == said + "answered with the stats of mallory for those of ann.")
+    for wrong in [stats(current: 4, best: 2), stats(wins: 1, current: 1, best: 9)] {
+      #expect(
+        OnlineRecords.violation(wrong, of: "ann", server: server)
+          == said + "sent stats of ann whose winning streaks do not fit their wins.")
+    }
+  }
+
+  @Test func gamesOfAnotherOrWithAWrongResultAreTheServersFault() {
+    let said = "The server at example.org:7457 "
+    #expect(
+      OnlineRecords.violation([game(1), game(2, x: "bob", o: "Ann")], of: "ann", server: server)
+        == nil)
+    #expect(
+      OnlineRecords.violation([game(1), game(5, x: "eve")], of: "ann", server: server)
+        == said + "sent game 5, which ann did not play, as one of theirs.")
+    #expect(
+      OnlineRecords.violation([game(6, winner: nil)], of: "ann", server: server)
+        == said + "sent game 6 with a result its moves do not give.")
+  }
+}
