@@ -296,39 +296,29 @@ struct OnlineGameTests {
     let clock = TestClock()
     // Before any game was shown, after 3 attempts (the default); once one was, after as many
     // as the backoff gives.
-    var state = OnlineGame.State(
-      server: server, intent: .join(code: code), userName: "ann", token: "t1")
-    state.link = .connecting(attempt: 3)
-    let store = TestStore(initialState: state) {
-      OnlineGame(link: link.client, clock: clock.client)
-    }
     let reason = "Cannot reach the server at example.org:7457: could not connect (refused)."
-    await store.send(.link(.closed(reason: reason, isPermanent: false))) {
-      $0.link = .closed
-      $0.notices = [
-        .stopped(
-          "Cannot reach the server at example.org:7457: could not connect (refused); gave up"
-            + " after 3 attempts, and no game was shown.")
-      ]
+    for (attempts, shown) in [(3, false), (5, true)] {
+      var backoff = Backoff()
+      backoff.attempts = 5
+      var state = OnlineGame.State(
+        server: server, intent: .join(code: code), userName: "ann", token: "t1")
+      state.snapshot = shown ? snapshot() : nil
+      state.hasBeenLive = shown
+      state.link = .connecting(attempt: attempts)
+      let store = TestStore(initialState: state) {
+        OnlineGame(link: link.client, clock: clock.client, backoff: backoff)
+      }
+      await store.send(.link(.closed(reason: reason, isPermanent: false))) {
+        $0.link = .closed
+        $0.notices = [
+          .stopped(
+            "Cannot reach the server at example.org:7457: could not connect (refused); gave up"
+              + " after \(attempts) attempts, and "
+              + (shown ? "the game is left as it is." : "no game was shown."))
+        ]
+      }
+      await store.finish()
     }
-    await store.finish()
-    var backoff = Backoff()
-    backoff.attempts = 5
-    state.snapshot = snapshot()
-    state.hasBeenLive = true
-    state.link = .connecting(attempt: 5)
-    let live = TestStore(initialState: state) {
-      OnlineGame(link: link.client, clock: clock.client, backoff: backoff)
-    }
-    await live.send(.link(.closed(reason: reason, isPermanent: false))) {
-      $0.link = .closed
-      $0.notices = [
-        .stopped(
-          "Cannot reach the server at example.org:7457: could not connect (refused); gave up"
-            + " after 5 attempts, and the game is left as it is.")
-      ]
-    }
-    await live.finish()
   }
 
   /// A store of Bob's client, seated as O in a live game over `link`.
