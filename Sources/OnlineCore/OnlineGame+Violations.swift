@@ -128,6 +128,10 @@ extension OnlineGame.State {
     }
     guard ply == played else { return nil }
     guard let board, let snapshot, let mover = mover(ofPly: ply) else { return nil }
+    if snapshot.status == .waiting {
+      return "The server at \(server) sent a move in game \(snapshot.code), which waits for an "
+        + "opponent."
+    }
     do {
       _ = try board.playing(at: cell)
     } catch {
@@ -182,6 +186,39 @@ extension OnlineGame.State {
       + "contradicts (\(refusal.code))."
   }
 
+  /// Why the refusal of this player's resignation cannot be, in one sentence, or `nil` when it
+  /// can: the player is seated, in a game under way.
+  func violation(refusedResignation refusal: Refusal) -> String? {
+    guard let snapshot else { return nil }
+    let contradicted: Bool
+    switch refusal.code {
+    case .notAPlayer: contradicted = snapshot.role != nil
+    case .gameNotStarted: contradicted = snapshot.status == .playing
+    case .gameOver: contradicted = !isOver
+    case .notSignedIn: contradicted = true
+    default: contradicted = false
+    }
+    guard contradicted else { return nil }
+    return "The server at \(server) refused this player's resignation with a reason this game "
+      + "contradicts (\(refusal.code))."
+  }
+
+  /// Why the refusal to cancel this player's game nobody joined cannot be, in one sentence, or
+  /// `nil` when it can: the player made the game, which the server showed waiting.
+  func violation(refusedCancellation refusal: Refusal) -> String? {
+    guard let snapshot else { return nil }
+    let contradicted: Bool
+    switch refusal.code {
+    case .notAPlayer: contradicted = snapshot.role == .x
+    case .gameOver: contradicted = snapshot.status == .waiting
+    case .noSuchGame, .notSignedIn: contradicted = true
+    default: contradicted = false
+    }
+    guard contradicted else { return nil }
+    return "The server at \(server) refused to cancel game \(snapshot.code) with a reason this "
+      + "game contradicts (\(refusal.code))."
+  }
+
   /// Why `end` cannot end the game as it stands, in one sentence, or `nil` when it can.
   func violation(ending end: GameEnd) -> String? {
     guard let board else { return nil }
@@ -200,6 +237,14 @@ extension OnlineGame.State {
   /// seat is this player's own, or another player's already.
   func violation(joined player: SeatedPlayer, as mark: Mark) -> String? {
     guard let snapshot else { return nil }
+    if !player.name.contains(where: { !$0.isWhitespace }) {
+      return "The server at \(server) said a player without a name joined."
+    }
+    if !isSpectator, let userName, mark != snapshot.role,
+      UserName.key(player.name) == UserName.key(userName)
+    {
+      return "The server at \(server) said this player joined the other side of its own game."
+    }
     if !isSpectator, mark == snapshot.role {
       return "The server at \(server) said another player took this player's own seat."
     }

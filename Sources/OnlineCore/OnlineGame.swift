@@ -441,6 +441,12 @@ public struct OnlineGame: Reducer {
       state.notices.append(.refused(Self.spectatorRefusal, cell: cell))
       return .none
     }
+    guard snapshot.status != .waiting else {
+      // Nobody plays O yet: the server would refuse the move.
+      state.notices.append(
+        .refused(Refusal(.gameNotStarted, request: Self.moveRequest), cell: cell))
+      return .none
+    }
     if let board = state.board, !board.contains(cell) {
       // The protocol cannot carry such a cell, and the server would refuse it anyway.
       state.notices.append(
@@ -599,6 +605,8 @@ public struct OnlineGame: Reducer {
   private func stop(_ sentence: String, state: inout State) -> Effect<Action> {
     state.link = .closed
     state.leaving = nil
+    // A question open when the client stops is answered by nothing: the stop is said instead.
+    state.isConfirmingResign = false
     state.notices.append(.stopped(sentence))
     return .merge(
       .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
@@ -777,7 +785,7 @@ public struct OnlineGame: Reducer {
   /// The type byte of a cancellation, which its refusals name.
   public static let cancelRequest = ClientMessage.cancelGame(code: "").type
   /// The type byte of a resignation.
-  static let resignRequest = ClientMessage.resign(code: "").type
+  public static let resignRequest = ClientMessage.resign(code: "").type
   /// The type byte of signing in again with the session's token.
   static let resumeRequest = ClientMessage.resumeSession(token: "").type
 
@@ -805,22 +813,34 @@ public struct OnlineGame: Reducer {
     default:
       break
     }
-    if Self.gameRequests.contains(refusal.request), refusal.code == .gameFull,
-      !state.isSpectator, state.snapshot?.role != nil, let code = state.code
+    let isOwnGame = !state.isSpectator && state.snapshot?.role != nil
+    if Self.gameRequests.contains(refusal.request), isOwnGame, let code = state.code,
+      [.gameFull, .tooManyGames].contains(refusal.code)
     {
-      // The player's own seat is theirs to come back to.
+      // The player's own seat is theirs to come back to, whatever else they play.
       return stop(
         "The server at \(state.server) would not give this player back its seat in game "
-          + "\(code), saying the game already has two players.", state: &state)
+          + "\(code) (\(refusal.code)).", state: &state)
     }
-    if refusal.request == Self.moveRequest, let cell = state.pendingMove {
-      if let violation = state.violation(refusedMove: refusal, at: cell) {
+    if refusal.code == .noSuchGame, isOwnGame, let code = state.code {
+      // The game is gone from the server: playing on would be playing nothing.
+      return stop(
+        "Game \(code) is no longer on the server at \(state.server); it may have ended while "
+          + "this client was away.", state: &state)
+    }
+    if refusal.request == Self.moveRequest, let cell = state.pendingMove,
+      let violation = state.violation(refusedMove: refusal, at: cell)
+    {
+      return stop(violation, state: &state)
+    }
+    if refusal.request == Self.resignRequest {
+      if let violation = state.violation(refusedResignation: refusal) {
         return stop(violation, state: &state)
       }
-      // The game is gone from the server: playing on would be playing nothing.
-      if refusal.code == .noSuchGame {
-        return stop(OnlineGame.sentence(for: refusal, code: state.code), state: &state)
-      }
+      // The game goes on: the player may give it up again.
+      state.hasResigned = false
+      state.notices.append(.refused(refusal, cell: nil))
+      return .none
     }
     switch refusal.code {
     case .noSuchGame, .gameFull, .gameOver, .notSignedIn, .invalidSettings, .unsupportedVersion,
@@ -843,6 +863,9 @@ extension OnlineGame {
   /// the game is no longer the player's to cancel (the client leaves as without one, saying so).
   fileprivate func cancellationRefused(_ refusal: Refusal, state: inout State) -> Effect<Action> {
     guard let leaving = state.leaving else { return .none }
+    if let violation = state.violation(refusedCancellation: refusal) {
+      return stop(violation, state: &state)
+    }
     state.notices.append(.refused(refusal, cell: nil))
     if refusal.code == .gameFull, leaving == .quit {
       // The opponent's arrival is told by its own message; the player sees the game go on.

@@ -164,14 +164,16 @@ extension [GameListing] {
         return "The server at \(server) listed game \(code) on a board that cannot be "
           + "(\(listing.rows)×\(listing.columns), \(listing.k) in a row)."
       }
-      guard listing.moveCount <= listing.rows * listing.columns else {
-        return "The server at \(server) listed game \(code) with more moves than its board has "
-          + "cells."
+      // A full board is a game over, which is not listed.
+      guard listing.moveCount < listing.rows * listing.columns else {
+        return "The server at \(server) listed game \(code) with more moves than a game under "
+          + "way can have."
       }
       let seatsAgree =
         listing.isOpen
         ? listing.xName != nil && listing.oName == nil && listing.moveCount == 0
-        : listing.xName != nil && listing.oName != nil
+        : listing.xName.map(UserName.key) != nil && listing.oName.map(UserName.key) != nil
+          && listing.xName.map(UserName.key) != listing.oName.map(UserName.key)
       guard seatsAgree else {
         return
           "The server at \(server) listed game \(code) as \(listing.isOpen ? "open" : "being played"), "

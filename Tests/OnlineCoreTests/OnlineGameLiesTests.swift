@@ -89,7 +89,7 @@ struct OnlineGameLiesTests {
   @Test func aMoveForAnEmptySeatStopsTheClient() async {
     var state = OnlineGame.State(
       server: server, intent: .watch(code: code), userName: nil, token: nil)
-    state.snapshot = snapshot(moves: [Self.b2], o: nil, status: .waiting, role: nil)
+    state.snapshot = snapshot(moves: [Self.b2], o: nil, status: .playing, role: nil)
     state.link = .live
     let store = TestStore(initialState: state) {
       OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
@@ -326,7 +326,7 @@ struct OnlineGameLiesTests {
           .stopped(
             refusal.code == .gameFull && refusal.request != 0
               ? "The server at example.org:7457 would not give this player back its seat in "
-                + "game ABC234, saying the game already has two players."
+                + "game ABC234 (gameFull)."
               : "The server at example.org:7457 refused what this client asked with a reason "
                 + "that cannot answer it (\(refusal.code)).")
         ]
@@ -339,7 +339,8 @@ struct OnlineGameLiesTests {
     await stops(
       annPlayingX(ScriptedLink(), pendingMove: Self.b2),
       on: .refused(Refusal(.noSuchGame, request: OnlineGame.moveRequest)),
-      saying: "There is no game with the code ABC234; check the invite code.")
+      saying: "Game ABC234 is no longer on the server at example.org:7457; it may have ended "
+        + "while this client was away.")
   }
 
   /// Out of turn, ann's move may meet the opponent's on its way: the refusal is believed.
@@ -354,6 +355,105 @@ struct OnlineGameLiesTests {
       }
       await store.finish()
     }
+  }
+
+  /// A lie that comes while "Resign this game?" is open closes the question: the stop is said.
+  @Test func aStopClosesTheResignQuestion() async {
+    var state = annPlayingX(ScriptedLink(), moves: [Self.b2]).state
+    state.isConfirmingResign = true
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+    }
+    await store.send(.link(.message(.moved(code: code, ply: 1, cell: Self.b2)))) {
+      $0.link = .closed
+      $0.isConfirmingResign = false
+      $0.notices = [
+        .stopped("The server at example.org:7457 sent a move that cannot be played: b2 is taken.")
+      ]
+    }
+    await store.finish()
+  }
+
+  /// Before anyone joins, ann's move is not sent, and a move the server says was made is a lie.
+  @Test func nothingIsPlayedInAGameWaitingForAnOpponent() async {
+    let link = ScriptedLink()
+    let store = annPlayingX(link, o: nil, status: .waiting)
+    await store.send(.view(.cellTapped(Self.b2))) {
+      $0.notices = [
+        .refused(Refusal(.gameNotStarted, request: OnlineGame.moveRequest), cell: Self.b2)
+      ]
+    }
+    #expect(link.takeSent().isEmpty)
+    await store.send(.link(.message(.moved(code: code, ply: 0, cell: Self.b2)))) {
+      $0.link = .closed
+      $0.notices.append(
+        .stopped(
+          "The server at example.org:7457 sent a move in game ABC234, which waits for an "
+            + "opponent."))
+    }
+    await store.finish()
+  }
+
+  /// A refusal of ann's resignation her game contradicts stops the client; one it does not
+  /// leaves the game going on, to be given up again.
+  @Test func aRefusedResignationIsCheckedAndSaid() async {
+    for refusalCode in [ErrorCode.notAPlayer, .gameNotStarted, .gameOver] {
+      var state = annPlayingX(ScriptedLink(), moves: [Self.b2]).state
+      state.hasResigned = true
+      let store = TestStore(initialState: state) {
+        OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+      }
+      await stops(
+        store, on: .refused(Refusal(refusalCode, request: OnlineGame.resignRequest)),
+        saying: "The server at example.org:7457 refused this player's resignation with a reason "
+          + "this game contradicts (\(refusalCode)).")
+    }
+    var state = annPlayingX(ScriptedLink(), moves: [Self.b2]).state
+    state.hasResigned = true
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+    }
+    let busy = Refusal(.busy, request: OnlineGame.resignRequest)
+    await store.send(.link(.message(.refused(busy)))) {
+      $0.hasResigned = false
+      $0.notices = [.refused(busy, cell: nil)]
+    }
+    await store.finish()
+  }
+
+  /// The server will not cancel ann's own game nobody joined for a reason it contradicts.
+  @Test func aRefusedCancellationThatTheGameContradictsStopsTheClient() async {
+    for refusalCode in [ErrorCode.notAPlayer, .gameOver, .noSuchGame] {
+      var state = annPlayingX(ScriptedLink(), o: nil, status: .waiting).state
+      state.leaving = .quit
+      let store = TestStore(initialState: state) {
+        OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+      }
+      let refusal = Refusal(refusalCode, request: OnlineGame.cancelRequest)
+      await store.send(.link(.message(.refused(refusal)))) {
+        $0.link = .closed
+        $0.leaving = nil
+        $0.notices = [
+          .stopped(
+            "The server at example.org:7457 refused to cancel game ABC234 with a reason this "
+              + "game contradicts (\(refusalCode)).")
+        ]
+      }
+      await store.finish()
+    }
+  }
+
+  /// Nobody without a name joins, and ann does not join the other side of her own game.
+  @Test func aJoinThatCannotBeStopsTheClient() async {
+    await stops(
+      annPlayingX(ScriptedLink(), o: nil, status: .waiting),
+      on: .playerJoined(code: code, mark: .o, player: SeatedPlayer(name: " ", rating: 1_200)),
+      saying: "The server at example.org:7457 said a player without a name joined.")
+    await stops(
+      annPlayingX(ScriptedLink(), o: nil, status: .waiting),
+      on: .playerJoined(code: code, mark: .o, player: SeatedPlayer(name: "ANN", rating: 1_200)),
+      saying: "The server at example.org:7457 said this player joined the other side of its own "
+        + "game.")
   }
 
   /// Answers to nothing this client asked change nothing: an away notice for the player who is

@@ -190,7 +190,11 @@ struct GameListingFaultTests {
       ([listing("k7m2q0")], "listed a game whose code k7m2q0 is not an invite code."),
       ([listing(), listing()], "listed game ABC234 twice."),
       ([listing(k: 9)], "listed game ABC234 on a board that cannot be (3×3, 9 in a row)."),
-      ([listing(moves: 65_535)], "listed game ABC234 with more moves than its board has cells."),
+      (
+        [listing(moves: 65_535)],
+        "listed game ABC234 with more moves than a game under way can have."
+      ),
+      ([listing(moves: 9)], "listed game ABC234 with more moves than a game under way can have."),
       (
         [listing(isOpen: true)],
         "listed game ABC234 as open, with its seats or moves saying otherwise."
@@ -201,6 +205,10 @@ struct GameListingFaultTests {
       ),
       (
         [listing(o: nil)],
+        "listed game ABC234 as being played, with its seats or moves saying otherwise."
+      ),
+      (
+        [listing(o: "ANN")],
         "listed game ABC234 as being played, with its seats or moves saying otherwise."
       ),
     ]
