@@ -120,6 +120,17 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
       server.close()
       throw OnlineFailure(
         "The server at \(address) \(ProtocolVersion.mismatch(refusal)).", isPermanent: true)
+    case .message(.refused(let refusal))
+    where [.shuttingDown, .serverError].contains(refusal.code)
+      && [0, ClientMessage.hello(versions: ProtocolVersion.supported).type].contains(
+        refusal.request):
+      // A server stopping, or that cannot read its records, may answer anything so: the
+      // attempt fails, and may be tried again.
+      server.close()
+      throw OnlineFailure(
+        refusal.code == .shuttingDown
+          ? "The server at \(address) is shutting down."
+          : "The server at \(address) could not answer just now (serverError).")
     case .closed(let reason):
       throw server.fault.withLock { $0 }
         ?? OnlineFailure("The server at \(address) closed the connection: \(reason).")
