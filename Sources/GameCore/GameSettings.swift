@@ -120,9 +120,9 @@ public struct GameSettings: Equatable, Sendable {
   ///
   /// A side the computer plays gets the computer's name unless it had one of its own; the name
   /// a person had typed for it is set aside. A side a person takes back from the computer gets
-  /// `personName` (the signed-in player, on the side an account plays); or the name of the one
-  /// person who moved over to it, when the computer took their side; or the name set aside for
-  /// it; or nothing, to be filled in.
+  /// `personName` on the side an account plays. Then the account's name is on that side only,
+  /// and a person's side left without a name gets the name of a person whose side the computer
+  /// took, or a name set aside, never the other side's name; or nothing, to be filled in.
   ///
   /// - Parameters:
   ///   - old: The settings before the change.
@@ -131,34 +131,41 @@ public struct GameSettings: Equatable, Sendable {
   public mutating func renameSides(
     after old: GameSettings, personName: String?, setAside: inout [Mark: String]
   ) {
-    let people = Mark.allCases.filter { !old.isComputer($0) }
-    let moved = people.count == 1 && isComputer(people[0]) ? old.name(of: people[0]) : nil
-    for mark in Mark.allCases {
-      // A name set aside goes back to a side unless the person it names sits at the other one.
-      let other = self.name(of: mark.opponent)
+    var displaced: [String] = []
+    for mark in Mark.allCases where isComputer(mark) {
       let name = self.name(of: mark)
-      let renamed: String
-      if isComputer(mark) {
-        if !old.isComputer(mark), !Self.isDefaultName(name), name != personName {
-          setAside[mark] = name
-        }
-        guard !old.isComputer(mark) || Self.isDefaultName(name) else { continue }
-        renamed = Self.computerName(of: mark, mode: mode)
-      } else {
-        guard old.isComputer(mark) else { continue }
-        if let personName, accountSide == mark {
-          renamed = personName
-        } else if let moved, moved != personName {
-          renamed = moved
-        } else {
-          renamed =
-            [setAside[mark], setAside[mark.opponent]].compactMap { $0 }.first {
-              $0 != other
-            } ?? ""
-        }
+      if !old.isComputer(mark), !Self.isDefaultName(name), name != personName {
+        setAside[mark] = name
+        displaced.append(name)
       }
-      if mark == .x { xName = renamed } else { oName = renamed }
+      guard !old.isComputer(mark) || Self.isDefaultName(name) else { continue }
+      setName(Self.computerName(of: mark, mode: mode), of: mark)
     }
+    let people = Mark.allCases.filter { !isComputer($0) }
+    for mark in people where old.isComputer(mark) {
+      setName(personName != nil && accountSide == mark ? personName ?? "" : "", of: mark)
+    }
+    if let personName, people.contains(accountSide) {
+      for mark in people where mark != accountSide && self.name(of: mark) == personName {
+        setName("", of: mark)
+      }
+      // The computer took the account's side, and the account plays the other now.
+      if Self.isDefaultName(self.name(of: accountSide)) { setName(personName, of: accountSide) }
+    }
+    for mark in people where Self.isDefaultName(self.name(of: mark)) {
+      let other = self.name(of: mark.opponent)
+      let candidates = displaced + [setAside[mark], setAside[mark.opponent]].compactMap { $0 }
+      guard let name = candidates.first(where: { $0 != other && $0 != personName }) else {
+        continue
+      }
+      setName(name, of: mark)
+      displaced.removeAll { $0 == name }
+    }
+  }
+
+  /// Sets the name of the player of `mark`.
+  private mutating func setName(_ name: String, of mark: Mark) {
+    if mark == .x { xName = name } else { oName = name }
   }
 
   /// The side whose record carries the signed-in account: the first side a person plays, or

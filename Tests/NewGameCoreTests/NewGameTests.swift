@@ -496,6 +496,35 @@ struct NewGameTests {
     }
   }
 
+  /// Long runs of mode and side changes, signed in and as a guest: nobody is seated twice,
+  /// and a typed name stays with a person's side while there is one.
+  @Test
+  func noRunOfChangesSeatsANameTwiceOrLosesOne() {
+    let changes: [(inout GameSettings) -> Void] = [
+      { $0.computerMark = .x }, { $0.computerMark = .o }, { $0.mode = .hotSeat },
+      { $0.mode = .versusComputer }, { $0.mode = .computerVersusComputer },
+    ]
+    for signedIn in [nil, "ann"] as [String?] {
+      var settings = NewGame.State(signedInName: signedIn, accountID: signedIn == nil ? nil : 1)
+        .settings
+      if signedIn == nil { settings.xName = "Ann" }
+      var setAside: [Mark: String] = [:]
+      var random = SeededBytes(seed: 7)
+      for step in 0..<2_000 {
+        // As the form changes them: the change, then the names follow.
+        let old = settings
+        changes[Int(random.next(1)[0]) % changes.count](&settings)
+        settings.renameSides(after: old, personName: signedIn, setAside: &setAside)
+        let people = Mark.allCases.filter { !settings.isComputer($0) }
+        let names = people.map { settings.name(of: $0) }.filter { !$0.isEmpty }
+        #expect(Set(names).count == names.count, "step \(step): \(settings)")
+        if !people.isEmpty {
+          #expect(names.contains(signedIn ?? "Ann"), "step \(step): \(settings)")
+        }
+      }
+    }
+  }
+
   @Test
   func aRandomStarterIsDrawnForTheFirstGame() async throws {
     let store = newGame(
