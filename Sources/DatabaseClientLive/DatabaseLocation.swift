@@ -1,5 +1,4 @@
 public import DatabaseClient
-import Foundation
 import GameRules
 import Glibc
 
@@ -34,7 +33,7 @@ public struct DatabaseLocation: Equatable, Sendable {
       // Empty, it is most likely a script's variable left unset by mistake: the player's own
       // database is not taken in its place. Blank, or holding a control character, it is no
       // path anyone means.
-      guard !override.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      guard !override.trimmingWhitespace().isEmpty else {
         throw DatabaseError(
           "TICTACTOE_DATABASE is set but empty; unset it to use the usual database, or set it "
             + "to a path.")
