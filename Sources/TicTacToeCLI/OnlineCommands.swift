@@ -1,6 +1,5 @@
 import AppLive
 import AuthenticationClient
-import AuthenticationClientLive
 import Console
 import DatabaseClient
 import DatabaseClientLive
@@ -86,21 +85,14 @@ extension CLI {
   }
 
   /// Why a refusal cannot answer `request`, a request that reads what the server keeps, in one
-  /// sentence, or `nil` when it can: it names another request, or a reason that does not
-  /// apply (a wait for signing in, to a request that signs nothing in).
+  /// sentence, or `nil` when it can: it names another request, or a reason the protocol's
+  /// table (`Refusal.mayAnswer`) does not give for this one (a wait for signing in, to a
+  /// request that signs nothing in).
   static func readRefusalViolation(
     _ refusal: Refusal, to request: ClientMessage, server: ServerAddress
   ) -> String? {
-    var reasons: Set<ErrorCode> = [
-      .busy, .serverError, .shuttingDown, .malformedMessage, .frameTooLarge, .helloExpected,
-      .unsupportedVersion,
-    ]
-    switch request {
-    case .requestStats, .requestHistory: reasons.insert(.noSuchUser)
-    case .requestFinishedGame: reasons.insert(.noSuchGame)
-    default: break
-    }
-    guard refusal.request != request.type || !reasons.contains(refusal.code) else { return nil }
+    guard refusal.request != request.type || !Refusal.mayAnswer(request.type, with: refusal.code)
+    else { return nil }
     return "The server at \(server) refused the request with a reason that does not apply to it "
       + "(\(refusal.code))."
   }
