@@ -33,6 +33,10 @@ enum FileSystem {
     return (temporary, descriptor)
   }
 
+  /// What SQLite adds to a database's name for its rollback journal, its log and the log's
+  /// index.
+  private static let companionSuffixes = ["-journal", "-wal", "-shm"]
+
   /// What follows a database's name in the name of a temporary file made to create it.
   private static let temporaryMarker = ".new-"
 
@@ -54,7 +58,6 @@ enum FileSystem {
     let (folder, name) = split(path)
     let prefix = "." + name + temporaryMarker
     guard let directory = opendir(folder.isEmpty ? "." : folder) else { return }
-    let companions = ["-journal", "-wal", "-shm"]
     var found: [String] = []
     while let entry = readdir(directory) {
       let entryName = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
@@ -63,7 +66,7 @@ enum FileSystem {
       // Only the names mkstemp makes, six letters and digits after the marker, with SQLite's
       // own files beside them: not a file someone named alike.
       var rest = entryName.dropFirst(prefix.count)
-      let companion = companions.first { rest.hasSuffix($0) }
+      let companion = companionSuffixes.first { rest.hasSuffix($0) }
       if let companion { rest = rest.dropLast(companion.count) }
       guard entryName.hasPrefix(prefix), rest.count == 6,
         rest.unicodeScalars.allSatisfy({
@@ -73,7 +76,7 @@ enum FileSystem {
       found.append(folder + entryName)
     }
     closedir(directory)
-    for file in found where !companions.contains(where: { file.hasSuffix($0) }) {
+    for file in found where !companionSuffixes.contains(where: { file.hasSuffix($0) }) {
       let descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
       guard descriptor >= 0 else { continue }
       defer { close(descriptor) }
@@ -88,7 +91,7 @@ enum FileSystem {
     // of that name is removed, not a link or a folder.
     for file in found {
       var status = stat()
-      guard let suffix = companions.first(where: { file.hasSuffix($0) }),
+      guard let suffix = companionSuffixes.first(where: { file.hasSuffix($0) }),
         !exists(String(file.dropLast(suffix.count))), lstat(file, &status) == 0,
         status.st_mode & S_IFMT == S_IFREG
       else { continue }
@@ -214,7 +217,7 @@ enum FileSystem {
 
   /// Removes a database file and the journal, log and index SQLite may have left beside it.
   static func removeDatabaseFiles(_ path: String) {
-    for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+    for suffix in [""] + companionSuffixes { unlink(path + suffix) }
   }
 
   /// Makes a new name in the folder of `path` durable; a failure only weakens durability.
