@@ -196,12 +196,11 @@ extension Command {
     }
   }
 
-  /// The `--code` value: printable text of at most 64 characters.
+  /// The `--code` value: at most 64 characters, in a form a code takes (``CodeForm``), which
+  /// holds nothing but letters, digits, spaces and hyphens.
   static func code(_ parsed: Arguments) throws(UsageError) -> String? {
     guard let code = parsed.value("code") else { return nil }
-    guard code.count <= 64, code.unicodeScalars.allSatisfy(\.isPrintable),
-      CodeForm.isWellFormed(code)
-    else {
+    guard code.count <= 64, CodeForm.isWellFormed(code) else {
       throw UsageError(
         "The option --code needs the 6-digit code of an authenticator app or a recovery code.")
     }
