@@ -169,11 +169,13 @@ extension [GameListing] {
         return "The server at \(server) listed game \(code) with more moves than a game under "
           + "way can have."
       }
+      // Open: X seated, nobody at O, no move. Being played: two players, not one twice.
       let seatsAgree =
-        listing.isOpen
-        ? listing.xName != nil && listing.oName == nil && listing.moveCount == 0
-        : listing.xName.map(UserName.key) != nil && listing.oName.map(UserName.key) != nil
-          && listing.xName.map(UserName.key) != listing.oName.map(UserName.key)
+        switch (listing.xName, listing.oName) {
+        case (_?, nil): listing.isOpen && listing.moveCount == 0
+        case (let x?, let o?): !listing.isOpen && UserName.key(x) != UserName.key(o)
+        default: false
+        }
       guard seatsAgree else {
         return
           "The server at \(server) listed game \(code) as \(listing.isOpen ? "open" : "being played"), "
