@@ -16,11 +16,11 @@ extension OnlineGame.State {
       return "The server at \(server) sent a game whose code \(snapshot.code.quotable) is not an "
         + "invite code."
     }
-    if let previous = self.snapshot, previous.code == snapshot.code {
-      if !snapshot.moves.starts(with: previous.moves) {
-        return "The server at \(server) sent game \(snapshot.code) again with moves other than "
-          + "those already played."
-      }
+    if let previous = self.snapshot, previous.code == snapshot.code,
+      !snapshot.moves.starts(with: previous.moves)
+    {
+      return "The server at \(server) sent game \(snapshot.code) again with moves other than "
+        + "those already played."
     }
     // A spectator has no side; a player has one, and sits in it under its own name.
     if isSpectator, snapshot.role != nil {
