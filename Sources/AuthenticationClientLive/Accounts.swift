@@ -96,25 +96,21 @@ final class Accounts: Sendable {
     }
     let password = try Self.newPassword(password)
     let key = Self.key(name)
-    guard try account(key: key) == nil else { throw .userNameTaken }
-    // A name that only looks like one taken would let its owner pass for the other.
+    // A name that only looks like one taken would let its owner pass for the other. Checked
+    // first to spare the hashing, and again in the insert's transaction, where no other program
+    // can take a look-alike name between the check and the insert.
     let forms = UserName.lookAlikeForms(name)
-    let names = try storage { database throws(SQLiteError) -> [String] in
-      try database.query("SELECT user_name FROM accounts").map { row throws(SQLiteError) in
-        try row.get(0)
-      }
-    }
-    guard !names.contains(where: { !UserName.lookAlikeForms($0).isDisjoint(with: forms) }) else {
-      throw .userNameTaken
-    }
+    guard try !storage({ database throws(SQLiteError) in try Self.isTaken(forms, in: database) })
+    else { throw .userNameTaken }
     let (hash, _) = try crypto { () throws(CryptoError) in
       try PasswordHash.hashWithSecretKey(password, algorithm: passwordAlgorithm)
     }
     let time = now()
-    let id: Int64
+    let id: Int64?
     do {
       id = try database.withConnection { database throws(SQLiteError) in
-        try database.transaction { () throws(SQLiteError) in
+        try database.transaction { () throws(SQLiteError) -> Int64? in
+          guard try !Self.isTaken(forms, in: database) else { return nil }
           try database.run(
             """
             INSERT INTO accounts (user_name, user_key, password_hash, created_at)
@@ -125,11 +121,23 @@ final class Accounts: Sendable {
         }
       }
     } catch {
-      // Another process may have taken the name between the check and the insert.
+      // The key's uniqueness is the database's own guard of the same rule.
       if error.kind == .constraint { throw .userNameTaken }
       throw .storage(error.description)
     }
+    guard let id else { throw .userNameTaken }
     return try issueSession(accountID: id, userName: name)
+  }
+
+  /// Whether a stored account's name has one of these look-alike forms.
+  private static func isTaken(_ forms: Set<String>, in database: Database) throws(SQLiteError)
+    -> Bool
+  {
+    for row in try database.query("SELECT user_name FROM accounts")
+    where !UserName.lookAlikeForms(try row.get(0)).isDisjoint(with: forms) {
+      return true
+    }
+    return false
   }
 
   func changePassword(_ credentials: Credentials, new: String) throws(AuthenticationError) {

@@ -288,17 +288,7 @@ struct PasswordRaceTests {
     let other = AuthenticationClient.live(
       database: try LocalDatabase(path: path), passwordAlgorithm: .scrypt(logN: 4, r: 1, p: 1),
       now: { clock.now })
-    // The lock is held and let go on a thread of its own: the two changes wait for it in
-    // SQLite's busy handler, blocking the threads they run on.
-    let locked = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      let holder = try? Database(path: path)
-      try? holder?.execute("BEGIN IMMEDIATE")
-      locked.signal()
-      usleep(300_000)
-      try? holder?.execute("COMMIT")
-    }
-    locked.wait()
+    holdWriteLock(path)
     async let first = Self.change(harness.client, to: "battery staple")
     async let second = Self.change(other, to: "purple monkey")
     let outcomes = [("battery staple", await first), ("purple monkey", await second)]
@@ -317,6 +307,55 @@ struct PasswordRaceTests {
   ) async -> AuthenticationError? {
     do {
       try await client.changePassword(credentials("ann", "correct horse"), password)
+      return nil
+    } catch {
+      return error as? AuthenticationError ?? .storage("\(error)")
+    }
+  }
+}
+
+/// A third program holds the database's write lock for 0.3 s from the return: two writers
+/// started then both check before either writes. The lock is held and let go on a thread of its
+/// own; the writers wait for it in SQLite's busy handler, blocking the threads they run on.
+private func holdWriteLock(_ path: String) {
+  let locked = DispatchSemaphore(value: 0)
+  Thread.detachNewThread {
+    let holder = try? Database(path: path)
+    try? holder?.execute("BEGIN IMMEDIATE")
+    locked.signal()
+    usleep(300_000)
+    try? holder?.execute("COMMIT")
+  }
+  locked.wait()
+}
+
+struct NameRaceTests {
+  /// Two processes make accounts whose names look alike, "alice" and one with a Cyrillic "а",
+  /// while a third holds the write lock, so that both see neither name taken before either
+  /// writes: one account is made, the other is told the name is taken.
+  @Test func ofTwoLookAlikeNamesTakenAtOnceOnlyOneIsMade() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    let harness = try Harness(path: path)
+    let clock = harness.clock
+    let other = AuthenticationClient.live(
+      database: try LocalDatabase(path: path), passwordAlgorithm: .scrypt(logN: 4, r: 1, p: 1),
+      now: { clock.now })
+    holdWriteLock(path)
+    async let first = Self.create(harness.client, "alice")
+    async let second = Self.create(other, "\u{430}lice")
+    let outcomes = [await first, await second]
+    #expect(outcomes.filter { $0 == nil }.count == 1)
+    #expect(outcomes.allSatisfy { $0 == nil || $0 == .userNameTaken })
+    #expect(try await harness.client.listAccounts().count == 1)
+  }
+
+  /// The error an account's creation ended with, or `nil` when it was made.
+  private static func create(
+    _ client: AuthenticationClient, _ name: String
+  ) async -> AuthenticationError? {
+    do {
+      _ = try await client.createAccount(name, "correct horse")
       return nil
     } catch {
       return error as? AuthenticationError ?? .storage("\(error)")
