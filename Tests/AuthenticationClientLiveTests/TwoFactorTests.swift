@@ -314,9 +314,11 @@ struct PasswordRaceTests {
   }
 }
 
-/// A third program holds the database's write lock for 0.3 s from the return: two writers
-/// started then both check before either writes. The lock is held and let go on a thread of its
-/// own; the writers wait for it in SQLite's busy handler, blocking the threads they run on.
+/// Holds the database's write lock for 0.3 s from the return, as a third program would.
+///
+/// Two writers started then both check before either writes. The lock is held and let go on a
+/// thread of its own; the writers wait for it in SQLite's busy handler, blocking the threads
+/// they run on.
 private func holdWriteLock(_ path: String) {
   let locked = DispatchSemaphore(value: 0)
   Thread.detachNewThread {
