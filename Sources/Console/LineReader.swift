@@ -20,9 +20,11 @@ public struct InputLine: Equatable, Sendable {
 /// Standard input (or another descriptor) a line at a time: the one reader of input lines for
 /// every command.
 ///
-/// Each line is held to ``maximumLineBytes``: the rest of a longer one is read and dropped, so
-/// that no input can take more memory than that, and the next line starts where it should. A
-/// read that fails is told apart from the end of input. The last line counts without a final
+/// Each line is held to ``maximumLineBytes``. A longer one is returned, marked too long, as soon
+/// as it is known to be, so that endless input without a newline cannot hold a reader that
+/// answers it; the rest of it is read and dropped before the next line, so that no input can
+/// take more memory than that and the next line starts where it should. A read that fails is
+/// told apart from the end of input. The last line counts without a final
 /// newline, and a carriage return before the newline is dropped.
 ///
 /// Reading ahead, the reader reads in blocks of 64 KiB, for commands that read input to its
@@ -51,6 +53,8 @@ public final class LineReader {
   private var buffer: [UInt8] = []
   private var position = 0
   private var isAtEnd = false
+  /// Whether the rest of a line returned too long is still to be dropped.
+  private var isDroppingRest = false
 
   /// Creates a reader of `descriptor` (0 is standard input) that keeps at most `maximumLineBytes` of a line and,
   /// unless `readsAhead` is false, reads in blocks.
@@ -62,12 +66,9 @@ public final class LineReader {
 
   /// The next line, or `nil` at the end of input.
   ///
-  /// - Parameter stoppingWhenTooLong: Whether a line longer than ``maximumLineBytes`` is
-  ///   returned as soon as it is known to be, without reading the rest: for a reader that
-  ///   refuses such a line, so that endless input without a newline cannot hold it forever.
   /// - Returns: The line, or `nil` once the input has ended.
   /// - Throws: ``Failure`` when the input cannot be read.
-  public func next(stoppingWhenTooLong: Bool = false) throws(Failure) -> InputLine? {
+  public func next() throws(Failure) -> InputLine? {
     var line = InputLine(bytes: [])
     var sawByte = false
     while true {
@@ -76,11 +77,17 @@ public final class LineReader {
         try fill()
         continue
       }
-      sawByte = true
       let end = buffer[position...].firstIndex(of: UInt8(ascii: "\n"))
+      if isDroppingRest {
+        isDroppingRest = end == nil
+        position = end.map { $0 + 1 } ?? buffer.count
+        continue
+      }
+      sawByte = true
       keep(buffer[position..<(end ?? buffer.count)], in: &line)
       position = end.map { $0 + 1 } ?? buffer.count
-      if end != nil || (stoppingWhenTooLong && line.isTooLong) { return finished(line) }
+      if end == nil && line.isTooLong { isDroppingRest = true }
+      if end != nil || line.isTooLong { return finished(line) }
     }
   }
 

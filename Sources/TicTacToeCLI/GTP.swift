@@ -87,16 +87,17 @@ struct GTPSession {
 
   /// Answers one line of input, or returns `nil` for a line with no command.
   ///
-  /// A line `isTooLong` (cut short as it was read) is refused whatever it began with.
+  /// A line `isTooLong` (cut short as it was read) is refused whatever it began with, even
+  /// spaces or control characters alone: what was not read may hold a command.
   mutating func respond(to line: String, isTooLong: Bool = false) -> String? {
     var text = line.protocolText
     if let hash = text.firstIndex(of: "#") { text = String(text[..<hash]) }
     var words = text.split(separator: " ").map(String.init)
-    guard !words.isEmpty else { return nil }
+    guard !words.isEmpty || isTooLong else { return nil }
     var id = ""
-    if let number = Int(words[0]), number >= 0 {
+    if let first = words.first, let number = Int(first), number >= 0 {
       id = words.removeFirst()
-      guard !words.isEmpty else { return "?\(id) missing command\n\n" }
+      guard !words.isEmpty || isTooLong else { return "?\(id) missing command\n\n" }
     }
     guard !isTooLong else {
       return "?\(id) the line is longer than \(LineReader.commandLineBytes) bytes\n\n"

@@ -126,7 +126,8 @@ extension CLI {
   /// Reads standard input a line at a time on a thread of its own.
   private static func readLines(into continuation: AsyncStream<OnlineInput>.Continuation) {
     Thread.detachNewThread {
-      while let line = readStandardInputLine() {
+      let reader = LineReader(maximumLineBytes: PasswordInput.maximumLineLength)
+      while let line = try? reader.next() {
         // A line too long to be a move is answered like any other unknown command, shortened.
         let text = String(decoding: line.bytes.prefix(line.isTooLong ? 32 : .max), as: UTF8.self)
         continuation.yield(.line(line.isTooLong ? text + "…" : text))

@@ -75,13 +75,13 @@ struct PasswordInput {
   /// - Throws: ``UsageError`` for a line that is not text.
   func visibleLine(prompt: String, what: String) throws(UsageError) -> String? {
     if isInteractive { Console.error(prompt) }
-    return try readStandardInputLine(stoppingWhenTooLong: true).map { line throws(UsageError) in
+    return try readStandardInputLine().map { line throws(UsageError) in
       try Self.text(line, what: what)
     }
   }
 
   private func nextLine(what: String) throws(UsageError) -> String {
-    guard let line = readStandardInputLine(stoppingWhenTooLong: true) else {
+    guard let line = readStandardInputLine() else {
       let code = standardInputError.load(ordering: .relaxed)
       if code != 0 {
         throw UsageError(
@@ -115,7 +115,7 @@ struct PasswordInput {
     var original = termios()
     guard tcgetattr(STDIN_FILENO, &original) == 0 else {
       Console.error(prompt)
-      return readStandardInputLine(stoppingWhenTooLong: true)
+      return readStandardInputLine()
     }
     var quiet = original
     // ECHONL still echoes the Enter, so the next prompt starts on its own line.
@@ -135,22 +135,22 @@ struct PasswordInput {
     // typed before it is dropped.
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
     Console.error(prompt)
-    return readStandardInputLine(stoppingWhenTooLong: true)
+    return readStandardInputLine()
   }
 }
 
 /// Reads one line from standard input a byte at a time, without its line ending.
 ///
 /// Unlike `readLine()`, nothing past the newline is taken, so whatever reads standard input
-/// next (the game's moves after a password) sees every following line. Bytes past
-/// ``PasswordInput/maximumLineLength`` are read and dropped, so the next line still starts
-/// where it should.
+/// next (the game's moves after a password) sees every following line. A line longer than
+/// ``PasswordInput/maximumLineLength`` is returned, marked too long, as soon as it is known to
+/// be, with the rest left unread: it is refused, and nothing reads on.
 ///
 /// - Returns: The line, or `nil` when input ended (or could not be read) before any byte.
-func readStandardInputLine(stoppingWhenTooLong: Bool = false) -> InputLine? {
+func readStandardInputLine() -> InputLine? {
   let reader = LineReader(maximumLineBytes: PasswordInput.maximumLineLength, readsAhead: false)
   do {
-    return try reader.next(stoppingWhenTooLong: stoppingWhenTooLong)
+    return try reader.next()
   } catch {
     standardInputError.store(error.code, ordering: .relaxed)
     return nil

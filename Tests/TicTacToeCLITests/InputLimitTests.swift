@@ -35,6 +35,48 @@ struct InputLimitTests {
     #expect(brain.lines.last?.hasPrefix("name=\"pbrain-tictactoe\"") == true)
   }
 
+  /// A line too long is answered as soon as it is, while its writer has not ended it (as from
+  /// `/dev/zero`), and whatever it began with: spaces alone may hide a command.
+  @Test(arguments: [
+    (["analyze", "-"], "x", "longer than"), (["gtp"], " ", "? the line is longer than"),
+    (["pbrain"], "x", "ERROR a line is longer than"),
+    (["play", "--plain"], "x", "Unknown command"),
+  ])
+  func aLineTooLongIsAnsweredBeforeItEnds(arguments: [String], filler: String, answer: String)
+    throws
+  {
+    let database = try TemporaryDatabase()
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments + (arguments[0] == "play" ? ["--database", database.path] : [])
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = output
+    signal(SIGPIPE, SIG_IGN)
+    try process.run()
+    defer {
+      try? input.fileHandleForWriting.close()
+      process.waitUntilExit()
+    }
+    try input.fileHandleForWriting.write(
+      contentsOf: Data(String(repeating: filler, count: 70_000).utf8))
+    // Read for up to 10 s without blocking on a program that never answers.
+    var said = ""
+    let reading = output.fileHandleForReading.fileDescriptor
+    let deadline = Date().addingTimeInterval(10)
+    while !said.contains(answer), Date() < deadline {
+      var ready = pollfd(fd: reading, events: Int16(POLLIN), revents: 0)
+      guard poll(&ready, 1, 100) > 0 else { continue }
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      let count = chunk.withUnsafeMutableBytes { read(reading, $0.baseAddress, $0.count) }
+      guard count > 0 else { break }
+      said += String(decoding: chunk.prefix(count), as: UTF8.self)
+    }
+    #expect(said.contains(answer), "\(arguments): \(said.prefix(300))")
+  }
+
   /// Runs `arguments` with a folder as standard input, which opens for reading but fails to be
   /// read (EISDIR), and returns the exit status and what was said on standard error.
   private func withAFolderAsInput(_ arguments: [String]) throws -> (status: Int32, said: String) {
