@@ -12,8 +12,22 @@ public enum RecordOwner: Hashable, Sendable {
 public enum OpponentKind: Hashable, Sendable {
   /// Another person at the same keyboard.
   case person
-  /// The computer at a difficulty.
-  case computer(Difficulty)
+  /// The computer at a difficulty. The top level counts apart on the boards where it is named
+  /// Strongest (`isStrongest`), so that a game won there is never said to be won against
+  /// Unbeatable.
+  case computer(Difficulty, isStrongest: Bool = false)
+
+  /// The computer at `difficulty` on a board of this shape.
+  public static func computer(_ difficulty: Difficulty, rows: Int, columns: Int, k: Int) -> Self {
+    .computer(difficulty, isStrongest: difficulty.isStrongest(rows: rows, columns: columns, k: k))
+  }
+
+  /// The computer's level as New game named it (`Hard`, `Unbeatable`, `Strongest`), or `nil`
+  /// for a person.
+  public var levelName: String? {
+    guard case .computer(let difficulty, let isStrongest) = self else { return nil }
+    return isStrongest ? Difficulty.strongestName : difficulty.displayName
+  }
 }
 
 /// Wins, losses and draws against one kind of opponent.

@@ -50,7 +50,7 @@ private struct Records: Sendable {
   // an account playing itself. Games between two computers are listed but scored for no one.
   private static let owned = """
     WITH owned AS (
-      SELECT id, ended_at, result, x_computer, o_computer,
+      SELECT id, ended_at, result, x_computer, o_computer, board_rows, board_columns, k,
         CASE
           WHEN ?1 IS NOT NULL AND x_account = ?1 THEN 'x'
           WHEN ?1 IS NULL AND x_computer IS NULL THEN 'x'
@@ -68,7 +68,8 @@ private struct Records: Sendable {
           WHEN result = side || 'Wins' THEN 'win'
           ELSE 'loss'
         END AS outcome,
-        CASE WHEN side = 'x' THEN o_computer ELSE x_computer END AS opponent_skill
+        CASE WHEN side = 'x' THEN o_computer ELSE x_computer END AS opponent_skill,
+        board_rows, board_columns, k
       FROM owned
       WHERE x_computer IS NULL OR o_computer IS NULL
     ),
@@ -190,20 +191,43 @@ private struct Records: Sendable {
       try database.transaction(.deferred) {
         () throws(SQLiteError) -> Stats in
         let account = accountID(owner)
-        let tallies = try database.query(
+        // Grouped by board too: the top level is named Strongest on some, Unbeatable on others.
+        var tallies: [Tally] = []
+        for row in try database.query(
           Self.owned
             + """
-            SELECT opponent_skill, SUM(outcome = 'win'), SUM(outcome = 'loss'),
-              SUM(outcome = 'draw')
+            SELECT opponent_skill, board_rows, board_columns, k, SUM(outcome = 'win'),
+              SUM(outcome = 'loss'), SUM(outcome = 'draw')
             FROM scored
-            GROUP BY opponent_skill
+            GROUP BY opponent_skill, board_rows, board_columns, k
             ORDER BY opponent_skill IS NOT NULL, opponent_skill
-            """, account
-        ).map { row throws(SQLiteError) in
+            """, account)
+        {
           let skill: Double? = try row.get(0)
-          return Tally(
-            opponent: skill.map { .computer(Difficulty(skill: $0)) } ?? .person,
-            wins: try row.get(1), losses: try row.get(2), draws: try row.get(3))
+          let opponent = try skill.map { skill throws(SQLiteError) in
+            OpponentKind.computer(
+              Difficulty(skill: skill), rows: try row.get(1), columns: try row.get(2),
+              k: try row.get(3))
+          }
+          let tally = Tally(
+            opponent: opponent ?? .person, wins: try row.get(4), losses: try row.get(5),
+            draws: try row.get(6))
+          guard let index = tallies.firstIndex(where: { $0.opponent == tally.opponent }) else {
+            tallies.append(tally)
+            continue
+          }
+          tallies[index].wins += tally.wins
+          tallies[index].losses += tally.losses
+          tallies[index].draws += tally.draws
+        }
+        // Unbeatable before Strongest, whichever board came first.
+        if let strongest = tallies.firstIndex(where: {
+          $0.opponent == .computer(.unbeatable, isStrongest: true)
+        }),
+          let unbeatable = tallies.firstIndex(where: { $0.opponent == .computer(.unbeatable) }),
+          strongest < unbeatable
+        {
+          tallies.swapAt(strongest, unbeatable)
         }
         // Each run number groups the wins that follow one non-win; the last run's wins are the
         // current streak.

@@ -92,9 +92,15 @@ extension Difficulty {
   /// it can promise never to lose (``promisesNeverLosing(rows:columns:k:)``) and `Strongest`
   /// elsewhere; the other levels keep ``displayName``.
   public func displayName(rows: Int, columns: Int, k: Int) -> String {
-    guard self == .unbeatable, !Difficulty.promisesNeverLosing(rows: rows, columns: columns, k: k)
-    else { return displayName }
-    return "Strongest"
+    isStrongest(rows: rows, columns: columns, k: k) ? Self.strongestName : displayName
+  }
+
+  /// The top level's name where it cannot promise never to lose.
+  public static let strongestName = "Strongest"
+
+  /// Whether this is the top level on a board where it is named ``strongestName``.
+  public func isStrongest(rows: Int, columns: Int, k: Int) -> Bool {
+    self == .unbeatable && !Difficulty.promisesNeverLosing(rows: rows, columns: columns, k: k)
   }
 
   /// Why the top level is called `Strongest` on a board of this shape, in one sentence, or

@@ -162,12 +162,7 @@ extension StatsFeature.State {
   }
 
   private static func name(of opponent: OpponentKind) -> String {
-    switch opponent {
-    case .person:
-      return "People"
-    case .computer(let difficulty):
-      return "Computer (\(difficulty.displayName))"
-    }
+    opponent.levelName.map { "Computer (\($0))" } ?? "People"
   }
 
   private static func count(_ number: Int, _ noun: String) -> String {

@@ -103,9 +103,11 @@ extension Help {
       USER      an account; without it, the games played as guest. A name without an
                 account shows no games, just as an account without games does
       --json    {"user","games","wins","losses","draws","winRate","currentStreak",
-                "bestStreak","opponents":[{"opponent","difficulty","games","wins",
-                "losses","draws"}],"recentGames":[…as in tictactoe history --json…]}; with
-                --server, {"user","server","rating","games","wins","losses","draws",
+                "bestStreak","opponents":[{"opponent","difficulty","level","games",
+                "wins","losses","draws"}],"recentGames":[…as in tictactoe history
+                --json…]}; level is the computer's level as New game names it, so
+                unbeatable counts apart as Strongest on the boards where it is named so;
+                with --server, {"user","server","rating","games","wins","losses","draws",
                 "currentStreak","bestStreak"}; tictactoe history NAME --server lists the
                 games
       --reset   delete the finished games counted here. An account's reset needs its

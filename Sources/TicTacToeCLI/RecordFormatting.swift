@@ -46,11 +46,7 @@ enum RecordFormatting {
     }
     var lines = [recordLine(stats, owner: owner), streakLine(stats)]
     for tally in stats.tallies {
-      let opponent =
-        switch tally.opponent {
-        case .person: "people"
-        case .computer(let difficulty): "the computer, \(difficulty.displayName)"
-        }
+      let opponent = tally.opponent.levelName.map { "the computer, \($0)" } ?? "people"
       lines.append(
         "Against \(opponent): "
           + tallyText(wins: tally.wins, losses: tally.losses, draws: tally.draws) + ".")

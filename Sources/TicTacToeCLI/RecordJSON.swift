@@ -21,7 +21,8 @@ struct StatsOutput: JSONObject {
   }
 }
 
-/// One opponent's tally: `person`, or `computer` with its difficulty.
+/// One opponent's tally: `person`, or `computer` with its difficulty and the level's name as
+/// shown (`Strongest` for `unbeatable` on the boards where it cannot promise never to lose).
 struct TallyOutput: JSONObject {
   let tally: Tally
 
@@ -29,7 +30,8 @@ struct TallyOutput: JSONObject {
     let opponent: [(key: String, value: (any Encodable)?)] =
       switch tally.opponent {
       case .person: [("opponent", "person")]
-      case .computer(let level): [("opponent", "computer"), ("difficulty", level.name)]
+      case .computer(let level, _):
+        [("opponent", "computer"), ("difficulty", level.name), ("level", tally.opponent.levelName)]
       }
     return opponent + [
       ("games", tally.games), ("wins", tally.wins), ("losses", tally.losses),

@@ -66,6 +66,40 @@ struct RecordsTests {
     #expect(guestStats.tallies == [Tally(opponent: .computer(.hard), wins: 1)])
   }
 
+  /// The top level counts apart where it is named Strongest.
+  ///
+  /// A win on 15×15 is never said to be one against Unbeatable. Lower levels count as one across
+  /// boards.
+  @Test func theTopLevelCountsApartWhereItIsNamedStrongest() async throws {
+    func fiveInARow(x: PlayerRecord, o: PlayerRecord, at time: Timestamp) -> GameRecord {
+      GameRecord(
+        x: x, o: o, rows: 15, columns: 15, k: 5,
+        moves: ["a1", "b1", "a2", "b2", "a3", "b3", "a4", "b4", "a5"].compactMap { Cell(name: $0) },
+        result: .xWins, startedAt: time - 60_000, endedAt: time)
+    }
+    let unbeatable = Fixture.computer(.unbeatable)
+    let hard = Fixture.computer(.hard)
+    // The 15×15 games come first, so that the order shown is not the order played.
+    for game in [
+      fiveInARow(x: Fixture.ann, o: unbeatable, at: 1_000),
+      fiveInARow(x: Fixture.ann, o: hard, at: 2_000),
+      Fixture.annAsX(against: unbeatable, .draw, at: 3_000),
+      Fixture.annAsO(against: unbeatable, .loss, at: 4_000),
+      Fixture.annAsX(against: hard, .win, at: 5_000),
+    ] {
+      _ = try await client.saveFinishedGame(game)
+    }
+    let stats = try await client.stats(.account(1))
+    #expect(
+      stats.tallies == [
+        Tally(opponent: .computer(.hard), wins: 2),
+        Tally(opponent: .computer(.unbeatable), losses: 1, draws: 1),
+        Tally(opponent: .computer(.unbeatable, isStrongest: true), wins: 1),
+      ])
+    #expect(stats.tallies.map(\.opponent.levelName) == ["Hard", "Unbeatable", "Strongest"])
+    #expect(stats.games == 5)
+  }
+
   @Test(
     "streaks follow the order games ended in",
     arguments: [

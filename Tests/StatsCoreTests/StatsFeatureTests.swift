@@ -253,15 +253,17 @@ struct StatsPresentationTests {
       tallies: [
         Tally(opponent: .person, wins: 1, losses: 0, draws: 2),
         Tally(opponent: .computer(.unbeatable), wins: 0, losses: 3, draws: 4),
+        Tally(opponent: .computer(.unbeatable, isStrongest: true), wins: 1, losses: 1, draws: 0),
       ], currentStreak: 1, bestStreak: 4, recentGames: [record])
     let bars = state(stats).resultsBars
-    #expect(bars.map(\.opponent) == ["People", "Computer (Unbeatable)"])
-    #expect(bars.map { [$0.wins, $0.draws, $0.losses] } == [[1, 2, 0], [0, 4, 3]])
-    #expect(bars.map(\.games) == [3, 7])
+    #expect(bars.map(\.opponent) == ["People", "Computer (Unbeatable)", "Computer (Strongest)"])
+    #expect(bars.map { [$0.wins, $0.draws, $0.losses] } == [[1, 2, 0], [0, 4, 3], [1, 0, 1]])
+    #expect(bars.map(\.games) == [3, 7, 2])
     #expect(bars.map(\.summary) == state(stats).tallyLines)
+    #expect(state(stats).tallyLines.last == "Computer (Strongest): 1 win, 1 loss, 0 draws")
     #expect(
       state(stats).highlights.map { "\($0.title) \($0.value)" } == [
-        "Win rate 10%", "Current streak 1", "Best streak 4", "Games 10",
+        "Win rate 17%", "Current streak 1", "Best streak 4", "Games 12",
       ])
     #expect(StatsFeature.State.resultTitles == ["Wins", "Draws", "Losses"])
   }

@@ -94,6 +94,7 @@ struct RecordCommandTests {
     #expect(opponents.first?["losses"] as? Int == 1)
     #expect(opponents.last?["opponent"] as? String == "computer")
     #expect(opponents.last?["difficulty"] as? String == "hard")
+    #expect(opponents.last?["level"] as? String == "Hard")
     #expect(opponents.last?["wins"] as? Int == 1)
     #expect(opponents.last?["draws"] as? Int == 1)
     let recent = try #require(stats["recentGames"] as? [[String: Any]])
