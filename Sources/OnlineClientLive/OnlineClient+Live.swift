@@ -55,30 +55,35 @@ extension OnlineClient {
         let connection = try await ServerConnection.open(
           address, loop: try ClientLoop.shared(), trusting: trust)
         defer { connection.close() }
-        func refused(_ refusal: Refusal) -> OnlineFailure {
-          refusal.code == .noSuchUser
+        func refused(_ refusal: Refusal, to request: ClientMessage) -> OnlineFailure {
+          if let violation = OnlineRecords.violation(refusal, to: request, server: address) {
+            return OnlineFailure(violation)
+          }
+          return refusal.code == .noSuchUser
             ? OnlineFailure(
               "There is no account named \(userName.escapingControlCharacters) on \(address).")
             : OnlineFailure(OnlineGame.sentence(for: refusal, code: nil))
         }
         let stats: PlayerStats
-        switch try await connection.request(.requestStats(userName: userName)) {
+        let statsRequest = ClientMessage.requestStats(userName: userName)
+        switch try await connection.request(statsRequest) {
         case .stats(let answer):
           if let violation = OnlineRecords.violation(answer, of: userName, server: address) {
             throw OnlineFailure(violation)
           }
           stats = answer
-        case .refused(let refusal): throw refused(refusal)
+        case .refused(let refusal): throw refused(refusal, to: statsRequest)
         default:
           throw OnlineFailure("The server at \(address) answered with something else than stats.")
         }
-        switch try await connection.request(.requestHistory(userName: userName)) {
+        let historyRequest = ClientMessage.requestHistory(userName: userName)
+        switch try await connection.request(historyRequest) {
         case .history(let games):
           if let violation = OnlineRecords.violation(games, of: userName, server: address) {
             throw OnlineFailure(violation)
           }
           return (stats, games)
-        case .refused(let refusal): throw refused(refusal)
+        case .refused(let refusal): throw refused(refusal, to: historyRequest)
         default:
           throw OnlineFailure(
             "The server at \(address) answered with something else than finished games.")

@@ -189,6 +189,19 @@ extension [GameListing] {
 /// What a server sends of an account's records is checked before it is shown: the stats and
 /// the games of the account asked for, in numbers and results that can be.
 public enum OnlineRecords {
+  /// Why a refusal cannot answer `request`, a request that reads what the server keeps, in one
+  /// sentence, or `nil` when it can: it names another request, or a reason the protocol's
+  /// table (`Refusal.mayAnswer`) does not give for this one (a wait for signing in, to a
+  /// request that signs nothing in).
+  public static func violation(
+    _ refusal: Refusal, to request: ClientMessage, server: ServerAddress
+  ) -> String? {
+    guard refusal.request != request.type || !Refusal.mayAnswer(request.type, with: refusal.code)
+    else { return nil }
+    return "The server at \(server) refused the request with a reason that does not apply to it "
+      + "(\(refusal.code))."
+  }
+
   /// Why `stats` cannot be `userName`'s, in one sentence, or `nil` when they can: another
   /// account's, or a winning streak longer than the best one or than the wins.
   public static func violation(

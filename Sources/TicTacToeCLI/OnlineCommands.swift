@@ -78,23 +78,10 @@ extension CLI {
     }
     if case .refused(let refusal) = answer {
       throw .failure(
-        readRefusalViolation(refusal, to: message, server: session.address)
+        OnlineRecords.violation(refusal, to: message, server: session.address)
           ?? OnlineGame.sentence(for: refusal, code: nil))
     }
     return answer
-  }
-
-  /// Why a refusal cannot answer `request`, a request that reads what the server keeps, in one
-  /// sentence, or `nil` when it can: it names another request, or a reason the protocol's
-  /// table (`Refusal.mayAnswer`) does not give for this one (a wait for signing in, to a
-  /// request that signs nothing in).
-  static func readRefusalViolation(
-    _ refusal: Refusal, to request: ClientMessage, server: ServerAddress
-  ) -> String? {
-    guard refusal.request != request.type || !Refusal.mayAnswer(request.type, with: refusal.code)
-    else { return nil }
-    return "The server at \(server) refused the request with a reason that does not apply to it "
-      + "(\(refusal.code))."
   }
 
   // MARK: - games
@@ -142,7 +129,7 @@ extension CLI {
       }
       await session.close()
       if case .refused(let refusal) = answer,
-        let violation = readRefusalViolation(
+        let violation = OnlineRecords.violation(
           refusal, to: .requestStats(userName: user), server: session.address)
       {
         throw .failure(violation)
@@ -288,7 +275,7 @@ extension CLI {
     case .refused(let refusal):
       await session.close()
       throw .failure(
-        readRefusalViolation(refusal, to: request, server: session.address)
+        OnlineRecords.violation(refusal, to: request, server: session.address)
           ?? sentence(refusal, session.address) ?? OnlineGame.sentence(for: refusal, code: nil))
     default:
       await session.close()

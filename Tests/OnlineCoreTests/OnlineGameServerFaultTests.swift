@@ -259,6 +259,30 @@ struct OnlineRecordsFaultTests {
     }
   }
 
+  /// A refusal of a read is believed only with a reason the protocol's table gives for it, and
+  /// only for the request it names.
+  @Test func aRefusalOfAReadWithAReasonThatCannotApplyIsTheServersFault() {
+    let said = "The server at example.org:7457 refused the request with a reason that does not "
+    for request in [
+      ClientMessage.requestStats(userName: "ann"), .requestHistory(userName: "ann"),
+    ] {
+      for code in [ErrorCode.busy, .noSuchUser] {
+        #expect(
+          OnlineRecords.violation(Refusal(code, request: request.type), to: request, server: server)
+            == nil, "\(code)")
+      }
+      for code in [ErrorCode.rateLimited, .notYourTurn, .cellTaken, .frameTooLarge] {
+        #expect(
+          OnlineRecords.violation(Refusal(code, request: request.type), to: request, server: server)
+            == said + "apply to it (\(code)).", "\(code)")
+      }
+      // The right reason, for another request.
+      #expect(
+        OnlineRecords.violation(Refusal(.noSuchUser, request: 0x1A), to: request, server: server)
+          == said + "apply to it (noSuchUser).")
+    }
+  }
+
   @Test func gamesOfAnotherOrWithAWrongResultAreTheServersFault() {
     let said = "The server at example.org:7457 "
     #expect(
