@@ -56,7 +56,11 @@ public struct GameRequest: Equatable, Sendable {
     settings.accountID = session?.accountID
     // The account's name given for O puts the account on O; X then takes the name given, or
     // that of a player with none.
-    if let session { settings.placeAccount(named: session.userName, x: xName, o: oName) }
+    if let session {
+      let key = UserName.key(session.userName)
+      settings.placeAccount(
+        xHasItsName: xName.map(UserName.key) == key, oHasItsName: oName.map(UserName.key) == key)
+    }
     for mark in Mark.allCases {
       let given = mark == .x ? xName : oName
       let name: String =

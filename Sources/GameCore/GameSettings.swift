@@ -213,10 +213,10 @@ public struct GameSettings: Equatable, Sendable {
   }
 
   /// In a game of two people, puts the signed-in account on the side that carries its name: O
-  /// when O's name is the account's and X's is not (`nil` for a name not given), else X.
-  public mutating func placeAccount(named accountName: String, x: String?, o: String?) {
+  /// when O's name is the account's and X's is not, else X.
+  public mutating func placeAccount(xHasItsName: Bool, oHasItsName: Bool) {
     guard mode == .hotSeat else { return }
-    hotSeatAccountSide = o == accountName && x != accountName ? .o : .x
+    hotSeatAccountSide = oHasItsName && !xHasItsName ? .o : .x
   }
 
   /// The record of `mark`'s player: the account goes to the first side a person plays.

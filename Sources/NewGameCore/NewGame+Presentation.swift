@@ -21,6 +21,18 @@ extension NewGame.State {
         return "\(mark.symbol)'s name: \(error)"
       }
     }
+    // The account's records go with its name: a game whose people bear other names would be
+    // counted as the account's.
+    if let signedInName, settings.accountID != nil,
+      let person = Mark.allCases.first(where: { !settings.isComputer($0) }),
+      !Mark.allCases.contains(where: {
+        !settings.isComputer($0) && isAccountName(settings.name(of: $0))
+      })
+    {
+      let side = settings.isComputer(person.opponent) ? "Your side" : "One side"
+      return "\(side) must be named \(signedInName.escapingControlCharacters), who is signed in; "
+        + "sign out to play under other names."
+    }
     do {
       try Board.validate(rows: settings.rows, columns: settings.columns, k: settings.k)
     } catch {

@@ -558,10 +558,15 @@ extension NewGame.State {
     valid.xName = x
     valid.oName = o
     // The account's record goes with its name.
-    if let signedInName, valid.accountID != nil {
-      valid.placeAccount(named: signedInName, x: x, o: o)
+    if valid.accountID != nil {
+      valid.placeAccount(xHasItsName: isAccountName(x), oHasItsName: isAccountName(o))
     }
     return valid
+  }
+
+  /// Whether `name` is the signed-in account's, in any case or form its key allows.
+  func isAccountName(_ name: String) -> Bool {
+    signedInName.map { UserName.key($0) == UserName.key(name) } ?? false
   }
 
   /// `text` trimmed, if it is a player's name: one that follows the name rule, or the

@@ -1,4 +1,5 @@
 public import AppCore
+import AuthenticationClient
 import GameCore
 import GameProtocol
 public import GameRules
@@ -372,7 +373,29 @@ extension Command {
     guard options.user != nil || (options.code == nil && !options.passwordFromStandardInput) else {
       throw UsageError("The options --password-stdin and --code go with --user.")
     }
+    try checkNames(options.request, user: options.user)
     return options
+  }
+
+  /// Refuses names that leave the user signed in with --user no side of their own: the game
+  /// would be counted as theirs.
+  private static func checkNames(_ request: GameRequest, user: String?) throws(UsageError) {
+    guard let user else { return }
+    let mode = request.mode ?? .versusComputer
+    let computer = request.computerMark ?? .o
+    let people: [(option: String, name: String?)] =
+      switch mode {
+      case .hotSeat: [("x", request.xName), ("o", request.oName)]
+      case .versusComputer: [computer == .x ? ("o", request.oName) : ("x", request.xName)]
+      case .computerVersusComputer: []
+      }
+    guard !people.isEmpty,
+      people.allSatisfy({ $0.name.map { UserName.key($0) != UserName.key(user) } ?? false })
+    else { return }
+    let options = people.map { "--\($0.option)" }.joined(separator: " and ")
+    throw UsageError(
+      "The player signed in with --user plays under that name; leave out \(options), or give "
+        + "\(people.count == 1 ? "it" : "one of them") the name \"\(user.quotable)\".")
   }
 
   private static func name(_ parsed: Arguments, _ option: String) throws(UsageError) -> String? {

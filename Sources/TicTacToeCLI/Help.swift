@@ -102,7 +102,8 @@ enum Help {
       --time         the computer's thinking budget per move on large boards (default 1)
       --user         sign in first, so the game counts in USER's stats; the password (and a
                      two-factor code) are asked for, or read as the first input lines with
-                     --password-stdin, before the moves
+                     --password-stdin, before the moves. USER plays under that name: --x
+                     and --o may not name every person's side otherwise
     \(playOnline)\(online)
 
     \(strongestNote)

@@ -174,6 +174,42 @@ struct NewGameTests {
     await store.finish()
   }
 
+  /// A signed-in account's records go with its name, so the people's sides cannot all bear
+  /// other names: the game would be counted as the account's.
+  @Test
+  func theSignedInAccountKeepsASideUnderItsName() async {
+    var state = NewGame.State(signedInName: "alice", accountID: 1)
+    state.settings.xName = "Zed"
+    let store = newGame(state)
+    #expect(
+      store.state.validationMessage
+        == "Your side must be named alice, who is signed in; sign out to play under other names.")
+    #expect(!store.state.canStart)
+    await store.send(.view(.xNameChanged(" ALICE "))) { $0.settings.xName = " ALICE " }
+    #expect(store.state.validationMessage == nil)
+    await store.send(.view(.modeChanged(.hotSeat))) {
+      $0.settings.mode = .hotSeat
+      $0.settings.oName = ""
+    }
+    await store.send(.view(.oNameChanged("Yan"))) { $0.settings.oName = "Yan" }
+    #expect(store.state.validationMessage == nil)
+    await store.send(.view(.xNameChanged("Zed"))) { $0.settings.xName = "Zed" }
+    #expect(
+      store.state.validationMessage
+        == "One side must be named alice, who is signed in; sign out to play under other names.")
+    await store.send(.view(.oNameChanged("Alice"))) { $0.settings.oName = "Alice" }
+    #expect(store.state.validationMessage == nil)
+    // Computers alone play for no one.
+    await store.send(.view(.modeChanged(.computerVersusComputer))) {
+      $0.settings.mode = .computerVersusComputer
+      $0.settings.xName = "Computer X"
+      $0.settings.oName = "Computer O"
+      $0.setAsideNames = [.x: "Zed", .o: "Alice"]
+    }
+    #expect(store.state.validationMessage == nil)
+    await store.finish()
+  }
+
   @Test
   func anAccountNamedUnderTheEarlierRulePlaysUnderItsOwnName() async {
     // Earlier versions allowed account names of up to 32 letters, digits and `. _ @ -`.

@@ -78,6 +78,40 @@ struct CommandParsingTests {
     }
   }
 
+  /// The user signed in with --user keeps a side under their name: the game is counted as theirs.
+  @Test func theUserSignedInKeepsASideUnderTheirName() throws {
+    let one =
+      "The player signed in with --user plays under that name; leave out --x, or give it the "
+      + "name \"alice\"."
+    #expect(throws: UsageError(one)) {
+      try Command.parse(["play", "--user", "alice", "--x", "Bob"])
+    }
+    #expect(
+      throws: UsageError(
+        "The player signed in with --user plays under that name; leave out --o, or give it the "
+          + "name \"alice\".")
+    ) {
+      try Command.parse(["play", "--user", "alice", "--o", "Bob", "--computer", "x"])
+    }
+    #expect(
+      throws: UsageError(
+        "The player signed in with --user plays under that name; leave out --x and --o, or give "
+          + "one of them the name \"alice\".")
+    ) {
+      try Command.parse([
+        "play", "--user", "alice", "--x", "Bob", "--o", "Cy", "--computer", "none",
+      ])
+    }
+    for allowed in [
+      ["--x", "ALICE"], ["--o", "Bob"], ["--x", "Bob", "--computer", "x"],
+      ["--x", "Bob", "--o", "alice", "--computer", "none"], ["--x", "Bob", "--computer", "both"],
+    ] {
+      #expect(throws: Never.self, "\(allowed)") {
+        try Command.parse(["play", "--user", "alice"] + allowed)
+      }
+    }
+  }
+
   @Test func valuesMayFollowAnEqualsSign() throws {
     #expect(
       try Command.parse(["count", "--rows=3", "--columns=4"])
