@@ -100,7 +100,10 @@ final class Accounts: Sendable {
     // first to spare the hashing, and again in the insert's transaction, where no other program
     // can take a look-alike name between the check and the insert.
     let forms = UserName.lookAlikeForms(name)
-    guard try !storage({ database throws(SQLiteError) in try Self.isTaken(forms, in: database) })
+    guard
+      try !storage({ database throws(SQLiteError) in
+        try database.transaction { () throws(SQLiteError) in try Self.isTaken(forms, in: database) }
+      })
     else { throw .userNameTaken }
     let (hash, _) = try crypto { () throws(CryptoError) in
       try PasswordHash.hashWithSecretKey(password, algorithm: passwordAlgorithm)
@@ -116,8 +119,10 @@ final class Accounts: Sendable {
             INSERT INTO accounts (user_name, user_key, password_hash, created_at)
             VALUES (?, ?, ?, ?)
             """, .text(name), .text(key), .text(hash.encoded), SQLiteValue(time))
+          let id = Int64(database.lastInsertRowID)
+          try Self.storeForms(forms, of: id, in: database)
           try database.run("DELETE FROM sign_in_failures WHERE user_key = ?", .text(key))
-          return Int64(database.lastInsertRowID)
+          return id
         }
       }
     } catch {
@@ -129,15 +134,37 @@ final class Accounts: Sendable {
     return try issueSession(accountID: id, userName: name)
   }
 
-  /// Whether a stored account's name has one of these look-alike forms.
+  /// Whether a stored account's name has one of these look-alike forms; called in a write
+  /// transaction, which first gives the accounts made before the forms were kept theirs.
   private static func isTaken(_ forms: Set<String>, in database: Database) throws(SQLiteError)
     -> Bool
   {
-    for row in try database.query("SELECT user_name FROM accounts")
-    where !UserName.lookAlikeForms(try row.get(0)).isDisjoint(with: forms) {
-      return true
+    let unformed = try database.query(
+      """
+      SELECT id, user_name FROM accounts
+      WHERE (SELECT count(*) FROM accounts)
+        > (SELECT count(DISTINCT account_id) FROM account_name_forms)
+        AND NOT EXISTS (SELECT 1 FROM account_name_forms WHERE account_id = accounts.id)
+      """)
+    for row in unformed {
+      try storeForms(UserName.lookAlikeForms(try row.get(1)), of: try row.get(0), in: database)
+    }
+    for form in forms {
+      let found = try database.query(
+        "SELECT EXISTS (SELECT 1 FROM account_name_forms WHERE form = ?)", .text(form))
+      if try found.first?.get(0) ?? false { return true }
     }
     return false
+  }
+
+  private static func storeForms(_ forms: Set<String>, of id: Int64, in database: Database)
+    throws(SQLiteError)
+  {
+    for form in forms {
+      try database.run(
+        "INSERT OR IGNORE INTO account_name_forms (form, account_id) VALUES (?, ?)", .text(form),
+        SQLiteValue(id))
+    }
   }
 
   func changePassword(_ credentials: Credentials, new: String) throws(AuthenticationError) {

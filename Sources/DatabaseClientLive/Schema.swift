@@ -194,5 +194,16 @@ enum Schema {
     CREATE INDEX games_by_o_account ON games(o_account, ended_at);
     CREATE INDEX online_games_in_progress ON online_games(ended_at) WHERE ended_at IS NULL;
     """,
+    // Version 5: the forms each account's name shares with names that look like it, so that a
+    // new name is checked against every account in one look-up. The accounts made before are
+    // given theirs by the next account made, which works them out in code.
+    """
+    CREATE TABLE account_name_forms (
+      form TEXT NOT NULL,
+      account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      PRIMARY KEY (form, account_id)
+    ) STRICT, WITHOUT ROWID;
+    CREATE INDEX account_name_forms_by_account ON account_name_forms(account_id);
+    """,
   ]
 }

@@ -1,5 +1,7 @@
 import AuthenticationClient
 import AuthenticationClientLive
+import DatabaseClientLive
+import SQLite
 import Testing
 
 struct AccountTests {
@@ -60,6 +62,33 @@ struct AccountTests {
     ]
     for name in free { _ = try await harness.client.createAccount(name, "correct horse") }
     #expect(try await harness.client.listAccounts().count == 7 + free.count)
+  }
+
+  /// Accounts made before their names' look-alike forms were kept are given them by the next
+  /// account made, and an account deleted frees the names that looked like its own.
+  @Test func accountsMadeBeforeTheFormsWereKeptAreCheckedToo() async throws {
+    let harness = try Harness()
+    try harness.database.withConnection { database throws(SQLiteError) in
+      try database.run(
+        """
+        INSERT INTO accounts (user_name, user_key, password_hash, created_at)
+        VALUES ('alice', 'alice', '$scrypt$ln=4,r=1,p=1$00$00', 0)
+        """)
+    }
+    await #expect(throws: AuthenticationError.userNameTaken) {
+      _ = try await harness.client.createAccount("\u{0430}lice", "correct horse")
+    }
+    _ = try await harness.client.createAccount("carol", "correct horse")
+    await #expect(throws: AuthenticationError.userNameTaken) {
+      _ = try await harness.client.createAccount("\u{0441}arol", "correct horse")
+    }
+    try await harness.client.deleteAccount(credentials("carol", "correct horse"))
+    _ = try await harness.client.createAccount("\u{0441}arol", "correct horse")
+    let kept = try harness.database.withConnection { database throws(SQLiteError) -> Int in
+      try database.query("SELECT count(DISTINCT account_id) FROM account_name_forms").first?
+        .get(0) ?? 0
+    }
+    #expect(kept == 2)
   }
 
   @Test func userNamesAreCheckedAndUniqueIgnoringCase() async throws {
