@@ -147,8 +147,9 @@ public struct GameServer: Reducer {
     case opponentStored(code: String, succeeded: Bool)
     /// A move was stored (with the ratings when it ended the game), or not.
     case moveStored(code: String, ply: Int, Result<Ratings?, Refusal>)
-    /// A forfeit or resignation was stored with the new ratings, or not.
-    case endStored(code: String, Result<Ratings, Refusal>)
+    /// A forfeit or resignation was stored with the new ratings, or not: one `client` resigned,
+    /// or (`nil`) a player forfeited.
+    case endStored(code: String, by: ClientID?, Result<Ratings, Refusal>)
     /// A game's cancellation was stored, or not: one `client` asked for, or (`nil`) the drop
     /// of an open game whose creator stayed away past the grace.
     case cancellationStored(code: String, by: ClientID?, succeeded: Bool)
@@ -264,8 +265,8 @@ public struct GameServer: Reducer {
       moveStored(code, ply: ply, result, state: &state)
       return .none
 
-    case .endStored(let code, let result):
-      endStored(code, result, state: &state)
+    case .endStored(let code, let client, let result):
+      endStored(code, by: client, result, state: &state)
       return .none
 
     case .cancellationStored(let code, let id, let succeeded):
@@ -591,7 +592,7 @@ public struct GameServer: Reducer {
       let ending = Ending(winner: mark.opponent, reason: .resigned)
       match.phase = .finishing(ending)
       state.matches[code] = match
-      return finish(code, ending)
+      return finish(code, ending, resignedBy: id)
     }
   }
 
@@ -629,14 +630,19 @@ public struct GameServer: Reducer {
     }
   }
 
-  private func finish(_ code: String, _ ending: Ending) -> Effect<Action> {
+  /// Stores a forfeit, or the resignation of the `resignedBy` client.
+  private func finish(_ code: String, _ ending: Ending, resignedBy client: ClientID? = nil)
+    -> Effect<Action>
+  {
     .run { [storage, log] send in
       do {
         let ratings = try await storage.finishGame(code, ending)
-        await send(.endStored(code: code, .success(ratings)))
+        await send(.endStored(code: code, by: client, .success(ratings)))
       } catch {
         log("Storing the end of game \(code) failed: \(error)")
-        await send(.endStored(code: code, .failure(Refusal(.serverError))))
+        let request = client == nil ? 0 : ClientMessage.resign(code: code).type
+        await send(
+          .endStored(code: code, by: client, .failure(Refusal(.serverError, request: request))))
       }
     }
   }
@@ -740,12 +746,18 @@ public struct GameServer: Reducer {
     }
   }
 
-  private func endStored(_ code: String, _ result: Result<Ratings, Refusal>, state: inout State) {
+  private func endStored(
+    _ code: String, by client: ClientID?, _ result: Result<Ratings, Refusal>, state: inout State
+  ) {
     guard var match = state.matches[code], case .finishing(let ending) = match.phase else { return }
     switch result {
-    case .failure:
-      // Nothing was stored: the game goes on, and the next tick tries again if it must.
+    case .failure(let refusal):
+      // Nothing was stored: the game goes on, and the next tick tries again if it must; a
+      // player who resigned is told the resignation was not made.
       match.phase = .playing
+      if let client, state.clients[client] != nil {
+        state.refuse(refusal.code, request: refusal.request, to: client)
+      }
     case .success(let ratings):
       end(&match, ending, ratings: ratings, state: &state)
     }

@@ -119,7 +119,7 @@ struct GameLimitTests {
         .init(annClient, .message(.refused(tooMany)))
       ])
     _ = server.reduce(
-      into: &state, action: .endStored(code: code, .success(Ratings(x: 1_184, o: 1_216))))
+      into: &state, action: .endStored(code: code, by: nil, .success(Ratings(x: 1_184, o: 1_216))))
     #expect(state.unfinishedGames(ofAccount: ann.accountID) == limit - 1)
     #expect(state.unfinishedGames(ofAccount: bob.accountID) == 0)
     try create(from: annClient, &state)

@@ -3,6 +3,7 @@ import AuthenticationClient
 import GameProtocol
 import GameRules
 import ServerCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -398,7 +399,7 @@ struct GameServerTests {
       $0.now = epoch + 60_000
       $0.matches[code]?.phase = .finishing(Ending(winner: .x, reason: .forfeit))
     }
-    await store.receive(.endStored(code: code, .success(Ratings(x: 1_216, o: 1_184)))) {
+    await store.receive(.endStored(code: code, by: nil, .success(Ratings(x: 1_216, o: 1_184)))) {
       let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_216, oRating: 1_184)
       $0.matches[code]?.phase = .finished(end)
       $0.matches[code]?.endedAt = epoch + 60_000
@@ -468,7 +469,7 @@ struct GameServerTests {
       $0.now = epoch + 62_000
       $0.matches[code]?.phase = .finishing(Ending(winner: .x, reason: .forfeit))
     }
-    await store.receive(.endStored(code: code, .success(Ratings(x: 1_216, o: 1_184)))) {
+    await store.receive(.endStored(code: code, by: nil, .success(Ratings(x: 1_216, o: 1_184)))) {
       let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_216, oRating: 1_184)
       $0.matches[code]?.phase = .finished(end)
       $0.matches[code]?.endedAt = epoch + 62_000
@@ -494,7 +495,7 @@ struct GameServerTests {
       $0.now = abandoned
       $0.matches[code]?.phase = .finishing(Ending(winner: .x, reason: .forfeit))
     }
-    await store.receive(.endStored(code: code, .success(Ratings(x: 1_216, o: 1_184)))) {
+    await store.receive(.endStored(code: code, by: nil, .success(Ratings(x: 1_216, o: 1_184)))) {
       let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_216, oRating: 1_184)
       $0.matches[code]?.phase = .finished(end)
       $0.matches[code]?.endedAt = abandoned
@@ -522,6 +523,46 @@ struct GameServerTests {
     ) {
       $0.matches[code]?.phase = .playing
       $0.outbox = [.init(annClient, .message(.refused(Refusal(.serverError, request: 0x14))))]
+    }
+    await store.finish()
+  }
+
+  /// A resignation the database cannot store is refused to the player who resigned, and the
+  /// game goes on; one stored is announced to everyone.
+  @Test func aResignationThatCannotBeStoredIsRefusedAndTheGameGoesOn() async throws {
+    let stored = Mutex(false)
+    var storage = ServerStorageClient.unimplemented
+    storage.finishGame = { _, _ in
+      guard stored.withLock({ $0 }) else { throw StorageFailure() }
+      return Ratings(x: 1_184, o: 1_216)
+    }
+    let store = TestStore(initialState: serverState(try playingMatch())) {
+      GameServer(
+        authentication: .unimplemented, storage: storage, random: { _ in 0 }, log: { _ in })
+    }
+    let refusal = Refusal(.serverError, request: 0x15)
+    await store.send(.received(annClient, .resign(code: code))) {
+      $0.matches[code]?.phase = .finishing(Ending(winner: .o, reason: .resigned))
+    }
+    await store.receive(.endStored(code: code, by: annClient, .failure(refusal))) {
+      $0.matches[code]?.phase = .playing
+      $0.outbox = [.init(annClient, .message(.refused(refusal)))]
+    }
+    stored.withLock { $0 = true }
+    await store.send(.received(annClient, .resign(code: code))) {
+      $0.matches[code]?.phase = .finishing(Ending(winner: .o, reason: .resigned))
+    }
+    await store.receive(
+      .endStored(code: code, by: annClient, .success(Ratings(x: 1_184, o: 1_216)))
+    ) {
+      let end = GameEnd(winner: .o, reason: .resigned, xRating: 1_184, oRating: 1_216)
+      $0.matches[code]?.phase = .finished(end)
+      $0.matches[code]?.endedAt = epoch
+      $0.matches[code]?.x.rating = 1_184
+      $0.matches[code]?.o?.rating = 1_216
+      $0.clients[annClient]?.account?.rating = 1_184
+      $0.clients[bobClient]?.account?.rating = 1_216
+      $0.outbox += $0.matches[code]!.audience.map { .init($0, .message(.ended(code: code, end))) }
     }
     await store.finish()
   }
