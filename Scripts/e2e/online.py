@@ -405,6 +405,78 @@ check(answers and struct.unpack(">H", answers[0][1:3])[0] == 3
       and struct.unpack(">I", answers[0][4:8])[0] == (VERSION << 16 | VERSION),
       f"an unknown version was not told the server's range: {answers}")
 
+# A client that sends pings without pause and reads nothing waits in its own socket buffers,
+# and is closed once the answers it leaves unread pass 1 MiB; meanwhile another client is
+# answered at once, and the server's memory stays flat.
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+def pong_seconds():
+    """How long a new client waits for the answer to its ping, or None after 5 s."""
+    started = time.time()
+    try:
+        probe = tls_connection()
+        probe.settimeout(5)
+        hello = b"\x01" + struct.pack(">HH", VERSION, VERSION)
+        ping = b"\x17" + struct.pack(">Q", 42)
+        probe.sendall(struct.pack(">I", len(hello)) + hello + struct.pack(">I", len(ping)) + ping)
+        buffer = b""
+        while True:
+            chunk = probe.recv(4096)
+            if not chunk:
+                return None
+            buffer += chunk
+            while len(buffer) >= 4 and len(buffer) >= 4 + struct.unpack(">I", buffer[:4])[0]:
+                length = struct.unpack(">I", buffer[:4])[0]
+                payload, buffer = buffer[4:4 + length], buffer[4 + length:]
+                if payload[:1] == b"\x98":
+                    probe.close()
+                    return time.time() - started
+    except (OSError, ssl.SSLError):
+        return None
+
+
+memory_before = rss_kib(server.pid)
+flooder = tls_connection()
+hello = b"\x01" + struct.pack(">HH", VERSION, VERSION)
+flooder.sendall(struct.pack(">I", len(hello)) + hello)
+pings = (struct.pack(">I", 9) + b"\x17" + bytes(8)) * 4_000
+flood_done = threading.Event()
+waits = []
+
+
+def probe_during_flood():
+    while not flood_done.is_set():
+        waits.append(pong_seconds())
+        time.sleep(0.2)
+
+
+prober = threading.Thread(target=probe_during_flood)
+prober.start()
+flood_sent = 0
+flood_closed = False
+flood_started = time.time()
+try:
+    while time.time() - flood_started < 30:
+        flooder.sendall(pings)
+        flood_sent += len(pings) // 13
+except (OSError, ssl.SSLError):
+    flood_closed = True
+flood_done.set()
+prober.join()
+memory_after = rss_kib(server.pid)
+check(flood_closed, f"a client that sent {flood_sent} pings in 30 s without reading was kept")
+check(waits and all(wait is not None and wait < 2 for wait in waits),
+      f"other clients waited for their pongs during a flood: {waits}")
+check(memory_after - memory_before < 64 * 1_024,
+      f"a flood of {flood_sent} pings grew the server from {memory_before} to {memory_after} KiB")
+print(f"online.py: a flood of {flood_sent} unread pings closed after "
+      f"{time.time() - flood_started:.1f} s; {len(waits)} other clients answered in at most "
+      f"{max((w for w in waits if w is not None), default=0) * 1000:.0f} ms; server memory "
+      f"{memory_before} to {memory_after} KiB")
+
 # Clients of version 1 (whose history requests had no page), 2 (which cannot read
 # tooManyGames) and 3 (which cannot read cancelled) are told to update.
 for low, high in [(1, 1), (2, 2), (1, 2), (3, 3), (1, 3)]:

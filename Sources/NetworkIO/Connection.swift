@@ -104,6 +104,8 @@ public final class Connection: Selectable, @unchecked Sendable {
   public private(set) var peerFingerprint: [UInt8]?
   /// Whether the owner has accepted the peer's greeting; until then the handshake deadline runs.
   public var isGreeted = false
+  /// Whether reading waits (``pauseReading()``) until the owner has caught up.
+  public private(set) var isReadingPaused = false
 
   /// Whether the handshake is done and the connection is not closed.
   public var isOpen: Bool { phase == .open }
@@ -191,6 +193,30 @@ public final class Connection: Selectable, @unchecked Sendable {
     finish(reason)
   }
 
+  // MARK: - Holding reading back (loop thread)
+
+  /// Stops reading until ``resumeReading()``, for an owner that has not caught up with the
+  /// frames it was given.
+  ///
+  /// A peer that sends faster than its requests are dealt with then waits in its own socket
+  /// buffers: it neither grows the process's memory nor keeps the loop from other
+  /// connections. A peer that hangs up meanwhile is closed.
+  public func pauseReading() {
+    guard !isReadingPaused, phase == .open else { return }
+    isReadingPaused = true
+    updateInterest(wantsWrite: pendingOutputCount > 0)
+  }
+
+  /// Reads again after ``pauseReading()``.
+  public func resumeReading() {
+    guard isReadingPaused else { return }
+    isReadingPaused = false
+    guard phase == .open else { return }
+    // Frames decoded already, and bytes TLS holds, wake no readiness event.
+    deliverFrames()
+    readAvailable()
+  }
+
   // MARK: - Readiness (loop thread)
 
   func ready(_ events: UInt32) {
@@ -207,6 +233,12 @@ public final class Connection: Selectable, @unchecked Sendable {
       advanceHandshake()
     case .handshaking:
       advanceHandshake()
+    case .open where isReadingPaused:
+      if events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 {
+        finish(.peerClosed)
+      } else if events & EPOLLOUT.rawValue != 0 {
+        flush()
+      }
     case .open:
       if events & EPOLLIN.rawValue != 0 || readWaitsForWritable
         || events & (EPOLLHUP.rawValue | EPOLLRDHUP.rawValue | EPOLLERR.rawValue) != 0
@@ -245,7 +277,7 @@ public final class Connection: Selectable, @unchecked Sendable {
 
   private func readAvailable() {
     readWaitsForWritable = false
-    while phase == .open, !isDecoderBroken {
+    while phase == .open, !isDecoderBroken, !isReadingPaused {
       switch session.read(into: loop.readBuffer) {
       case .success(let count):
         lastReadAt = System.monotonicMilliseconds()
@@ -270,7 +302,7 @@ public final class Connection: Selectable, @unchecked Sendable {
   }
 
   private func deliverFrames() {
-    while phase == .open, !isDecoderBroken {
+    while phase == .open, !isDecoderBroken, !isReadingPaused {
       do {
         guard let payload = try decoder.nextFrame() else { return }
         handler?.connection(self, received: payload)
@@ -314,7 +346,7 @@ public final class Connection: Selectable, @unchecked Sendable {
   }
 
   private func updateInterest(wantsWrite: Bool) {
-    var events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
+    var events = isReadingPaused ? 0 : EPOLLIN.rawValue | EPOLLRDHUP.rawValue
     if wantsWrite { events |= EPOLLOUT.rawValue }
     loop.setInterest(descriptor, events: events)
   }

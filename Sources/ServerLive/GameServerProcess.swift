@@ -135,6 +135,7 @@ public enum GameServerProcess {
         now: systemMilliseconds(), reconnectGraceSeconds: options.reconnectGraceSeconds),
       reducer: reducer, deliver: { transport.deliver($0) })
     relay.runtime = runtime
+    relay.transport = transport
     runtime.send(.restored(games))
     if !games.isEmpty {
       let waiting = games.count { $0.o == nil }
@@ -221,10 +222,12 @@ public enum GameServerProcess {
 private final class Relay: @unchecked Sendable {
   // Set once on the main actor before the listener accepts anything.
   nonisolated(unsafe) var runtime: ServerRuntime?
+  nonisolated(unsafe) var transport: ServerTransport?
 
   func post(_ actions: [GameServer.Action]) {
     DispatchQueue.main.async { [self] in
       MainActor.assumeIsolated { runtime?.send(contentsOf: actions) }
+      transport?.dealtWith(actions)
     }
   }
 }

@@ -31,6 +31,11 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
   /// The operator's lines about connections turned away or that never got through TLS, and
   /// those about connections that broke the protocol, at most 10 of a kind every 10 seconds.
   let throttle: LogThrottle
+  /// The most requests of one connection handed to the runtime and not yet dealt with; past
+  /// it, the connection is not read until the runtime has caught up to half of them.
+  static let maximumRequestsInFlight = 32
+  // Loop thread only: each connection's requests handed over and not yet dealt with.
+  private var inFlight: [ConnectionID: Int] = [:]
 
   /// Creates a transport that reports to `events` (called on the loop thread, once a turn of
   /// the loop with everything that happened in it).
@@ -101,6 +106,28 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
       events(.received(id, try ClientMessage(decoding: payload)))
     } catch {
       events(.broke(id, error))
+      return
+    }
+    let count = inFlight[connection.id, default: 0] + 1
+    inFlight[connection.id] = count
+    if count >= Self.maximumRequestsInFlight { connection.pauseReading() }
+  }
+
+  /// Tells the transport that the runtime has dealt with `actions` (callable from any thread):
+  /// connections held back for the requests among them are read again.
+  func dealtWith(_ actions: [GameServer.Action]) {
+    var counts: [ConnectionID: Int] = [:]
+    for case .received(let client, _) in actions {
+      counts[ConnectionID(client.rawValue), default: 0] += 1
+    }
+    guard !counts.isEmpty else { return }
+    loop.execute { [self, counts] in
+      for (id, count) in counts {
+        guard let before = inFlight[id] else { continue }
+        let left = before - count
+        inFlight[id] = left > 0 ? left : nil
+        if left <= Self.maximumRequestsInFlight / 2 { connections[id]?.resumeReading() }
+      }
     }
   }
 
@@ -110,6 +137,7 @@ final class ServerTransport: ConnectionHandler, @unchecked Sendable {
 
   func connectionClosed(_ connection: Connection, reason: CloseReason) {
     connections[connection.id] = nil
+    inFlight[connection.id] = nil
     if let address = addresses.removeValue(forKey: connection.id) {
       perAddress[address, default: 1] -= 1
       if perAddress[address] == 0 { perAddress[address] = nil }

@@ -54,6 +54,32 @@ final class Recorder: ConnectionHandler, @unchecked Sendable {
   }
 }
 
+/// Keeps what a connection delivered, to be looked at when a test chooses.
+final class Collector: ConnectionHandler, @unchecked Sendable {
+  let payloads = Mutex<[[UInt8]]>([])
+  let connection = Mutex<Connection?>(nil)
+
+  func connectionEstablished(_ connection: Connection) {
+    self.connection.withLock { $0 = connection }
+  }
+
+  func connection(_ connection: Connection, received payload: [UInt8]) {
+    payloads.withLock { $0.append(payload) }
+  }
+
+  func connection(_ connection: Connection, broke error: ProtocolError) {}
+
+  func connectionClosed(_ connection: Connection, reason: CloseReason) {}
+
+  /// Waits up to ten seconds for `count` payloads.
+  func waitFor(count: Int) async throws {
+    for _ in 0..<10_000 where payloads.withLock({ $0.count }) < count {
+      try await Task.sleep(for: .milliseconds(1))
+    }
+    try #require(payloads.withLock { $0.count } >= count)
+  }
+}
+
 /// The next event, or `nil` after ten seconds.
 func next(_ events: AsyncStream<Event>) async -> Event? {
   await withTaskGroup(of: Event?.self) { group in
@@ -221,6 +247,42 @@ struct ConnectionTests {
       Issue.record("a refused connection was not reported")
       return
     }
+  }
+
+  /// A connection held back delivers nothing of what arrives until it reads again, then
+  /// everything in order: frames decoded already and bytes still in TLS as well.
+  @Test func aConnectionHeldBackDeliversNothingUntilItReadsAgain() async throws {
+    let loop = try EventLoop()
+    loop.start(name: "test loop")
+    defer { loop.stop() }
+    let collector = Collector()
+    let address = try #require(SocketAddress.resolve(host: "127.0.0.1", port: 0).first)
+    let listener = try Listener(address: address, loop: loop, context: .server(identity)) { _ in
+      collector
+    }
+    let client = Recorder()
+    let fixtureAddress = try #require(
+      SocketAddress.resolve(host: "127.0.0.1", port: listener.address.port).first)
+    let context = try TLSContext.client()
+    let connection = Mutex<Connection?>(nil)
+    loop.execute {
+      let made = loop.connect(
+        to: [fixtureAddress], context: context, serverName: nil, handler: client)
+      connection.withLock { $0 = try? made.get() }
+    }
+    #expect(await next(client.events) == .established)
+    let sender = try #require(connection.withLock { $0 })
+    let frames = (0..<300).map { ClientMessage.ping(UInt64($0)).encoded() }
+    // The first frame arrives, and the server's side is held back at once.
+    sender.send(frames[0])
+    try await collector.waitFor(count: 1)
+    loop.execute { collector.connection.withLock { $0 }?.pauseReading() }
+    sender.send(frames: Array(frames[1...]))
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(collector.payloads.withLock { $0.count } == 1)
+    loop.execute { collector.connection.withLock { $0 }?.resumeReading() }
+    try await collector.waitFor(count: frames.count)
+    #expect(collector.payloads.withLock { $0 } == frames)
   }
 
   @Test func aPeerThatDoesNotReadIsDropped() async throws {
