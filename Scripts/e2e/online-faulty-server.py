@@ -503,6 +503,41 @@ def silent_mid_game():
         print(f"silent server counted as lost after {seconds:.1f} s")
 
 
+def rss_kib(pid):
+    """The resident memory of process `pid`, in KiB, or 0 once it has ended."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+    except (OSError, StopIteration):
+        return 0
+
+
+def flood_while_watching():
+    """A server that sends pongs without pause for ten seconds: the client reads them as it
+    can, and the rest wait in the connection's buffers, not in the client's memory."""
+    pongs = frame(b"\x98" + struct.pack(">Q", 7)) * 2_000
+
+    def script(connection, server):
+        server.read(connection)  # watchGame
+        connection.sendall(frame(snapshot([(1, 1)])))
+        started = time.time()
+        while time.time() - started < 10:
+            connection.sendall(pongs)
+        hold(connection, server, 10)
+
+    server = FakeServer(script)
+    watcher = Client(server, ["play", "--watch", CODE])
+    watcher.wait_for("  a b c")
+    samples = []
+    for _ in range(40):
+        samples.append(rss_kib(watcher.process.pid))
+        time.sleep(0.25)
+    watcher.finish()
+    grown = max(samples) - min(sample for sample in samples if sample > 0)
+    check(grown < 64 * 1_024,
+          f"a flood of pongs grew the watching client by {grown} KiB: {samples[::8]}")
+
+
 def records_of_something_else():
     """Answers to `stats`, `history`, `replay` and `games` that answer another request: the
     client names the server's fault and exits 1, showing none of it."""
@@ -530,7 +565,7 @@ def records_of_something_else():
               f"{' '.join(arguments)} answered with something else: {status} {out!r} {err!r}")
 
 
-checks = [records_of_something_else, silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
+checks = [flood_while_watching, records_of_something_else, silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
           oversized_while_playing, impossible_move, cell_off_the_board, spectator_typing,
           join_refused_after_input_ends, silent_mid_game]
 threads = [threading.Thread(target=each) for each in checks]

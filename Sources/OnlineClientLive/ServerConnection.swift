@@ -205,7 +205,9 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   }
 
   private func nextEvent() async -> Event? {
-    await continuation.take()
+    await continuation.take { [self] in
+      loop.execute { [self] in connection.withLock { $0 }?.resumeReading() }
+    }
   }
 
   /// Pings the server every ``ProtocolLimits/pingSeconds``; a server from which nothing came
@@ -253,7 +255,10 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   public func connection(_ connection: Connection, received payload: [UInt8]) {
     heardSincePing.withLock { $0 = true }
     do {
-      continuation.yield(.message(try ServerMessage(decoding: payload)))
+      // A server that sends faster than this client reads waits in the socket's buffers.
+      if continuation.yield(.message(try ServerMessage(decoding: payload))) {
+        connection.pauseReading()
+      }
     } catch {
       violated(
         "sent something that is not a message (\(String(describing: error)))", on: connection)
@@ -321,46 +326,72 @@ private enum Event: Sendable {
 }
 
 /// Events in arrival order for one reader at a time.
+///
+/// It holds at most ``capacity`` events before it says it is full, so that the connection is
+/// read no more until the reader has taken half of them.
 private final class Mailbox: Sendable {
+  /// The events kept unread before the mailbox is full.
+  static let capacity = 64
+
   private struct Contents {
     var buffered: [Event] = []
-    var waiter: CheckedContinuation<Event?, Never>?
+    var waiter: CheckedContinuation<(Event?, Bool), Never>?
     var isFinished = false
+    var isFull = false
   }
 
   private let contents = Mutex(Contents())
 
-  func yield(_ event: Event) {
-    let waiter = contents.withLock { contents -> CheckedContinuation<Event?, Never>? in
-      guard !contents.isFinished else { return nil }
+  /// Hands `event` to the reader.
+  ///
+  /// - Returns: Whether the mailbox has just become full: reading should wait until
+  ///   ``take(whenRoom:)`` calls back.
+  @discardableResult
+  func yield(_ event: Event) -> Bool {
+    let (waiter, isNowFull) = contents.withLock {
+      contents -> (CheckedContinuation<(Event?, Bool), Never>?, Bool) in
+      guard !contents.isFinished else { return (nil, false) }
       if let waiter = contents.waiter {
         contents.waiter = nil
-        return waiter
+        return (waiter, false)
       }
       contents.buffered.append(event)
-      return nil
+      guard !contents.isFull, contents.buffered.count >= Self.capacity else { return (nil, false) }
+      contents.isFull = true
+      return (nil, true)
     }
-    waiter?.resume(returning: event)
+    waiter?.resume(returning: (event, false))
+    return isNowFull
   }
 
   func finish() {
-    let waiter = contents.withLock { contents -> CheckedContinuation<Event?, Never>? in
+    let waiter = contents.withLock { contents -> CheckedContinuation<(Event?, Bool), Never>? in
       contents.isFinished = true
       defer { contents.waiter = nil }
       return contents.waiter
     }
-    waiter?.resume(returning: nil)
+    waiter?.resume(returning: (nil, false))
   }
 
-  func take() async -> Event? {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Event?, Never>) in
-      let ready = contents.withLock { contents -> Event?? in
-        if !contents.buffered.isEmpty { return .some(contents.buffered.removeFirst()) }
-        if contents.isFinished { return .some(nil) }
+  /// The next event, or `nil` once finished; `whenRoom` is called when a full mailbox has
+  /// room for half of its events again.
+  func take(whenRoom: () -> Void) async -> Event? {
+    let (event, hasRoom) = await withCheckedContinuation {
+      (continuation: CheckedContinuation<(Event?, Bool), Never>) in
+      let ready = contents.withLock { contents -> (Event?, Bool)? in
+        if !contents.buffered.isEmpty {
+          let event = contents.buffered.removeFirst()
+          let hasRoom = contents.isFull && contents.buffered.count <= Self.capacity / 2
+          if hasRoom { contents.isFull = false }
+          return (event, hasRoom)
+        }
+        if contents.isFinished { return (nil, false) }
         contents.waiter = continuation
         return nil
       }
       if let ready { continuation.resume(returning: ready) }
     }
+    if hasRoom { whenRoom() }
+    return event
   }
 }
