@@ -321,7 +321,10 @@ public struct InputDecoder: Sendable {
     guard (0x40...0x7E).contains(final) else { return .key(.unknown, length: length - 1) }
     let parameterText = String(decoding: bytes[body..<index], as: UTF8.self)
     if parameterText.hasPrefix("<"), final == UInt8(ascii: "M") || final == UInt8(ascii: "m") {
-      let numbers = parameterText.dropFirst().split(separator: ";").compactMap { Int($0) }
+      // Button, column and row: whole numbers a terminal can send, never negative.
+      let numbers = parameterText.dropFirst().split(separator: ";").compactMap {
+        UInt16($0).map(Int.init)
+      }
       guard numbers.count == 3 else { return .key(.unknown, length: length) }
       let event = MouseEvent(
         button: numbers[0] & 0b1100_0011, row: numbers[2] - 1, column: numbers[1] - 1,

@@ -1,3 +1,4 @@
+import GameAI
 import Testing
 
 @testable import TerminalUI
@@ -53,6 +54,49 @@ struct InputDecoderTests {
   @Test func sgrMouseBeyondColumn223() {
     #expect(
       decode(bytes("\u{1B}[<2;300;40M")) == [.mouse(MouseEvent(button: 2, row: 39, column: 299))])
+  }
+
+  /// A report no terminal sends (negative, or past any screen) is an unknown key, never a
+  /// crash.
+  @Test func sgrMouseReportsOutOfRangeAreUnknown() {
+    for report in [
+      "\u{1B}[<0;-9223372036854775808;1M", "\u{1B}[<0;1;-9223372036854775808m",
+      "\u{1B}[<-1;1;1M", "\u{1B}[<0;99999999999999999999;1M", "\u{1B}[<0;65536;1M",
+    ] {
+      #expect(decode(bytes(report + "x")) == [.unknown, .character("x")], "\(report)")
+    }
+  }
+
+  /// 20,000 escape sequences with parameters at the edges (negative, past any screen, past
+  /// `Int`), mixed with loose fragments and split at random between two reads, decode without a
+  /// crash.
+  @Test func randomSequencesNeverCrashTheDecoder() {
+    let numbers = [
+      "0", "1", "-1", "200", "201", "65535", "65536", "9223372036854775807",
+      "-9223372036854775808", "99999999999999999999", "",
+    ]
+    let finals = ["M", "m", "~", "A", "Z", "u", "R", "\u{7F}"]
+    let fragments = ["\u{1B}", "\u{1B}[", "\u{1B}O", "\u{1B}]", "\u{7}", "\u{9B}", "é", "x"]
+    var generator = SplitMix64(seed: 7)
+    for _ in 0..<20_000 {
+      var text = ""
+      for _ in 0..<Int.random(in: 1...4, using: &generator) {
+        if Bool.random(using: &generator) {
+          let count = Int.random(in: 0...4, using: &generator)
+          let parameters = (0..<count).map { _ in numbers.randomElement(using: &generator) ?? "" }
+          text +=
+            "\u{1B}[" + (Bool.random(using: &generator) ? "<" : "")
+            + parameters.joined(separator: ";") + (finals.randomElement(using: &generator) ?? "")
+        } else {
+          text += fragments.randomElement(using: &generator) ?? ""
+        }
+      }
+      let input = bytes(text)
+      let split = Int.random(in: 0...input.count, using: &generator)
+      var decoder = InputDecoder()
+      _ = decoder.decode(Array(input[..<split]))
+      _ = decoder.decode(Array(input[split...]))
+    }
   }
 
   @Test func legacyMouseReport() {
