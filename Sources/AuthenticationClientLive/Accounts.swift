@@ -61,8 +61,8 @@ final class Accounts: Sendable {
     }
     let token = try Self.newToken()
     let challenge = Challenge(
-      accountID: account.id, userName: account.userName, key: account.key, secret: secret,
-      expiresAt: now() + Self.challengeLifetime)
+      accountID: account.id, userName: account.userName, key: account.key,
+      storedHash: account.storedHash, secret: secret, expiresAt: now() + Self.challengeLifetime)
     let time = now()
     challenges.withLock { challenges in
       challenges = challenges.filter { $0.value.expiresAt > time }
@@ -84,7 +84,9 @@ final class Accounts: Sendable {
     }
     try clearFailures(challenge.key)
     challenges.withLock { _ = $0.removeValue(forKey: request.token) }
-    return try issueSession(accountID: challenge.accountID, userName: challenge.userName)
+    return try issueSession(
+      accountID: challenge.accountID, userName: challenge.userName,
+      storedHash: challenge.storedHash)
   }
 
   func create(_ userName: String, _ password: String) throws(AuthenticationError) -> Session {
@@ -131,7 +133,7 @@ final class Accounts: Sendable {
       throw .storage(error.description)
     }
     guard let id else { throw .userNameTaken }
-    return try issueSession(accountID: id, userName: name)
+    return try issueSession(accountID: id, userName: name, storedHash: hash.encoded)
   }
 
   /// Whether a stored account's name has one of these look-alike forms; called in a write
@@ -376,33 +378,41 @@ final class Accounts: Sendable {
   // MARK: - Sessions
 
   private func issueSession(for account: Account) throws(AuthenticationError) -> Session {
-    try issueSession(accountID: account.id, userName: account.userName)
+    try issueSession(
+      accountID: account.id, userName: account.userName, storedHash: account.storedHash)
   }
 
+  /// A new session for the account whose password hash, as stored, is `storedHash`.
   private func issueSession(
-    accountID: Int64, userName: String
+    accountID: Int64, userName: String, storedHash: String
   ) throws(AuthenticationError) -> Session {
     let token = try Self.newToken()
     let time = now()
     sessions.withLock { sessions in
       sessions = sessions.filter { $0.value.expiresAt > time }
       sessions[token] = IssuedSession(
-        accountID: accountID, expiresAt: time + Self.sessionLifetime)
+        accountID: accountID, storedHash: storedHash, expiresAt: time + Self.sessionLifetime)
     }
     return Session(accountID: accountID, userName: userName, token: token)
   }
 
-  /// The account id of an unexpired session this client issued whose account still exists.
+  /// The account id of an unexpired session this client issued whose account still exists
+  /// with the password it was issued under: a password changed since, by this program or
+  /// another, ends it.
   private func signedIn(_ session: Session) throws(AuthenticationError) -> Int64 {
     let time = now()
     guard let issued = sessions.withLock({ $0[session.token] }), issued.expiresAt > time,
       issued.accountID == session.accountID
     else { throw .notSignedIn }
     let accountID = issued.accountID
-    let exists = try storage { database throws(SQLiteError) in
-      try !database.query("SELECT 1 FROM accounts WHERE id = ?", SQLiteValue(accountID)).isEmpty
+    let stored = try storage { database throws(SQLiteError) -> String? in
+      try database.query("SELECT password_hash FROM accounts WHERE id = ?", SQLiteValue(accountID))
+        .first?.get(0)
     }
-    guard exists else { throw .notSignedIn }
+    guard stored == issued.storedHash else {
+      sessions.withLock { _ = $0.removeValue(forKey: session.token) }
+      throw .notSignedIn
+    }
     return accountID
   }
 
@@ -810,6 +820,8 @@ private struct Challenge: Sendable {
   let accountID: Int64
   let userName: String
   let key: String
+  /// The password hash as stored when the password was checked.
+  let storedHash: String
   let secret: [UInt8]
   let expiresAt: Int64
 }
@@ -817,6 +829,8 @@ private struct Challenge: Sendable {
 /// A session this client issued.
 private struct IssuedSession: Sendable {
   let accountID: Int64
+  /// The account's password hash as stored when the session was issued.
+  let storedHash: String
   let expiresAt: Int64
 }
 

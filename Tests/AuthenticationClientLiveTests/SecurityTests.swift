@@ -1,7 +1,9 @@
 import AuthenticationClient
+import AuthenticationClientLive
 import Crypto
 import DatabaseClientLive
 import SQLite
+import TestSupport
 import Testing
 
 @testable import AuthenticationClientLive
@@ -124,6 +126,31 @@ struct SecondFactorTests {
     let fresh = try #require(new.last)
     _ = try await harness.client.verifyTwoFactor(try await harness.challenge(), fresh)
     #expect(try await harness.client.remainingRecoveryCodes(session) == 7)
+  }
+
+  /// A password changed by another program ends this program's sessions too: a full screen
+  /// left signed in cannot make new recovery codes for the account afterwards.
+  @Test func aPasswordChangedByAnotherProgramEndsTheSessions() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    let harness = try Harness(path: path)
+    let (secret, _) = try await harness.annWithTwoFactor()
+    let session = try await harness.client.verifyTwoFactor(
+      try await harness.challenge(), try harness.code(secret: secret))
+    #expect(try await harness.client.remainingRecoveryCodes(session) == 8)
+    let clock = harness.clock
+    let other = AuthenticationClient.live(
+      database: try LocalDatabase(path: path), passwordAlgorithm: .scrypt(logN: 4, r: 1, p: 1),
+      now: { clock.now })
+    clock.advance(seconds: 30)
+    try await other.changePassword(
+      credentials("ann", "correct horse", code: try harness.code(secret: secret)), "new horses")
+    await #expect(throws: AuthenticationError.notSignedIn) {
+      _ = try await harness.client.regenerateRecoveryCodes(session)
+    }
+    await #expect(throws: AuthenticationError.notSignedIn) {
+      _ = try await harness.client.remainingRecoveryCodes(session)
+    }
   }
 
   @Test func recoveryCodesNeedASessionTheClientIssued() async throws {
