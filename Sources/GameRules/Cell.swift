@@ -29,7 +29,7 @@ public struct Cell: Hashable, Sendable, Comparable, CustomStringConvertible {
 
   /// The cell's name, such as `b2`.
   public var name: String {
-    guard column >= 0, column < 26, row >= 0 else { return "(\(row), \(column))" }
+    guard column >= 0, column < 26, row >= 0, row < Int.max else { return "(\(row), \(column))" }
     let letter = Character(Unicode.Scalar(UInt8(97 + column)))
     return "\(letter)\(row + 1)"
   }

@@ -8,6 +8,14 @@ struct CellTests {
     #expect(Cell(row: 14, column: 14).name == "o15")
   }
 
+  /// A cell no board has (from a damaged record) is named by its numbers, never a crash.
+  @Test func cellsOffEveryBoardAreNamedByTheirNumbers() {
+    #expect(Cell(row: Int.max, column: 0).name == "(\(Int.max), 0)")
+    #expect(Cell(row: -1, column: 2).name == "(-1, 2)")
+    #expect(Cell(row: 0, column: 26).name == "(0, 26)")
+    #expect(Cell(row: Int.min, column: Int.min).name == "(\(Int.min), \(Int.min))")
+  }
+
   @Test func namesParseInAnyCase() {
     #expect(Cell(name: "B2") == Cell(row: 1, column: 1))
     #expect(Cell(name: "o15") == Cell(row: 14, column: 14))
