@@ -112,7 +112,8 @@ if let board = boardArgument(after: "--solve") {
   }
   Console.line("\(board.rows)×\(board.columns), k = \(board.k): \(result.evaluation)")
   Console.line("best: \(result.best.map(\.name).joined(separator: " "))")
-  Console.line("nodes: \(result.nodes), time: \(result.duration)")
+  Console.line(
+    "nodes: \(result.nodes.map(String.init) ?? "not counted"), time: \(result.duration)")
   exit(Console.finished(0, program: "tictactoe-benchmarks"))
 }
 
@@ -300,7 +301,9 @@ precondition(baselineScore == 0)
 row(
   "solve the empty board (cold table)", format(solveTime), format(baselineSolveTime),
   ratio(baselineSolveTime, solveTime))
-row("nodes searched", grouped(solved.nodes), grouped(baseline.nodes), "")
+row(
+  "nodes searched", solved.nodes.map(grouped) ?? "not counted",
+  grouped(baseline.nodes), "")
 row("build the table of all positions (first analysis)", format(tableTime), "", "")
 
 let positions = Board.classic.reachablePositions().map(\.board)
@@ -364,7 +367,8 @@ if !options.has("--skip-4x4") {
       "\(shape) solved as \(result.evaluation)")
     row(
       "\(shape.rows)×\(shape.columns), k = \(shape.k)", "\(result.evaluation)", format(time),
-      grouped(result.nodes), grouped(Int(Double(result.nodes) / seconds(time))))
+      result.nodes.map(grouped) ?? "not counted",
+      result.nodes.map { grouped(Int(Double($0) / seconds(time))) } ?? "")
   }
   if options.has("--deep") {
     // The value alone (can the first player force a line?), by the proof-number search with

@@ -21,7 +21,7 @@ extension Engine {
     guard board.cellCount <= 64 else {
       let analysis = analyze(board)
       return SolveResult(
-        evaluation: analysis.evaluation, best: analysis.best, moves: analysis.moves, nodes: 0,
+        evaluation: analysis.evaluation, best: analysis.best, moves: analysis.moves, nodes: nil,
         duration: clock.now - start)
     }
     let report: (Int, Int, Int) -> Void = { nodes, done, total in

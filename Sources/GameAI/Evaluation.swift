@@ -120,14 +120,15 @@ public struct SolveResult: Hashable, Sendable {
   public var best: [Cell]
   /// Every legal move's value, in reading order, as far as it was settled.
   public var moves: [MoveEvaluation]
-  /// Positions searched.
-  public var nodes: Int
+  /// Positions searched, or `nil` where they are not counted: the estimate of a board over 64
+  /// cells, from the searches of a move.
+  public var nodes: Int?
   /// Time taken.
   public var duration: Duration
 
   /// Creates a solve result.
   public init(
-    evaluation: Evaluation, best: [Cell], moves: [MoveEvaluation], nodes: Int, duration: Duration
+    evaluation: Evaluation, best: [Cell], moves: [MoveEvaluation], nodes: Int?, duration: Duration
   ) {
     self.evaluation = evaluation
     self.best = best

@@ -72,7 +72,8 @@ enum Formatting {
     return """
       \(board.rows)×\(board.columns), k = \(board.k): \(value) with perfect play\(proof).
       Best first moves: \(result.best.map(\.name).joined(separator: ", ")).
-      Nodes: \(result.nodes), time: \(formatted(seconds(result.duration))) s.
+      \(result.nodes.map { "Nodes: \($0), time" } ?? "Nodes not counted (the searches of a move), time"): \
+      \(formatted(seconds(result.duration))) s.
       """
   }
 

@@ -171,7 +171,8 @@ enum Help {
 
     Boards of up to 64 cells are solved to the end, with the length of perfect play; larger
     ones get the analysis of a move's time, where a win found is "in at most" so many plies
-    (a shorter one may exist) and a value not proven is marked as an estimate.
+    (a shorter one may exist), a value not proven is marked as an estimate, and nodes are not
+    counted ("nodes":null in JSON).
 
     Usage: tictactoe solve [--size N | --rows R --columns C] [--k K] [--value] [--json]
     """

@@ -156,7 +156,15 @@ struct EngineTests {
     let result = engine.solve(.classic, progress: nil)
     #expect(result.evaluation == Evaluation(value: .draw, plies: 9))
     #expect(result.best.count == 9)
-    #expect(result.nodes > 0)
+    #expect((result.nodes ?? 0) > 0)
+  }
+
+  /// A board over 64 cells gets the searches of a move, which count no nodes: none are said.
+  @Test func aBoardTooLargeToSolveCountsNoNodes() throws {
+    let result = Engine(timeBudget: .milliseconds(50)).solve(
+      try Board(rows: 9, columns: 9, k: 5), progress: nil)
+    #expect(!result.evaluation.isExact)
+    #expect(result.nodes == nil)
   }
 
   @Test func threeByFourWithThreeInARowIsAFirstPlayerWin() throws {

@@ -12,7 +12,7 @@ struct TableCacheTests {
     #expect(second.evaluation == first.evaluation)
     #expect(second.best == first.best)
     #expect(second.moves == first.moves)
-    #expect(second.nodes < first.nodes)
+    #expect((second.nodes ?? .max) < (first.nodes ?? 0))
     #expect(Engine().solve(board, progress: nil).nodes == first.nodes)
   }
 
