@@ -22,7 +22,8 @@ public enum CLI {
 
   /// Runs the command line `arguments` (without the program's name).
   public static func run(_ arguments: [String]) async -> Int32 {
-    Console.finished(await command(arguments), program: "tictactoe")
+    Console.holdClosedStandardStreams()
+    return Console.finished(await command(arguments), program: "tictactoe")
   }
 
   private static func command(_ arguments: [String]) async -> Int32 {
@@ -267,7 +268,8 @@ public enum CLI {
 
   /// Runs `pbrain-tictactoe`: the Gomocup brain, taking the options of `tictactoe pbrain`.
   public static func runPbrain(_ arguments: [String]) -> Int32 {
-    Console.finished(pbrainCommand(arguments), program: "pbrain-tictactoe")
+    Console.holdClosedStandardStreams()
+    return Console.finished(pbrainCommand(arguments), program: "pbrain-tictactoe")
   }
 
   private static func pbrainCommand(_ arguments: [String]) -> Int32 {

@@ -102,6 +102,28 @@ struct InputLimitTests {
     #expect(said == "tictactoe: The input could not be read (Is a directory).\n", "\(arguments)")
   }
 
+  /// A program started with standard input closed says so, even where it opens its database
+  /// before reading, which would otherwise take the descriptor's number and read as empty.
+  @Test(arguments: [["play", "--plain"], ["gtp"], ["analyze", "-"], ["pbrain"]])
+  func aClosedStandardInputIsSaid(arguments: [String]) throws {
+    let database = try TemporaryDatabase()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments =
+      [
+        "-c", "exec \"$0\" \"$@\" <&-", executable.path,
+      ] + arguments + ["--database", database.path]
+    let error = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = error
+    try process.run()
+    let said = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1, "\(arguments)")
+    #expect(
+      said == "tictactoe: The input could not be read (Bad file descriptor).\n", "\(arguments)")
+  }
+
   /// A password that cannot be read is a failure of the input, as elsewhere (exit 1), not a
   /// usage error.
   @Test(arguments: [
