@@ -25,10 +25,12 @@ public enum Console {
   /// Writes all of `text` to standard error, as far as it can be written.
   public static func error(_ text: String) { _ = writeAll(text, to: STDERR_FILENO) }
 
-  /// Keeps a standard stream the program was started without closed to it: such a descriptor
-  /// is given to `/dev/null`, opened the other way, so that reading a closed standard input (or
-  /// writing a closed output) still fails with `EBADF`, and no file the program opens (its
-  /// database) takes the number and passes for the stream. Called first thing.
+  /// Keeps a standard stream the program was started without closed to it.
+  ///
+  /// Such a descriptor is given to `/dev/null`, opened the other way, so that reading a closed
+  /// standard input (or writing a closed output) still fails with `EBADF`, and no file the
+  /// program opens (its database) takes the number and passes for the stream. Called first
+  /// thing.
   public static func holdClosedStandardStreams() {
     for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
     where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
