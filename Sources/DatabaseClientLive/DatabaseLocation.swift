@@ -26,10 +26,20 @@ public struct DatabaseLocation: Equatable, Sendable {
   ///   - environment: The process environment.
   /// - Throws: ``DatabaseError`` when no home folder is known.
   public init(explicitPath: String?, environment: [String: String]) throws(DatabaseError) {
+    // A value whose bytes are not UTF-8 reaches the program with U+FFFD in their place: the
+    // path it names is another one, where the player's games are not.
+    func variable(_ name: String) throws(DatabaseError) -> String? {
+      guard let value = environment[name], value.contains("\u{FFFD}") else {
+        return environment[name]
+      }
+      throw DatabaseError(
+        "\(name) holds bytes that are not UTF-8 text, so it cannot name the database's place; "
+          + "pass --database PATH.")
+    }
     if let explicitPath, !explicitPath.isEmpty {
       path = explicitPath
       isDefault = false
-    } else if let override = environment["TICTACTOE_DATABASE"] {
+    } else if let override = try variable("TICTACTOE_DATABASE") {
       // Empty, it is most likely a script's variable left unset by mistake: the player's own
       // database is not taken in its place. Blank, or holding a control character, it is no
       // path anyone means.
@@ -48,9 +58,9 @@ public struct DatabaseLocation: Equatable, Sendable {
     } else {
       // The XDG spec says to ignore a relative XDG_DATA_HOME.
       let dataHome: String
-      if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+      if let xdg = try variable("XDG_DATA_HOME"), xdg.hasPrefix("/") {
         dataHome = xdg
-      } else if let home = environment["HOME"], home.hasPrefix("/") {
+      } else if let home = try variable("HOME"), home.hasPrefix("/") {
         dataHome = home + "/.local/share"
       } else {
         throw DatabaseError(

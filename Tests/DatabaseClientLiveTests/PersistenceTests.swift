@@ -380,6 +380,25 @@ struct LocationTests {
     }
   }
 
+  /// A variable whose bytes are not UTF-8 arrives with U+FFFD in their place, and would name
+  /// another folder than the player's: it is refused where it is used, and only there.
+  @Test func aVariableThatIsNotUTF8IsRefusedWhereItIsUsed() throws {
+    for (name, environment) in [
+      ("TICTACTOE_DATABASE", ["TICTACTOE_DATABASE": "/tmp/db-\u{FFFD}.sqlite"]),
+      ("XDG_DATA_HOME", ["XDG_DATA_HOME": "/data-\u{FFFD}", "HOME": "/home/ann"]),
+      ("HOME", ["HOME": "/home/\u{FFFD}"]),
+    ] {
+      #expect(
+        throws: DatabaseError(
+          "\(name) holds bytes that are not UTF-8 text, so it cannot name the database's place; "
+            + "pass --database PATH.")
+      ) { _ = try DatabaseLocation(explicitPath: nil, environment: environment) }
+    }
+    let unused = try DatabaseLocation(
+      explicitPath: nil, environment: ["TICTACTOE_DATABASE": "/tmp/b.sqlite", "HOME": "/\u{FFFD}"])
+    #expect(unused.path == "/tmp/b.sqlite")
+  }
+
   @Test func noHomeIsAnError() {
     #expect(throws: DatabaseError.self) {
       _ = try DatabaseLocation(explicitPath: nil, environment: [:])
