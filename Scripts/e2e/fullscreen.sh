@@ -380,6 +380,26 @@ cmp -s "$work/z0" "$work/z1" || fail "suspend: continued in the background, the 
 t send-keys -t "$session" "fg" Enter
 wait_for "X plays b2" 5 || fail "suspend: fg did not bring the game back"
 [[ $(state) == S* ]] || fail "suspend: the game is not running after fg ($(state))"
+# Stopped from outside (kill -TSTP), the game leaves the terminal as Ctrl-Z does; stopped where
+# it cannot see it (SIGSTOP), it takes raw mode back when continued: keys still play at once.
+game_pid=$(ps -o pid= -o args= -t "$(t display -p -t "$session" '#{pane_tty}')" |
+  awk -v binary="$binary" 'index($0, binary) { print $1; exit }')
+kill -TSTP "$game_pid"
+tries=100
+until [[ $(state) == T* ]] || ((tries-- == 0)); do sleep 0.05; done
+wait_for "Stopped" 5 || fail "kill -TSTP: the shell did not take the terminal back"
+[[ $(t display -p -t "$session" '#{alternate_on}') == 0 ]] ||
+  fail "kill -TSTP: the alternate screen stayed on at the shell prompt"
+t send-keys -t "$session" "fg" Enter
+wait_for "X plays b2" 5 || fail "kill -TSTP: fg did not bring the game back"
+t send-keys -t "$session" 1
+wait_for "O plays a1" 5 || fail "kill -TSTP: a key after fg did not play:"$'\n'"$(screen)"
+kill -STOP "$game_pid"
+sleep 0.3
+t send-keys -t "$session" "fg" Enter
+sleep 0.5
+t send-keys -t "$session" 3
+wait_for "X plays c1" 5 || fail "SIGSTOP: a key after fg did not play:"$'\n'"$(screen)"
 t send-keys -t "$session" q
 t kill-session -t "$session"
 

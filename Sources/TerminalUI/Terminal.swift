@@ -25,12 +25,16 @@ nonisolated(unsafe) private var previousActions: UnsafeMutablePointer<sigaction>
 }()
 /// Whether our handlers are installed, so they are removed once.
 private let handlersInstalled = Atomic<Bool>(false)
-nonisolated(unsafe) private var leaveBytes: UnsafeMutableBufferPointer<UInt8> = {
-  let bytes = Array(Terminal.leaveSequence.utf8)
+nonisolated(unsafe) private var leaveBytes = signalSafeBytes(Terminal.leaveSequence)
+nonisolated(unsafe) private var enterBytes = signalSafeBytes(Terminal.enterSequence)
+
+/// `text`'s bytes where a signal handler can write them without allocating.
+private func signalSafeBytes(_ text: String) -> UnsafeMutableBufferPointer<UInt8> {
+  let bytes = Array(text.utf8)
   let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
   _ = buffer.initialize(from: bytes)
   return buffer
-}()
+}
 
 /// Signals that end the program: restore the terminal, then die of the signal as usual.
 private let endingSignals = [SIGTERM, SIGHUP, SIGINT, SIGQUIT]
@@ -58,6 +62,51 @@ private func onCrashSignal(_ signal: Int32) {
 
 private func onResize(_: Int32) {
   resizePending.store(true, ordering: .relaxed)
+}
+
+/// Raw mode and the alternate screen again, from the terminal's attributes as they are now,
+/// and a redraw; async-signal-safe.
+private func reenterRawMode() {
+  guard tcgetattr(STDIN_FILENO, &savedAttributes) == 0 else { return }
+  var raw = savedAttributes
+  cfmakeraw(&raw)
+  guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { return }
+  isRaw.store(true, ordering: .releasing)
+  _ = Glibc.write(STDOUT_FILENO, enterBytes.baseAddress, enterBytes.count)
+  resizePending.store(true, ordering: .relaxed)
+}
+
+/// SIGTSTP, from Ctrl-Z (read as a key in raw mode) or from `kill`: the terminal is put back
+/// while the program is stopped, and taken again once it is continued in the foreground.
+private func onStop(_ signal: Int32) {
+  restoreTerminal()
+  Glibc.signal(SIGTSTP, SIG_DFL)
+  // Installed with SA_NODEFER, the stop is taken here and now.
+  raise(SIGTSTP)
+  // Continued in the background (`kill -CONT`, `bg`), the terminal is the shell's: stop again
+  // until `fg` makes this program the terminal's foreground.
+  while true {
+    let foreground = tcgetpgrp(STDIN_FILENO)
+    guard foreground >= 0, foreground != getpgrp() else { break }
+    raise(SIGTSTP)
+  }
+  installStopHandler()
+  reenterRawMode()
+}
+
+/// SIGCONT after a stop this program could not see (SIGSTOP): the shell has put the terminal
+/// back in its own mode, so raw mode is taken again.
+private func onContinue(_: Int32) {
+  guard isRaw.load(ordering: .acquiring) else { return }
+  reenterRawMode()
+}
+
+private func installStopHandler() {
+  var action = sigaction()
+  action.__sigaction_handler.sa_handler = onStop
+  sigemptyset(&action.sa_mask)
+  action.sa_flags = SA_NODEFER
+  sigaction(SIGTSTP, &action, nil)
 }
 
 /// Something the terminal reports to the full-screen app.
@@ -101,6 +150,9 @@ public enum Terminal {
       for signal in endingSignals { install(onEndingSignal, for: signal) }
       for signal in crashSignals { install(onCrashSignal, for: signal) }
       install(onResize, for: SIGWINCH)
+      install(onContinue, for: SIGCONT)
+      sigaction(SIGTSTP, nil, previousActions + Int(SIGTSTP))
+      installStopHandler()
     }
     Console.write(enterSequence)
     return true
@@ -111,23 +163,16 @@ public enum Terminal {
     restoreTerminal()
     stopReading.store(true, ordering: .relaxed)
     guard handlersInstalled.exchange(false, ordering: .acquiringAndReleasing) else { return }
-    for signal in endingSignals + crashSignals + [SIGWINCH] {
+    for signal in endingSignals + crashSignals + [SIGWINCH, SIGCONT, SIGTSTP] {
       sigaction(signal, previousActions + Int(signal), nil)
     }
   }
 
-  /// Whether the terminal's foreground is another process group (this program was continued
-  /// as a background job); `false` when that cannot be told.
-  private static var isInBackground: Bool {
-    let foreground = tcgetpgrp(STDIN_FILENO)
-    return foreground >= 0 && foreground != getpgrp()
-  }
-
   /// Suspends the program as Ctrl-Z does in a shell: the terminal is restored while stopped,
-  /// and raw mode comes back when the shell continues it.
+  /// and raw mode comes back when the shell continues it in the foreground (the handler of
+  /// SIGTSTP does both, for a `kill -TSTP` as well).
   public static func suspend() {
-    restoreTerminal()
-    Glibc.signal(SIGTSTP, SIG_DFL)
+    guard handlersInstalled.load(ordering: .acquiring) else { return }
     // This runs on a thread of the concurrency pool, which blocks most signals: unblocked
     // here, the stop is taken at once instead of staying pending.
     var stop = sigset_t()
@@ -136,12 +181,7 @@ public enum Terminal {
     var mask = sigset_t()
     pthread_sigmask(SIG_UNBLOCK, &stop, &mask)
     raise(SIGTSTP)
-    // Continued in the background (`kill -CONT`, `bg`), the terminal is the shell's: stop
-    // again until `fg` makes this program the terminal's foreground again.
-    while isInBackground { raise(SIGTSTP) }
     pthread_sigmask(SIG_SETMASK, &mask, nil)
-    // Continued: take the terminal back, with its attributes as the shell left them.
-    _ = enterRawMode()
   }
 
   private static func install(
