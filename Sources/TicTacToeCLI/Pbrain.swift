@@ -351,6 +351,8 @@ package struct PbrainSession {
         ]
       }
       limits.memory = value
+      // Managers send it after START: the tables are made for it now, not in the first move.
+      if let game { prepare(game.board, memoryLimit) }
       if let value, value > 0, value < PbrainSession.leastMemory {
         return [
           "ERROR max_memory \(value) is less than the \(PbrainSession.leastMemory / 1_000_000) MB "

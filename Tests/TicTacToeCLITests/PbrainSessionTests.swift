@@ -186,12 +186,16 @@ struct PbrainSessionTests {
         $0.append("\(board.columns)x\(board.rows) \(memory.map(String.init) ?? "-")")
       }
     }
-    feed(&brain, "START 15")
+    // A memory limit before any START waits for one.
+    feed(&brain, "INFO max_memory 50000000", "START 15")
+    // After START, as managers send it, the tables are made for it at once, not in the first
+    // move.
     feed(&brain, "INFO max_memory 83886080", "RECTSTART 8,7")
     feed(&brain, "START 99")
     // A refused size prepares nothing; BEGIN and TURN never prepare.
     feed(&brain, "BEGIN")
-    #expect(asked.withLock { $0 } == ["15x15 -", "8x7 83886080"])
+    #expect(
+      asked.withLock { $0 } == ["15x15 50000000", "15x15 83886080", "8x7 83886080"])
   }
 
   @Test func boardSetsUpThePositionWithTheBrainToMove() {
