@@ -202,7 +202,15 @@ struct GTPSession {
       let own = stones.count { $0.mark == mark }
       let other = stones.count - own
       func counted(_ count: Int) -> String { count == 1 ? "1 stone" : "\(count) stones" }
-      // Either the move would put `mark` two ahead, or the other colour is two ahead already.
+      // Passes, or one colour played twice, may have left it two ahead already, whoever moves;
+      // else the move would put `mark` two ahead.
+      guard abs(own - other) < 2 else {
+        let (x, o) = mark == .x ? (own, other) : (other, own)
+        return .failure(
+          GTPError(
+            "cannot move for \(mark.symbol): X has \(counted(x)) to O's \(o), and this engine "
+              + "reads only positions where the colours took turns"))
+      }
       let reason =
         own > other
         ? "it has \(counted(own)) to \(mark.opponent.symbol)'s \(other)"
