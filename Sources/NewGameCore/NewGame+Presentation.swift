@@ -7,8 +7,10 @@ extension NewGame.State {
   /// The screen's title.
   public var title: String { "New game" }
 
-  /// Why no game can start yet, in one sentence, or `nil` when one can.
-  public var validationMessage: String? { blockingProblem ?? formProblem }
+  /// Why no game can start yet, in one sentence, or `nil` when one can: first what the form
+  /// lacks, which is why Let's play! is dimmed, then the game in progress another program holds,
+  /// which Let's play! asks for again.
+  public var validationMessage: String? { formProblem ?? blockingProblem }
 
   /// What the form lacks, in one sentence, or `nil` when it is complete.
   private var formProblem: String? {

@@ -320,6 +320,14 @@ struct TicTacToeTests {
       $0.newGameState?.blockingProblem = taken.message
     }
     #expect(second.state.newGameState?.validationMessage == taken.message)
+    // A form that lacks a name says that first: it is why Let's play is dimmed.
+    await second.send(.newGame(.view(.xNameChanged("")))) { $0.newGameState?.settings.xName = "" }
+    #expect(second.state.newGameState?.validationMessage == "Enter a name for X.")
+    #expect(second.state.newGameState?.canStart == false)
+    await second.send(.newGame(.view(.xNameChanged("Ada")))) {
+      $0.newGameState?.settings.xName = "Ada"
+    }
+    #expect(second.state.newGameState?.validationMessage == taken.message)
     // Let's play asks again, and is refused again while the first plays.
     #expect(second.state.newGameState?.canStart == true)
     await second.send(.newGame(.view(.letsPlayTapped))) {
