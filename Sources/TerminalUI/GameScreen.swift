@@ -188,10 +188,22 @@ enum ScreenLayout {
       frame.append(StyledLine(subtitle.fitted(columns: room), subtitleStyle).indented(by: margin))
     }
     frame.append("")
-    frame.append(body, indent: margin)
+    let buttonRows = buttonLines(buttons, width: width - margin)
+    // A body taller than the room left by the status line and the buttons (the help on the
+    // smallest screen) is cut, with a last line saying so, so that the buttons stay in view.
+    let bodyRoom = height - frame.lines.count - 2 - buttonRows.lines.count
+    if body.lines.count > bodyRoom, bodyRoom >= 2, body.regions.isEmpty {
+      frame.append(
+        Frame(
+          lines: body.lines.prefix(bodyRoom - 1) + [
+            StyledLine("… (a taller window shows the rest)")
+          ]),
+        indent: margin)
+    } else {
+      frame.append(body, indent: margin)
+    }
     frame.append("")
     // A long status line wraps into the rows the screen leaves free.
-    let buttonRows = buttonLines(buttons, width: width - margin)
     let freeRows = max(1, height - frame.lines.count - buttonRows.lines.count)
     let style = messageIsError ? errorStyle : .plain
     let wrapped = StyledLine.wrapping(message ?? "", width: max(1, width - margin))

@@ -273,6 +273,20 @@ struct GameScreenTests {
     #expect(!text.contains("┌"))
   }
 
+  /// On the smallest screen a game fits, the help is cut where the room ends and says so: the
+  /// status line and the buttons stay in view.
+  @Test func helpTallerThanTheScreenIsCutAboveTheButtons() throws {
+    var screen = try #require(try Self.screens()["empty"])
+    screen.overlay = GameKeys.help
+    let lines = screen.frame(width: 50, height: 22).lines.map(\.text)
+    #expect(lines.count == 22)
+    #expect(lines.contains(" … (a taller window shows the rest)"), "\(lines)")
+    #expect(lines.last?.contains("[?] Help") == true, "\(lines)")
+    // With room for all of it, nothing is cut.
+    let tall = screen.frame(width: 50, height: 40).text
+    #expect(!tall.contains("a taller window") && tall.contains("+ the hint"), "\(tall)")
+  }
+
   @Test func narrowTerminalWrapsTheButtons() throws {
     let lines = try frame("empty", width: 32, height: 24).lines.map(\.text)
     #expect(
