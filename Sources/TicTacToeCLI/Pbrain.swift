@@ -280,6 +280,11 @@ package struct PbrainSession {
     guard stones.allSatisfy({ $0.field == 1 || $0.field == 2 }) else {
       return ["ERROR only fields 1 (own) and 2 (opponent) are supported; the board is unchanged"]
     }
+    if let off = stones.first(where: {
+      $0.x < 0 || $0.y < 0 || $0.x >= start.columns || $0.y >= start.rows
+    }) {
+      return ["ERROR \(off.x),\(off.y) is off the board; the board is unchanged"]
+    }
     var seen: Set<[Int]> = []
     for stone in stones where !seen.insert([stone.x, stone.y]).inserted {
       return ["ERROR \(stone.x),\(stone.y) is given twice; the board is unchanged"]
@@ -297,9 +302,6 @@ package struct PbrainSession {
     var position = Game(start: start)
     for index in 0..<first.count + second.count {
       let stone = index.isMultiple(of: 2) ? first[index / 2] : second[index / 2]
-      guard stone.x >= 0, stone.y >= 0, stone.x < start.columns, stone.y < start.rows else {
-        return ["ERROR \(stone.x),\(stone.y) is off the board; the board is unchanged"]
-      }
       do {
         try position.play(at: Cell(row: stone.y, column: stone.x))
       } catch {

@@ -144,6 +144,19 @@ struct PbrainSessionTests {
     #expect(feed(&brain, "TAKEBACK 7,7") == ["ERROR there is no move to take back"])
   }
 
+  /// A stone off the board is named as such, whatever the counts of the others.
+  @Test func aStoneOffTheBoardIsNamedWhateverTheCounts() {
+    var brain = session()
+    feed(&brain, "RECTSTART 10,7")
+    for line in ["10,1,1", "1,7,2", "-1,0,1"] {
+      let stone = line.split(separator: ",").prefix(2).joined(separator: ",")
+      #expect(
+        feed(&brain, "BOARD", line, "DONE")
+          == ["ERROR \(stone) is off the board; the board is unchanged"], "\(line)")
+    }
+    #expect(brain.game?.board.markCount == 0)
+  }
+
   @Test func movesAreColumnCommaRowFromTheTopLeft() {
     var brain = session()
     feed(&brain, "RECTSTART 10,7")
