@@ -52,6 +52,13 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// Parses an address to connect to as typed; `nil` when the text is not one, or has port 0,
+  /// which means any free port only to a server listening.
+  public init?(connectingTo text: String) {
+    guard let address = ServerAddress(parsing: text), address.port != 0 else { return nil }
+    self = address
+  }
+
   /// Whether the host is an IP address rather than a name.
   public var isNumeric: Bool {
     host.contains(":")

@@ -202,7 +202,7 @@ public struct Login: Reducer {
     if typed.isEmpty {
       state.checkedServer = nil
     } else if state.checkedServer == nil {
-      guard let address = ServerAddress(parsing: typed) else {
+      guard let address = ServerAddress(connectingTo: typed) else {
         state.errorMessage = Self.serverFormatMessage
         return .none
       }
@@ -440,7 +440,9 @@ extension Login.State {
   public var serverNote: String {
     let typed = server.trimmingWhitespace()
     guard !typed.isEmpty else { return "Accounts on this computer; type a server to play online." }
-    guard let address = ServerAddress(parsing: typed) else { return Login.serverFormatMessage }
+    guard let address = ServerAddress(connectingTo: typed) else {
+      return Login.serverFormatMessage
+    }
     return "Accounts on \(address)."
   }
 

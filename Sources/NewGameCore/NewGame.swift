@@ -228,7 +228,7 @@ public struct NewGame: Reducer {
     self.online = online
     // A server account's Stats come from its server.
     self.statsFeature.serverRecord = { account in
-      guard let address = ServerAddress(parsing: account.server) else {
+      guard let address = ServerAddress(connectingTo: account.server) else {
         throw StatsFeature.ServerFailure("\(account.server) is not a server address.")
       }
       do {

@@ -60,10 +60,10 @@ extension Command {
       }
       return nil
     }
-    guard let address = ServerAddress(parsing: text) else {
+    guard let address = ServerAddress(connectingTo: text) else {
       throw UsageError(
-        "The option --server needs HOST or HOST:PORT, such as example.org or 127.0.0.1:7457, "
-          + "not \"\(text)\".")
+        "The option --server needs HOST or HOST:PORT with a port from 1 to 65535, such as "
+          + "example.org or 127.0.0.1:7457, not \"\(text)\".")
     }
     if case .account(let options) = command, options.action == .list {
       throw UsageError(

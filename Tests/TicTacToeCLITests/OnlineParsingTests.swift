@@ -102,7 +102,7 @@ struct OnlineParsingTests {
     #expect(defaults.reconnectGraceSeconds == 60)
   }
 
-  @Test func addressesAreReadAsTyped() {
+  @Test func addressesAreReadAsTyped() throws {
     #expect(ServerAddress(parsing: "example.org") == ServerAddress(host: "example.org", port: 7457))
     #expect(
       ServerAddress(parsing: "example.org:80") == ServerAddress(host: "example.org", port: 80))
@@ -113,5 +113,17 @@ struct OnlineParsingTests {
     for bad in ["", ":80", "host:", "host:x", "host:70000", "[::1", "[host]:1", "a b", "h\u{1B}"] {
       #expect(ServerAddress(parsing: bad) == nil, "\(bad)")
     }
+    // Port 0 is any free port to a server listening, and no port to connect to.
+    #expect(ServerAddress(parsing: "127.0.0.1:0")?.port == 0)
+    for free in ["localhost:0", "[::1]:0"] {
+      #expect(ServerAddress(connectingTo: free) == nil, "\(free)")
+    }
+    #expect(ServerAddress(connectingTo: "example.org") == ServerAddress(host: "example.org"))
+    let refused = try run(arguments: ["games", "--server", "localhost:0"])
+    #expect(refused.status == 2)
+    #expect(
+      refused.error
+        == "tictactoe: The option --server needs HOST or HOST:PORT with a port from 1 to 65535, "
+        + "such as example.org or 127.0.0.1:7457, not \"localhost:0\".\n")
   }
 }
