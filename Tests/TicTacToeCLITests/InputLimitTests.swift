@@ -46,25 +46,18 @@ struct InputLimitTests {
     throws
   {
     let database = try TemporaryDatabase()
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments + (arguments[0] == "play" ? ["--database", database.path] : [])
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = output
-    signal(SIGPIPE, SIG_IGN)
-    try process.run()
+    let launched = try launch(
+      arguments: arguments + (arguments[0] == "play" ? ["--database", database.path] : []),
+      mergingErrors: true)
     defer {
-      try? input.fileHandleForWriting.close()
-      process.waitUntilExit()
+      try? launched.input.fileHandleForWriting.close()
+      launched.process.waitUntilExit()
     }
-    try input.fileHandleForWriting.write(
+    try launched.input.fileHandleForWriting.write(
       contentsOf: Data(String(repeating: filler, count: 70_000).utf8))
     // Read for up to 10 s without blocking on a program that never answers.
     var said = ""
-    let reading = output.fileHandleForReading.fileDescriptor
+    let reading = launched.output.fileHandleForReading.fileDescriptor
     let deadline = Date().addingTimeInterval(10)
     while !said.contains(answer), Date() < deadline {
       var ready = pollfd(fd: reading, events: Int16(POLLIN), revents: 0)

@@ -39,62 +39,65 @@ func run(_ arguments: String..., input: String = "", environment: [String: Strin
   try run(arguments: arguments, input: input, environment: environment)
 }
 
+/// The built executable started with pipes for its standard streams.
+struct Launched {
+  let process: Process
+  let input: Pipe
+  let output: Pipe
+  let error: Pipe
+
+  /// Reads both outputs to their end and waits for the program to exit.
+  func finish() -> RunResult {
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return RunResult(
+      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+      error: String(decoding: errorData, as: UTF8.self))
+  }
+}
+
+/// Starts the built executable with `arguments`, its standard streams on pipes (standard error
+/// on the output's pipe when `mergingErrors`).
+func launch(
+  arguments: [String], environment: [String: String] = [:], mergingErrors: Bool = false
+) throws -> Launched {
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  let launched = Launched(process: process, input: Pipe(), output: Pipe(), error: Pipe())
+  process.standardOutput = launched.output
+  process.standardError = mergingErrors ? launched.output : launched.error
+  process.standardInput = launched.input
+  // A program that stops reading early closes the pipe: that must not end the test runner.
+  signal(SIGPIPE, SIG_IGN)
+  try process.run()
+  return launched
+}
+
 /// Runs the built executable with an array of arguments.
 func run(arguments: [String], input: String = "", environment: [String: String] = [:]) throws
   -> RunResult
 {
-  let process = Process()
-  process.executableURL = executable
-  process.arguments = arguments
-  var merged = ProcessInfo.processInfo.environment
-  merged.merge(environment) { $1 }
-  process.environment = merged
-  let output = Pipe()
-  let error = Pipe()
-  let standardInput = Pipe()
-  process.standardOutput = output
-  process.standardError = error
-  process.standardInput = standardInput
-  try process.run()
-  standardInput.fileHandleForWriting.write(Data(input.utf8))
-  try standardInput.fileHandleForWriting.close()
-  let outputData = output.fileHandleForReading.readDataToEndOfFile()
-  let errorData = error.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return RunResult(
-    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-    error: String(decoding: errorData, as: UTF8.self))
+  let launched = try launch(arguments: arguments, environment: environment)
+  launched.input.fileHandleForWriting.write(Data(input.utf8))
+  try launched.input.fileHandleForWriting.close()
+  return launched.finish()
 }
 
 /// Runs the built executable with raw bytes on standard input.
 func run(arguments: [String], bytes: [UInt8], environment: [String: String] = [:]) throws
   -> RunResult
 {
-  let process = Process()
-  process.executableURL = executable
-  process.arguments = arguments
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  let output = Pipe()
-  let error = Pipe()
-  let standardInput = Pipe()
-  process.standardOutput = output
-  process.standardError = error
-  process.standardInput = standardInput
-  // A program that stops reading early closes the pipe: that must not end the test runner.
-  signal(SIGPIPE, SIG_IGN)
-  try process.run()
+  let launched = try launch(arguments: arguments, environment: environment)
   // Written from another thread: a program that stops reading early must not block the test.
-  let writer = standardInput.fileHandleForWriting
+  let writer = launched.input.fileHandleForWriting
   let data = Data(bytes)
   Thread.detachNewThread {
     // The throwing form: a program that exits before reading it all is no crash of the runner.
     try? writer.write(contentsOf: data)
     try? writer.close()
   }
-  let outputData = output.fileHandleForReading.readDataToEndOfFile()
-  let errorData = error.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return RunResult(
-    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-    error: String(decoding: errorData, as: UTF8.self))
+  return launched.finish()
 }
