@@ -341,12 +341,7 @@ struct GameServerTests {
         $0.outbox += [a, b, watcher].map { .init($0, .message(moved)) }
         if isLast {
           let end = GameEnd(winner: .x, reason: .completed, xRating: 1_216, oRating: 1_184)
-          $0.matches[code]?.phase = .finished(end)
-          $0.matches[code]?.endedAt = epoch
-          $0.matches[code]?.x.rating = 1_216
-          $0.matches[code]?.o?.rating = 1_184
-          $0.clients[a]?.account?.rating = 1_216
-          $0.clients[b]?.account?.rating = 1_184
+          $0.expectEnd(of: code, end, at: epoch, seated: [a, b])
           $0.outbox += [a, b, watcher].map { .init($0, .message(.ended(code: code, end))) }
         } else {
           $0.matches[code]?.phase = .playing
@@ -401,12 +396,7 @@ struct GameServerTests {
     }
     await store.receive(.endStored(code: code, by: nil, .success(Ratings(x: 1_216, o: 1_184)))) {
       let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_216, oRating: 1_184)
-      $0.matches[code]?.phase = .finished(end)
-      $0.matches[code]?.endedAt = epoch + 60_000
-      $0.matches[code]?.x.rating = 1_216
-      $0.matches[code]?.o?.rating = 1_184
-      $0.matches[code]?.o?.awayUntil = nil
-      $0.clients[annClient]?.account?.rating = 1_216
+      $0.expectEnd(of: code, end, at: epoch + 60_000, seated: [annClient])
       $0.outbox += [annClient, guestClient].map { .init($0, .message(.ended(code: code, end))) }
     }
     #expect(log.all.count == 1)
@@ -471,12 +461,7 @@ struct GameServerTests {
     }
     await store.receive(.endStored(code: code, by: nil, .success(Ratings(x: 1_216, o: 1_184)))) {
       let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_216, oRating: 1_184)
-      $0.matches[code]?.phase = .finished(end)
-      $0.matches[code]?.endedAt = epoch + 62_000
-      $0.matches[code]?.x.rating = 1_216
-      $0.matches[code]?.o?.rating = 1_184
-      $0.matches[code]?.o?.awayUntil = nil
-      $0.clients[annClient]?.account?.rating = 1_216
+      $0.expectEnd(of: code, end, at: epoch + 62_000, seated: [annClient])
       $0.outbox.append(.init(annClient, .message(.ended(code: code, end))))
     }
     await store.finish()
@@ -497,12 +482,7 @@ struct GameServerTests {
     }
     await store.receive(.endStored(code: code, by: nil, .success(Ratings(x: 1_216, o: 1_184)))) {
       let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_216, oRating: 1_184)
-      $0.matches[code]?.phase = .finished(end)
-      $0.matches[code]?.endedAt = abandoned
-      $0.matches[code]?.x.rating = 1_216
-      $0.matches[code]?.o?.rating = 1_184
-      $0.matches[code]?.x.awayUntil = nil
-      $0.matches[code]?.o?.awayUntil = nil
+      $0.expectEnd(of: code, end, at: abandoned, seated: [])
     }
     await store.finish()
   }
@@ -556,12 +536,7 @@ struct GameServerTests {
       .endStored(code: code, by: annClient, .success(Ratings(x: 1_184, o: 1_216)))
     ) {
       let end = GameEnd(winner: .o, reason: .resigned, xRating: 1_184, oRating: 1_216)
-      $0.matches[code]?.phase = .finished(end)
-      $0.matches[code]?.endedAt = epoch
-      $0.matches[code]?.x.rating = 1_184
-      $0.matches[code]?.o?.rating = 1_216
-      $0.clients[annClient]?.account?.rating = 1_184
-      $0.clients[bobClient]?.account?.rating = 1_216
+      $0.expectEnd(of: code, end, at: epoch, seated: [annClient, bobClient])
       $0.outbox += $0.matches[code]!.audience.map { .init($0, .message(.ended(code: code, end))) }
     }
     await store.finish()
@@ -748,5 +723,24 @@ struct GameServerTests {
       $0.outbox.append(.init(annClient, .message(.refused(Refusal(.shuttingDown, request: 0x13)))))
     }
     await store.finish()
+  }
+}
+
+extension GameServer.State {
+  /// What the end of game `code` changes: the match finished at `time` with both players'
+  /// new ratings and neither away, and the new rating carried by each of the `seated` players'
+  /// connections (X's first).
+  fileprivate mutating func expectEnd(
+    of code: String, _ end: GameEnd, at time: Int64, seated: [ClientID]
+  ) {
+    matches[code]?.phase = .finished(end)
+    matches[code]?.endedAt = time
+    matches[code]?.x.rating = end.xRating
+    matches[code]?.x.awayUntil = nil
+    matches[code]?.o?.rating = end.oRating
+    matches[code]?.o?.awayUntil = nil
+    for (client, rating) in zip(seated, [end.xRating, end.oRating]) {
+      clients[client]?.account?.rating = rating
+    }
   }
 }
