@@ -200,7 +200,8 @@ public final class Connection: Selectable, @unchecked Sendable {
   ///
   /// A peer that sends faster than its requests are dealt with then waits in its own socket
   /// buffers: it neither grows the process's memory nor keeps the loop from other
-  /// connections. A peer that hangs up meanwhile is closed.
+  /// connections. A peer whose connection breaks meanwhile (a reset) is closed at once; one
+  /// that only ends its side is noticed once reading resumes.
   public func pauseReading() {
     guard !isReadingPaused, phase == .open else { return }
     isReadingPaused = true
