@@ -200,7 +200,6 @@ private struct Records: Sendable {
               SUM(outcome = 'loss'), SUM(outcome = 'draw')
             FROM scored
             GROUP BY opponent_skill, board_rows, board_columns, k
-            ORDER BY opponent_skill IS NOT NULL, opponent_skill
             """, account)
         {
           let skill: Double? = try row.get(0)
@@ -220,15 +219,7 @@ private struct Records: Sendable {
           tallies[index].losses += tally.losses
           tallies[index].draws += tally.draws
         }
-        // Unbeatable before Strongest, whichever board came first.
-        if let strongest = tallies.firstIndex(where: {
-          $0.opponent == .computer(.unbeatable, isStrongest: true)
-        }),
-          let unbeatable = tallies.firstIndex(where: { $0.opponent == .computer(.unbeatable) }),
-          strongest < unbeatable
-        {
-          tallies.swapAt(strongest, unbeatable)
-        }
+        tallies.sort { Self.order(of: $0.opponent) < Self.order(of: $1.opponent) }
         // Each run number groups the wins that follow one non-win; the last run's wins are the
         // current streak.
         let streaks = try database.query(
@@ -245,6 +236,15 @@ private struct Records: Sendable {
           tallies: tallies, currentStreak: try streaks.first?.get(1) ?? 0,
           bestStreak: try streaks.first?.get(0) ?? 0, recentGames: recent)
       }
+    }
+  }
+
+  /// Where a kind of opponent comes in the stats: people first, then the computer from the
+  /// weakest level up, the top level where it is Unbeatable before where it is Strongest.
+  private static func order(of opponent: OpponentKind) -> (Double, Int) {
+    switch opponent {
+    case .person: (-1, 0)
+    case .computer(let difficulty, let isStrongest): (difficulty.skill, isStrongest ? 1 : 0)
     }
   }
 
