@@ -75,6 +75,9 @@ public enum ProtocolLimits {
   /// Seconds the server holds a disconnected player's seat, unless the operator sets another.
   public static let defaultReconnectGraceSeconds = 60
 
+  /// The longest a server may hold a disconnected player's seat: a day.
+  public static let maximumReconnectGraceSeconds = 86_400
+
   /// The most finished games one `history` answer holds: twenty 15×15 games fit one frame.
   public static let historyPageSize = 20
 

@@ -16,6 +16,9 @@ extension OnlineGame.State {
       return "The server at \(server) sent a game whose code \(snapshot.code.quotable) is not an "
         + "invite code."
     }
+    for player in [snapshot.x, snapshot.o] {
+      if let violation = player?.awaySeconds.flatMap(violation(awaySeconds:)) { return violation }
+    }
     if let previous = self.snapshot, previous.code == snapshot.code,
       !snapshot.moves.starts(with: previous.moves)
     {
@@ -253,6 +256,14 @@ extension OnlineGame.State {
         + "already taken."
     }
     return nil
+  }
+
+  /// Why a seat cannot be held for `seconds`, in one sentence, or `nil` when it can: no server
+  /// holds one longer than a day.
+  func violation(awaySeconds seconds: UInt32) -> String? {
+    guard seconds > ProtocolLimits.maximumReconnectGraceSeconds else { return nil }
+    return "The server at \(server) said a seat is held for \(seconds) seconds, longer than the "
+      + "day any server holds one."
   }
 
   /// Why the game's cancellation cannot be, in one sentence, or `nil` when it can: only a game

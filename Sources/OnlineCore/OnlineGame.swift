@@ -676,6 +676,9 @@ public struct OnlineGame: Reducer {
       guard let snapshot = state.snapshot, snapshot.code == code,
         snapshot.player(mark) != nil, state.isSpectator || mark != snapshot.role
       else { return .none }
+      if let violation = state.violation(awaySeconds: seconds) {
+        return stop(violation, state: &state)
+      }
       setAway(mark, seconds: seconds, state: &state)
       state.notices.append(.away(mark, seconds: Int(seconds)))
       return .none

@@ -37,7 +37,9 @@ extension Command {
         }
         options.listen = address
       }
-      if let grace = try parsed.integer("reconnect-grace", in: 1...86_400) {
+      if let grace = try parsed.integer(
+        "reconnect-grace", in: 1...ProtocolLimits.maximumReconnectGraceSeconds)
+      {
         options.reconnectGraceSeconds = grace
       }
       return (.serve(options), parsed)

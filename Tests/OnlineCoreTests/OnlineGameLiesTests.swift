@@ -147,6 +147,28 @@ struct OnlineGameLiesTests {
         + "invite code.")
   }
 
+  /// No server holds a seat longer than a day: a longer hold, in a notice or in the game sent,
+  /// is never shown.
+  @Test func aSeatHeldLongerThanADayIsNotShown() async {
+    let sentence =
+      "The server at example.org:7457 said a seat is held for 86401 seconds, longer than the day "
+      + "any server holds one."
+    await stops(
+      annPlayingX(ScriptedLink()), on: .playerAway(code: code, mark: .o, seconds: 86_401),
+      saying: sentence)
+    var away = bob
+    away.awaySeconds = 86_401
+    await stops(
+      annPlayingX(ScriptedLink()), on: .game(snapshot(o: away, role: .x)), saying: sentence)
+    // A day is not too long.
+    let store = annPlayingX(ScriptedLink())
+    await store.send(.link(.message(.playerAway(code: code, mark: .o, seconds: 86_400)))) {
+      $0.snapshot?.o?.awaySeconds = 86_400
+      $0.notices = [.away(.o, seconds: 86_400)]
+    }
+    await store.finish()
+  }
+
   @Test func theGameShownAgainKeepsTheMovesAlreadyPlayed() async {
     await stops(
       annPlayingX(ScriptedLink(), moves: [Self.b2]),
