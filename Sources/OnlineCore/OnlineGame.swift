@@ -722,11 +722,14 @@ public struct OnlineGame: Reducer {
     if let violation = state.violation(in: snapshot) { return stop(violation, state: &state) }
     let previous = state.snapshot
     let wasLive = state.hasBeenLive
+    // Sent again on a connection already live, the game answers nothing this client asked:
+    // it changes what it may, and nothing reconnected.
+    let isRepeated = state.link == .live
     state.snapshot = snapshot
     state.link = .live
-    state.pendingMove = nil
+    if !isRepeated { state.pendingMove = nil }
     if wasLive, let previous {
-      state.notices.append(.reconnected)
+      if !isRepeated { state.notices.append(.reconnected) }
       if previous.o == nil, let o = snapshot.o {
         state.notices.append(.joined(name: o.name, mark: .o))
       }
@@ -746,6 +749,8 @@ public struct OnlineGame: Reducer {
     // A player who comes (back) while another is away is told so as the others were when the
     // connection dropped: after a restart of the server, everyone's grace starts anew.
     for mark in [Mark.x, .o] where mark != snapshot.role {
+      // A game sent again tells only an absence not told yet.
+      if isRepeated, previous?.player(mark)?.awaySeconds != nil { continue }
       if let seconds = snapshot.player(mark)?.awaySeconds {
         state.notices.append(.away(mark, seconds: Int(seconds)))
       }

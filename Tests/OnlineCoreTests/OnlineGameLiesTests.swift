@@ -169,6 +169,28 @@ struct OnlineGameLiesTests {
     await store.finish()
   }
 
+  /// A game sent again on a live connection answers nothing this client asked: it is no
+  /// reconnection, and the same game again says nothing at all.
+  @Test func theGameSentAgainUnaskedIsNoReconnection() async {
+    var away = bob
+    away.awaySeconds = 50
+    let store = annPlayingX(ScriptedLink(), moves: [Self.b2], o: away)
+    for seconds: UInt32 in [50, 40, 30] {
+      away.awaySeconds = seconds
+      await store.send(.link(.message(.game(snapshot(moves: [Self.b2], o: away, role: .x))))) {
+        $0.snapshot?.o?.awaySeconds = seconds
+      }
+    }
+    // One more move in it is told as a move.
+    await store.send(
+      .link(.message(.game(snapshot(moves: [Self.b2, Self.a1], o: away, role: .x))))
+    ) {
+      $0.snapshot?.moves = [Self.b2, Self.a1]
+      $0.notices = [.moved(ply: 1)]
+    }
+    await store.finish()
+  }
+
   @Test func theGameShownAgainKeepsTheMovesAlreadyPlayed() async {
     await stops(
       annPlayingX(ScriptedLink(), moves: [Self.b2]),
