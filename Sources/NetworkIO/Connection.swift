@@ -95,6 +95,8 @@ public final class Connection: Selectable, @unchecked Sendable {
   private var readWaitsForWritable = false
   private var handler: (any ConnectionHandler)?
   private let maximumPendingOutput: Int
+  /// Bytes written from the front of the output buffer past which they are dropped from it.
+  private static let compactionThreshold = 64 * 1_024
 
   /// When the socket was accepted or connected, on the monotonic clock in milliseconds.
   public let openedAt: Int64
@@ -113,6 +115,8 @@ public final class Connection: Selectable, @unchecked Sendable {
   public var isClosed: Bool { phase == .closed }
   /// Bytes waiting to be written.
   public var pendingOutputCount: Int { output.count - outputStart }
+  /// Bytes written already and still held at the front of the output buffer.
+  package var writtenOutputHeld: Int { outputStart }
 
   init(
     id: ConnectionID, descriptor: Int32, peer: SocketAddress, loop: EventLoop,
@@ -150,6 +154,12 @@ public final class Connection: Selectable, @unchecked Sendable {
       return
     }
     guard phase != .closed, !closesAfterFlush else { return }
+    // What was written already goes before more is added, so that a peer reading just fast
+    // enough to stay under the limit never leaves the buffer to grow with all it ever took.
+    if outputStart >= Self.compactionThreshold {
+      output.removeSubrange(..<outputStart)
+      outputStart = 0
+    }
     for payload in payloads { output += Frame.encode(payload) }
     if pendingOutputCount > maximumPendingOutput {
       finish(.outputOverflow)

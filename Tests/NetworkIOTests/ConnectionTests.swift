@@ -285,6 +285,53 @@ struct ConnectionTests {
     #expect(collector.payloads.withLock { $0 } == frames)
   }
 
+  /// A peer that reads just behind what is sent keeps the output buffer from ever draining:
+  /// what was written is still dropped from its front, so that the buffer holds what is
+  /// pending and little more, not everything the connection ever sent.
+  @Test func whatWasWrittenLeavesTheBufferOfAPeerThatReadsBehind() async throws {
+    let fixture = try Fixture(maximumPendingOutput: 64 * 1_024 * 1_024)
+    let socket = try plainSocket(port: fixture.port)
+    defer { close(socket) }
+    let session = try TLSSession(context: .client(), fileDescriptor: socket)
+    for _ in 0..<100 where !session.isEstablished { _ = session.handshake() }
+    try #require(session.isEstablished)
+    let server = try #require(await fixture.firstAccepted())
+    #expect(await next(server.events) == .established)
+    let connection = try #require(server.connection.withLock { $0 })
+    let frame = Array(repeating: UInt8(1), count: 8 * 1_024)
+    let held = Mutex<[Int]>([])
+    func sendAndLook(_ count: Int) async {
+      await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        fixture.loop.execute {
+          connection.send(frames: Array(repeating: frame, count: count))
+          held.withLock { $0.append(connection.writtenOutputHeld) }
+          done.resume()
+        }
+      }
+    }
+    // A backlog the socket buffers cannot take (16 MB), then reading one frame's worth for
+    // each frame sent.
+    await sendAndLook(2_000)
+    var buffer = [UInt8](repeating: 0, count: frame.count + 4)
+    for _ in 0..<1_000 {
+      var read = 0
+      while read < buffer.count {
+        let result = buffer.withUnsafeMutableBytes { bytes in
+          session.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[read...]))
+        }
+        guard case .success(let count) = result else { break }
+        read += count
+      }
+      await sendAndLook(1)
+    }
+    #expect(!connection.isClosed)
+    #expect(connection.pendingOutputCount > 0)
+    // Past the start, what is held stays within 64 KiB and what one write took; kept, it would
+    // grow by a frame a round, past 8 MB.
+    let late = held.withLock { Array($0.dropFirst(50)) }
+    #expect((late.max() ?? 0) <= 1_024 * 1_024, "\(late.suffix(5))")
+  }
+
   @Test func aPeerThatDoesNotReadIsDropped() async throws {
     let fixture = try Fixture(maximumPendingOutput: 64 * 1_024)
     let socket = try plainSocket(port: fixture.port)
