@@ -106,13 +106,13 @@ public enum CLI {
     }
   }
 
-  /// Reads one position a line from standard input and writes one result a line.
+  /// Reads one position a line from standard input and writes one result a line, each as soon
+  /// as its line is read, so that a program feeding positions one at a time gets each answer.
   ///
   /// A bad line is reported on stderr with its number, and with `json` also in its place on
   /// stdout (`{"line":4,"error":"…"}`), so that the results still match the lines one to one;
   /// the exit code is then 2.
   private static func analyzeLines(k: Int?, json: Bool) -> Int32 {
-    var output = ""
     var status = ExitCode.success
     var lineNumber = 0
     let reader = LineReader.commandInput()
@@ -123,7 +123,6 @@ public enum CLI {
         guard let next = try reader.next() else { break }
         line = next
       } catch {
-        Console.write(output)
         printError(error.message)
         return ExitCode.failure
       }
@@ -139,25 +138,17 @@ public enum CLI {
         : board(text, k: k)
       switch parsed {
       case .failure(let error):
-        if json { output += Formatting.lineErrorJSON(line: lineNumber, error.message) + "\n" }
-        Console.write(output)
-        output = ""
+        if json { Console.line(Formatting.lineErrorJSON(line: lineNumber, error.message)) }
         printError("line \(lineNumber): \(error.message)")
         status = ExitCode.usage
       case .success(let board):
         let analysis = engine.analyze(board)
-        output +=
+        Console.line(
           json
-          ? Formatting.analysisJSON(board, analysis)
-          : Formatting.analysisText(board, analysis).replacingOccurrences(of: "\n", with: " ")
-        output += "\n"
-        if output.utf8.count > 1 << 16 {
-          Console.write(output)
-          output = ""
-        }
+            ? Formatting.analysisJSON(board, analysis)
+            : Formatting.analysisText(board, analysis).replacingOccurrences(of: "\n", with: " "))
       }
     }
-    Console.write(output)
     return status
   }
 

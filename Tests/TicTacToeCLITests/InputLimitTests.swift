@@ -55,11 +55,17 @@ struct InputLimitTests {
     }
     try launched.input.fileHandleForWriting.write(
       contentsOf: Data(String(repeating: filler, count: 70_000).utf8))
-    // Read for up to 10 s without blocking on a program that never answers.
+    let said = Self.output(of: launched, until: answer)
+    #expect(said.contains(answer), "\(arguments): \(said.prefix(300))")
+  }
+
+  /// What `launched` writes within 10 s, read without blocking on a program that never
+  /// answers, up to the first time it holds `expected`.
+  private static func output(of launched: Launched, until expected: String) -> String {
     var said = ""
     let reading = launched.output.fileHandleForReading.fileDescriptor
     let deadline = Date().addingTimeInterval(10)
-    while !said.contains(answer), Date() < deadline {
+    while !said.contains(expected), Date() < deadline {
       var ready = pollfd(fd: reading, events: Int16(POLLIN), revents: 0)
       guard poll(&ready, 1, 100) > 0 else { continue }
       var chunk = [UInt8](repeating: 0, count: 4096)
@@ -67,7 +73,21 @@ struct InputLimitTests {
       guard count > 0 else { break }
       said += String(decoding: chunk.prefix(count), as: UTF8.self)
     }
-    #expect(said.contains(answer), "\(arguments): \(said.prefix(300))")
+    return said
+  }
+
+  /// `analyze -` answers each line as it is read, while its input is still open: a program
+  /// feeding it one position at a time gets each answer.
+  @Test(arguments: [["analyze", "-"], ["analyze", "-", "--json"]])
+  func eachPositionIsAnsweredBeforeTheInputEnds(arguments: [String]) throws {
+    let launched = try launch(arguments: arguments)
+    defer {
+      try? launched.input.fileHandleForWriting.close()
+      launched.process.waitUntilExit()
+    }
+    try launched.input.fileHandleForWriting.write(contentsOf: Data("x.o/.x./..o\n".utf8))
+    let said = Self.output(of: launched, until: "\n")
+    #expect(said.hasSuffix("\n") && said.contains("o") && said.contains("draw"), "\(said)")
   }
 
   /// Runs `arguments` with a folder as standard input, which opens for reading but fails to be
