@@ -77,6 +77,17 @@ public struct InputDecoder: Sendable {
   private var pasted: [UInt8]?
   /// The pauses counted by ``flush()`` since the paste last grew.
   private var pauses = 0
+  /// The kind of a sequence given up as too long whose rest is still to be dropped, or `nil`.
+  private var runaway: Runaway?
+
+  /// A sequence given up as too long: its rest, however many reads it takes, is dropped up to
+  /// its end, so that none of it (the digits of a huge mouse report) is taken for keys.
+  private enum Runaway: Sendable {
+    /// `ESC [` or `ESC O`, which ends at a byte from `@` to `~`.
+    case controlSequence
+    /// A control string, which ends at BEL or an escape.
+    case string
+  }
 
   /// A sequence longer than this without an end is garbage and is dropped.
   private static let maximumSequenceLength = 32
@@ -101,6 +112,10 @@ public struct InputDecoder: Sendable {
     var keys: [Key] = []
     var index = 0
     while index < pending.count {
+      if let kind = runaway {
+        index = skipRunaway(kind, from: index)
+        continue
+      }
       if pasted != nil {
         pauses = 0
         guard let end = Self.position(of: Self.pasteEnd, in: pending, from: index) else {
@@ -125,7 +140,8 @@ public struct InputDecoder: Sendable {
       case .incomplete:
         if pending.count - index > Self.maximumSequenceLength {
           keys.append(.unknown)
-          index = pending.count
+          runaway = Self.runawayKind(pending, at: index)
+          index = runaway == nil ? pending.count : index + 2
         } else {
           pending.removeFirst(index)
           return keys
@@ -136,11 +152,42 @@ public struct InputDecoder: Sendable {
     return keys
   }
 
+  /// Where the rest of a runaway sequence of `kind` ends in `pending`, from `start`: past its
+  /// final byte (the runaway is over), or at the end of what arrived so far.
+  private mutating func skipRunaway(_ kind: Runaway, from start: Int) -> Int {
+    for index in start..<pending.count {
+      let byte = pending[index]
+      switch kind {
+      case .controlSequence where !(0x20...0x3F).contains(byte):
+        runaway = nil
+        return (0x40...0x7E).contains(byte) ? index + 1 : index
+      case .string where byte == 0x07 || byte == 0x1B:
+        runaway = nil
+        // An escape ends the string and begins what follows (`ESC \` is a key of its own).
+        return byte == 0x07 ? index + 1 : index
+      default:
+        continue
+      }
+    }
+    return pending.count
+  }
+
+  /// The kind of the sequence at `start`, if it is one whose rest can be told apart.
+  private static func runawayKind(_ bytes: [UInt8], at start: Int) -> Runaway? {
+    guard bytes[start] == 0x1B, start + 1 < bytes.count else { return nil }
+    if bytes[start + 1] == UInt8(ascii: "[") || bytes[start + 1] == UInt8(ascii: "O") {
+      return .controlSequence
+    }
+    return stringIntroducers.contains(bytes[start + 1]) ? .string : nil
+  }
+
   /// Gives up waiting for the rest of a pending sequence, after a pause in the input.
   ///
   /// - Returns: A lone escape as ``Key/escape``; an escape followed by a partial sequence as the
   ///   escape and then its bytes as keys; anything else unfinished as ``Key/unknown``.
   public mutating func flush() -> [Key] {
+    // A runaway sequence whose end never came ends with the pause: keys typed after it count.
+    runaway = nil
     if pasted != nil {
       pauses += 1
       guard pauses >= Self.pausesEndingAPaste else { return [] }
@@ -256,12 +303,16 @@ public struct InputDecoder: Sendable {
     case UInt8(ascii: "["):
       return decodeCSI(bytes, at: start)
     case UInt8(ascii: "O"):
-      guard start + 2 < bytes.count else { return .incomplete }
-      let final = bytes[start + 2]
+      // Some terminals put a modifier's parameters before the final byte (`ESC O 1 ; 5 P`):
+      // they belong to the key, and are never typed.
+      var index = start + 2
+      while index < bytes.count, (0x30...0x3F).contains(bytes[index]) { index += 1 }
+      guard index < bytes.count else { return .incomplete }
+      let final = bytes[index]
       let key =
         cursorKey(final)
         ?? (final == UInt8(ascii: "M") ? .enter : final == UInt8(ascii: "P") ? .f1 : .unknown)
-      return .key(key, length: 3)
+      return .key(key, length: index + 1 - start)
     case 0x1B:
       // Escape pressed twice: the first is a key of its own.
       return .key(.escape, length: 1)

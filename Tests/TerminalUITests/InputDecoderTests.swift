@@ -99,6 +99,37 @@ struct InputDecoderTests {
     }
   }
 
+  /// A sequence given up as too long is dropped to its end, however many reads it takes:
+  /// none of its digits is typed (a digit plays a cell).
+  @Test func theRestOfASequenceTooLongIsNeverTyped() {
+    func decodeInReads(_ text: String, size: Int) -> [Key] {
+      var decoder = InputDecoder()
+      let all = bytes(text)
+      return stride(from: 0, to: all.count, by: size).flatMap {
+        decoder.decode(all[$0..<min($0 + size, all.count)])
+      }
+    }
+    let digits = String(repeating: "9", count: 1_100)
+    #expect(decodeInReads("\u{1B}[<\(digits);1;1Mx", size: 100) == [.unknown, .character("x")])
+    let title = "\u{1B}]" + String(repeating: "1", count: 100_000) + "\u{7}x"
+    #expect(decodeInReads(title, size: 1_024) == [.unknown, .character("x")])
+    #expect(decodeInReads("\u{1B}O\(digits)Px", size: 64) == [.unknown, .character("x")])
+    // A runaway whose end never comes ends at a pause: what is typed after it counts.
+    var decoder = InputDecoder()
+    #expect(decoder.decode(bytes("\u{1B}[" + String(repeating: "1", count: 40))) == [.unknown])
+    #expect(decoder.decode(bytes("2")) == [])
+    #expect(decoder.flush() == [])
+    #expect(decoder.decode(bytes("5")) == [.character("5")])
+  }
+
+  /// A modifier's parameters in an SS3 key (`ESC O 1 ; 5 P`, Ctrl-F1 in some terminals) are
+  /// part of the key, never typed.
+  @Test func ss3KeysWithModifiersAreOneKey() {
+    #expect(decode(bytes("\u{1B}O1;5Px")) == [.f1, .character("x")])
+    #expect(decode(bytes("\u{1B}O1;5A")) == [.up])
+    #expect(decode(bytes("\u{1B}O2P")) == [.f1])
+  }
+
   @Test func legacyMouseReport() {
     // Button 0 at column 5, row 4, each byte offset by 32.
     #expect(decode(bytes("\u{1B}[M %$")) == [.mouse(MouseEvent(button: 0, row: 3, column: 4))])
