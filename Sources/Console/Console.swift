@@ -22,6 +22,18 @@ public enum Console {
   /// Writes `text` and a newline to standard output.
   public static func line(_ text: String) { write(text + "\n") }
 
+  /// The first sentence ``announce(_:)`` could not write.
+  private static let lostAnnouncement = Mutex<String?>(nil)
+
+  /// Writes a sentence saying what a command changed (`Created the account ann.`) and a
+  /// newline to standard output; lost there, ``finished(_:program:)`` says it on standard error,
+  /// so that the change is told even when the output is not.
+  public static func announce(_ sentence: String) {
+    let wasLost = outputFailure != nil
+    write(sentence + "\n")
+    if !wasLost, outputFailure != nil { lostAnnouncement.withLock { $0 = $0 ?? sentence } }
+  }
+
   /// Writes all of `text` to standard error, as far as it can be written.
   public static func error(_ text: String) { _ = writeAll(text, to: STDERR_FILENO) }
 
@@ -57,10 +69,17 @@ public enum Console {
   /// A reader that went away (`tictactoe history | head -1`, in a program that ignores SIGPIPE
   /// for its network connections) is not a failure to report: the status is then the one the
   /// signal would have given, 141, and nothing is said, as for the commands that SIGPIPE ends.
+  ///
+  /// A change the lost output announced is told after the failure (`…; it said: Created the
+  /// account ann.`).
   public static func finished(_ status: Int32, program: String) -> Int32 {
     guard let failure = outputFailure else { return status }
     if firstOutputError.withLock({ $0 }) == EPIPE { return 128 + SIGPIPE }
-    error("\(program): \(failure)\n")
+    if let sentence = lostAnnouncement.withLock({ $0 }) {
+      error("\(program): \(failure.dropLast()); it said: \(sentence)\n")
+    } else {
+      error("\(program): \(failure)\n")
+    }
     return status == 0 ? 1 : status
   }
 

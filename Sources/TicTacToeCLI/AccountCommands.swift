@@ -141,7 +141,7 @@ extension CLI {
           try input.newPassword(prompt: "Password for the new account \(user): ")
         }
         let session = try await calling { try await client.createAccount(user, password) }
-        Console.line("Created the account \(session.userName).")
+        Console.announce("Created the account \(session.userName).")
       case .passwd:
         let old = try await calling {
           try input.password(prompt: "Current password for \(user): ", what: "the old password")
@@ -152,7 +152,7 @@ extension CLI {
         try await withCode(options, input: input, password: old) { credentials in
           try await client.changePassword(credentials, new)
         }
-        Console.line("Changed the password of \(user).")
+        Console.announce("Changed the password of \(user).")
       case .delete:
         let password = try await calling {
           try input.password(prompt: "Password for \(user), to delete the account: ")
@@ -160,7 +160,7 @@ extension CLI {
         try await withCode(options, input: input, password: password) { credentials in
           try await client.deleteAccount(credentials)
         }
-        Console.line("Deleted the account \(user).")
+        Console.announce("Deleted the account \(user).")
       case .enableTwoFactor:
         try await enableTwoFactor(user: user, client: client, input: input)
       case .disableTwoFactor:
@@ -168,7 +168,7 @@ extension CLI {
         try await withCode(options, input: input, password: password) { credentials in
           try await client.disableTwoFactor(credentials)
         }
-        Console.line("Two-factor is off for \(user).")
+        Console.announce("Two-factor is off for \(user).")
       case .recoveryCodes:
         let session = try await signIn(
           LoginOptions(
@@ -241,7 +241,7 @@ extension CLI {
       }
       do {
         let recoveryCodes = try await client.confirmTwoFactor(user, code)
-        Console.line("Two-factor is on for \(user).")
+        Console.announce("Two-factor is on for \(user).")
         Console.line("Recovery codes, each usable once instead of a code; keep them safe:")
         for recoveryCode in recoveryCodes { Console.line(recoveryCode) }
         return

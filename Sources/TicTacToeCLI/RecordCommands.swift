@@ -54,7 +54,7 @@ extension CLI {
     try confirmReset(of: name, games: before.games, confirmed: options.confirmed)
     try await calling { try await records.resetStats(owner) }
     if !options.json {
-      Console.line(
+      Console.announce(
         "Reset the stats of \(name.escapingControlCharacters): deleted "
           + "\(RecordFormatting.count(before.games, "finished game")).")
     }
