@@ -92,9 +92,20 @@ public final class LineReader {
   }
 
   private func keep(_ bytes: ArraySlice<UInt8>, in line: inout InputLine) {
+    guard !bytes.isEmpty else { return }
+    let carriageReturn = UInt8(ascii: "\r")
+    if line.bytes.count > maximumLineBytes {
+      // The byte kept past the limit was a CR that no line end followed: the line is too long.
+      line.bytes.removeLast()
+      line.isTooLong = true
+      return
+    }
     let room = maximumLineBytes - line.bytes.count
-    line.bytes += bytes.prefix(room)
-    if bytes.count > room { line.isTooLong = true }
+    // One byte past the limit may be the CR of a CR LF ending, which is not the line's: it is
+    // kept until what follows tells.
+    let kept = bytes.count == room + 1 && bytes.last == carriageReturn ? room + 1 : room
+    line.bytes += bytes.prefix(kept)
+    if bytes.count > kept { line.isTooLong = true }
   }
 
   private func finished(_ line: InputLine) -> InputLine {

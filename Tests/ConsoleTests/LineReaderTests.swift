@@ -43,6 +43,19 @@ struct LineReaderTests {
       ])
   }
 
+  /// A line of exactly the limit is whole with either ending: the CR of CR LF does not count.
+  @Test(arguments: [true, false])
+  func aLineAtTheLimitIsWholeWithEitherEnding(readsAhead: Bool) throws {
+    let descriptor = try file(holding: Array("12345\r\nabcde\n123456\r\n".utf8))
+    defer { close(descriptor) }
+    let reader = LineReader(descriptor: descriptor, maximumLineBytes: 5, readsAhead: readsAhead)
+    #expect(
+      try lines(reader) == [
+        InputLine(bytes: Array("12345".utf8)), InputLine(bytes: Array("abcde".utf8)),
+        InputLine(bytes: Array("12345".utf8), isTooLong: true),
+      ])
+  }
+
   /// Without reading ahead, the reader takes nothing past its line: the next reader of the
   /// same input (the moves after a password) starts at the next line.
   @Test func withoutReadingAheadTheRestIsLeftForTheNextReader() throws {
