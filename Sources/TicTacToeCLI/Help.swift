@@ -155,8 +155,7 @@ enum Help {
 
   static let solve = """
     Solve the empty board: its value under perfect play, the best first moves, nodes searched
-    and time taken. Long solves report progress on stderr, as it comes (every million
-    positions or so, and as each first move is settled); Ctrl-C stops them.
+    and time taken. Long solves report progress on stderr; Ctrl-C stops them.
 
     Examples:
       tictactoe solve
@@ -168,7 +167,9 @@ enum Help {
     proof-number search, without settling each first move and its length. Where the first
     player cannot, the board is a draw (the second player cannot win either: an extra mark
     never hurts, so the first player could use the second's strategy). Boards of up to 64
-    cells. When stderr is not a terminal, progress is at most a line every 10 seconds.
+    cells. Progress comes as the search reports it (every million positions or so, and as
+    each first move is settled); when stderr is not a terminal, at most a line every 10
+    seconds.
 
     Boards of up to 64 cells are solved to the end, with the length of perfect play; larger
     ones get the analysis of a move's time, where a win found is "in at most" so many plies
