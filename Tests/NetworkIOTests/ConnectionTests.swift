@@ -139,6 +139,18 @@ final class Fixture: @unchecked Sendable {
     return try #require(result.withLock { $0 }).get()
   }
 
+  /// A plain socket whose TLS handshake the test finished by hand, its session, and the
+  /// server's side of it, established; the caller closes the socket.
+  func handshakenByHand() async throws -> (socket: Int32, session: TLSSession, server: Connection) {
+    let socket = try plainSocket(port: port)
+    let session = try TLSSession(context: .client(), fileDescriptor: socket)
+    for _ in 0..<100 where !session.isEstablished { _ = session.handshake() }
+    try #require(session.isEstablished)
+    let server = try #require(await firstAccepted())
+    #expect(await next(server.events) == .established)
+    return (socket, session, try #require(server.connection.withLock { $0 }))
+  }
+
   /// The handler of the first accepted connection, once there is one.
   func firstAccepted() async -> Recorder? {
     for _ in 0..<10_000 {
@@ -290,14 +302,8 @@ struct ConnectionTests {
   /// pending and little more, not everything the connection ever sent.
   @Test func whatWasWrittenLeavesTheBufferOfAPeerThatReadsBehind() async throws {
     let fixture = try Fixture(maximumPendingOutput: 64 * 1_024 * 1_024)
-    let socket = try plainSocket(port: fixture.port)
+    let (socket, session, connection) = try await fixture.handshakenByHand()
     defer { close(socket) }
-    let session = try TLSSession(context: .client(), fileDescriptor: socket)
-    for _ in 0..<100 where !session.isEstablished { _ = session.handshake() }
-    try #require(session.isEstablished)
-    let server = try #require(await fixture.firstAccepted())
-    #expect(await next(server.events) == .established)
-    let connection = try #require(server.connection.withLock { $0 })
     let frame = Array(repeating: UInt8(1), count: 8 * 1_024)
     let held = Mutex<[Int]>([])
     func sendAndLook(_ count: Int) async {
@@ -334,15 +340,10 @@ struct ConnectionTests {
 
   @Test func aPeerThatDoesNotReadIsDropped() async throws {
     let fixture = try Fixture(maximumPendingOutput: 64 * 1_024)
-    let socket = try plainSocket(port: fixture.port)
-    defer { close(socket) }
     // Finish a TLS handshake by hand, then never read again.
-    let session = try TLSSession(context: .client(), fileDescriptor: socket)
-    for _ in 0..<100 where !session.isEstablished { _ = session.handshake() }
-    try #require(session.isEstablished)
+    let (socket, _, connection) = try await fixture.handshakenByHand()
+    defer { close(socket) }
     let server = try #require(await fixture.firstAccepted())
-    #expect(await next(server.events) == .established)
-    let connection = try #require(server.connection.withLock { $0 })
     let frame = Array(repeating: UInt8(1), count: ProtocolLimits.maximumFrameLength)
     for _ in 0..<2_000 where !connection.isClosed {
       connection.send(frame)
