@@ -381,14 +381,11 @@ extension Command {
   /// would be counted as theirs.
   private static func checkNames(_ request: GameRequest, user: String?) throws(UsageError) {
     guard let user else { return }
-    let mode = request.mode ?? .versusComputer
-    let computer = request.computerMark ?? .o
-    let people: [(option: String, name: String?)] =
-      switch mode {
-      case .hotSeat: [("x", request.xName), ("o", request.oName)]
-      case .versusComputer: [computer == .x ? ("o", request.oName) : ("x", request.xName)]
-      case .computerVersusComputer: []
-      }
+    // The sides people play, as the game will be set up.
+    let settings = request.settings(for: nil)
+    let people: [(option: String, name: String?)] = Mark.allCases
+      .filter { !settings.isComputer($0) }
+      .map { $0 == .x ? ("x", request.xName) : ("o", request.oName) }
     guard !people.isEmpty,
       people.allSatisfy({ $0.name.map { UserName.key($0) != UserName.key(user) } ?? false })
     else { return }
