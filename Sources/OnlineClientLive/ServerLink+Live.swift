@@ -19,12 +19,8 @@ extension ServerLink {
       open: {
         // Read as the consumer asks, so that a server sending faster than the game takes its
         // messages waits in the connection's buffers rather than in memory.
-        let reader = LinkReader()
-        return AsyncStream(
-          unfolding: {
-            await reader.next(address: address, trust: trust, loop: loop, current: current)
-          },
-          onCancel: { reader.cancel() })
+        let reader = LinkReader(address: address, trust: trust, loop: loop, current: current)
+        return AsyncStream(unfolding: { await reader.next() }, onCancel: { reader.cancel() })
       },
       send: { message in current.connection.withLock { $0 }?.send(message) },
       close: {
@@ -42,13 +38,22 @@ private final class LinkReader: Sendable {
     case ended
   }
 
+  private let address: ServerAddress
+  private let trust: TrustStore
+  private let loop: EventLoop
+  private let current: Current
   private let phase = Mutex(Phase.unopened)
   private let isCancelled = Mutex(false)
 
+  init(address: ServerAddress, trust: TrustStore, loop: EventLoop, current: Current) {
+    self.address = address
+    self.trust = trust
+    self.loop = loop
+    self.current = current
+  }
+
   /// `opened`, then the messages, then why the connection closed; then `nil`.
-  func next(address: ServerAddress, trust: TrustStore, loop: EventLoop, current: Current) async
-    -> LinkEvent?
-  {
+  func next() async -> LinkEvent? {
     switch phase.withLock({ $0 }) {
     case .ended:
       return nil
