@@ -64,16 +64,23 @@ private func onResize(_: Int32) {
   resizePending.store(true, ordering: .relaxed)
 }
 
-/// Raw mode and the alternate screen again, from the terminal's attributes as they are now,
-/// and a redraw; async-signal-safe.
-private func reenterRawMode() {
-  guard tcgetattr(STDIN_FILENO, &savedAttributes) == 0 else { return }
+/// Raw mode and the alternate screen, from the terminal's attributes as they are now (kept to
+/// be restored); async-signal-safe.
+///
+/// - Returns: `false` when the attributes could not be read or set.
+private func takeRawMode() -> Bool {
+  guard tcgetattr(STDIN_FILENO, &savedAttributes) == 0 else { return false }
   var raw = savedAttributes
   cfmakeraw(&raw)
-  guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { return }
+  guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { return false }
   isRaw.store(true, ordering: .releasing)
   _ = Glibc.write(STDOUT_FILENO, enterBytes.baseAddress, enterBytes.count)
-  resizePending.store(true, ordering: .relaxed)
+  return true
+}
+
+/// Raw mode again after a stop, and a redraw; async-signal-safe.
+private func reenterRawMode() {
+  if takeRawMode() { resizePending.store(true, ordering: .relaxed) }
 }
 
 /// SIGTSTP, from Ctrl-Z (read as a key in raw mode) or from `kill`: the terminal is put back
@@ -140,12 +147,9 @@ public enum Terminal {
   /// - Returns: `false` when the terminal's attributes could not be read.
   public static func enterRawMode() -> Bool {
     guard !isRaw.load(ordering: .acquiring) else { return true }
-    guard tcgetattr(STDIN_FILENO, &savedAttributes) == 0 else { return false }
+    // The handlers' bytes are made here, outside any handler (entering makes enterBytes).
     _ = leaveBytes.count
-    var raw = savedAttributes
-    cfmakeraw(&raw)
-    guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else { return false }
-    isRaw.store(true, ordering: .releasing)
+    guard takeRawMode() else { return false }
     if !handlersInstalled.exchange(true, ordering: .acquiringAndReleasing) {
       for signal in endingSignals { install(onEndingSignal, for: signal) }
       for signal in crashSignals { install(onCrashSignal, for: signal) }
@@ -154,7 +158,6 @@ public enum Terminal {
       sigaction(SIGTSTP, nil, previousActions + Int(SIGTSTP))
       installStopHandler()
     }
-    Console.write(enterSequence)
     return true
   }
 
