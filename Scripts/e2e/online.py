@@ -316,6 +316,9 @@ ann.out.expect(r"It is bob's turn\.")
 # Taken: the server refuses it; the board did not change.
 send(bob, "b2")
 bob.out.expect(r"b2 is taken\.")
+# A line longer than any command, starting with a free cell, plays nothing.
+send(bob, "c3" + "x" * 5000)
+bob.out.expect(r"The line is longer than 4096 bytes, more than any command; it was skipped\.")
 play(bob, "a1")
 
 # MARK: - Hostile connections do not disturb the game

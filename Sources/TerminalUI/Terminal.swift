@@ -1,4 +1,4 @@
-import Console
+public import Console
 import Foundation
 import Glibc
 import Synchronization
@@ -258,19 +258,21 @@ public enum Terminal {
   /// The bytes of a line of standard input kept; the rest of a longer line is dropped.
   public static let maximumLineLength = 4_096
 
+  /// What plain mode says of a line longer than ``maximumLineLength`` bytes, which it skips.
+  public static let tooLongLineSentence =
+    "The line is longer than \(maximumLineLength) bytes, more than any command; it was skipped."
+
   /// Lines of standard input, read on a thread of its own; the stream ends with the input.
   ///
   /// The last line counts even without a final newline. A line longer than
-  /// ``maximumLineLength`` bytes comes cut there and ends in `…`, which no command has, so it
-  /// is never taken for a shorter command; its bytes are read once each, however long it is.
-  public static func lines() -> AsyncStream<String> {
-    let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+  /// ``maximumLineLength`` bytes comes marked too long as soon as that many are read, with
+  /// those bytes only; the rest of it is read once and dropped, however long it is.
+  public static func lines() -> AsyncStream<InputLine> {
+    let (lines, continuation) = AsyncStream.makeStream(of: InputLine.self)
     Thread.detachNewThread {
       let reader = LineReader(maximumLineBytes: maximumLineLength)
       do throws(LineReader.Failure) {
-        while let line = try reader.next() {
-          continuation.yield(line.text + (line.isTooLong ? "…" : ""))
-        }
+        while let line = try reader.next() { continuation.yield(line) }
       } catch {
         linesReadError.store(error.code, ordering: .relaxed)
       }

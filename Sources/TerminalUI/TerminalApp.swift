@@ -190,7 +190,11 @@ private final class PlainSession {
     await store.settled()
     if store.state.termination == nil {
       for await line in Terminal.lines() {
-        store.send(.view(.lineTyped(line)))
+        if line.isTooLong {
+          say(Terminal.tooLongLineSentence)
+          continue
+        }
+        store.send(.view(.lineTyped(line.text)))
         // The computer's answer and the save come before the next line, so a script's next
         // line meets the board it expects.
         await store.settled()

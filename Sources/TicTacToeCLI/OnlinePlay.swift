@@ -89,6 +89,8 @@ extension CLI {
         store.send(.view(.inputEnded))
       case .line(let line):
         store.send(.view(.lineTyped(line)))
+      case .tooLongLine:
+        Console.line(Terminal.tooLongLineSentence)
       }
     }
     return ExitCode.success
@@ -126,11 +128,9 @@ extension CLI {
   /// Reads standard input a line at a time on a thread of its own.
   private static func readLines(into continuation: AsyncStream<OnlineInput>.Continuation) {
     Thread.detachNewThread {
-      let reader = LineReader(maximumLineBytes: PasswordInput.maximumLineLength)
+      let reader = LineReader(maximumLineBytes: Terminal.maximumLineLength)
       while let line = try? reader.next() {
-        // A line too long to be a move is answered like any other unknown command, shortened.
-        let text = String(decoding: line.bytes.prefix(line.isTooLong ? 32 : .max), as: UTF8.self)
-        continuation.yield(.line(line.isTooLong ? text + "…" : text))
+        continuation.yield(line.isTooLong ? .tooLongLine : .line(line.text))
       }
       continuation.yield(.inputEnded)
     }
@@ -140,6 +140,8 @@ extension CLI {
 /// What the online play loop waits for.
 private enum OnlineInput: Sendable {
   case line(String)
+  /// A line longer than ``Terminal/maximumLineLength`` bytes, skipped.
+  case tooLongLine
   case inputEnded
   case finished
 }
