@@ -288,7 +288,8 @@ extension CLI {
   static func signIn(
     _ options: LoginOptions, client: AuthenticationClient
   ) async throws(CommandFailure) -> Session {
-    let input = PasswordInput(fromStandardInput: options.passwordFromStandardInput)
+    let input = PasswordInput(
+      fromStandardInput: options.passwordFromStandardInput, outcome: "no one was signed in")
     let password = try await calling {
       try input.password(prompt: "Password for \(options.user): ")
     }

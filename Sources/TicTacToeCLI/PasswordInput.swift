@@ -17,6 +17,10 @@ struct PasswordInput {
   /// Whether every answer is the next line of standard input, without prompts.
   let fromStandardInput: Bool
 
+  /// What a refused answer leaves undone, ending its sentence: `nothing was changed` for a
+  /// command that changes something, `no one was signed in` for a sign-in.
+  var outcome = "nothing was changed"
+
   /// Whether answers come from a person at a terminal, who is prompted and asked to confirm.
   var isInteractive: Bool { !fromStandardInput && isatty(STDIN_FILENO) == 1 }
 
@@ -38,13 +42,13 @@ struct PasswordInput {
           "Standard input is not a terminal; pass --password-stdin to read \(what) from it.")
       }
       guard let line = readWithoutEcho(prompt: prompt) else {
-        throw UsageError("No password was entered, so nothing was changed.")
+        throw UsageError("No password was entered, so \(outcome).")
       }
-      password = try Self.text(line, what: what)
+      password = try text(line, what: what)
     }
     // No password is empty, so an empty line is a slip, not a wrong password.
     guard !password.isEmpty else {
-      throw UsageError("No password was entered, so nothing was changed.")
+      throw UsageError("No password was entered, so \(outcome).")
     }
     return password
   }
@@ -76,7 +80,7 @@ struct PasswordInput {
   func visibleLine(prompt: String, what: String) throws(UsageError) -> String? {
     if isInteractive { Console.error(prompt) }
     return try readStandardInputLine().map { line throws(UsageError) in
-      try Self.text(line, what: what)
+      try text(line, what: what)
     }
   }
 
@@ -90,22 +94,21 @@ struct PasswordInput {
       }
       throw UsageError("Standard input ended before \(what).")
     }
-    return try Self.text(line, what: what)
+    return try text(line, what: what)
   }
 
   /// The line as text.
-  static func text(_ line: InputLine, what: String) throws(UsageError) -> String {
+  func text(_ line: InputLine, what: String) throws(UsageError) -> String {
     guard !line.isTooLong else {
       throw UsageError(
-        "The line with \(what) is longer than \(maximumLineLength) bytes; nothing was changed.")
+        "The line with \(what) is longer than \(Self.maximumLineLength) bytes; \(outcome).")
     }
     guard let text = String(validating: line.bytes, as: UTF8.self) else {
-      throw UsageError(
-        "The line with \(what) holds bytes that are not UTF-8 text; nothing was changed.")
+      throw UsageError("The line with \(what) holds bytes that are not UTF-8 text; \(outcome).")
     }
     guard PasswordRule.isText(text) else {
       throw UsageError(
-        "The line with \(what) holds NUL or other control characters; nothing was changed.")
+        "The line with \(what) holds NUL or other control characters; \(outcome).")
     }
     return text
   }

@@ -268,14 +268,17 @@ struct CredentialTests {
   ])
   func passwordLineThatIsNotTextIsRefused(bytes: [UInt8], reason: String) throws {
     let database = try TemporaryDatabase()
-    for arguments in [
-      ["account", "create", "alice", "--password-stdin"], ["login", "alice", "--password-stdin"],
+    // A command that changes something says nothing was; a sign-in, that no one was signed in.
+    for (arguments, outcome) in [
+      (["account", "create", "alice", "--password-stdin"], "; nothing was changed.\n"),
+      (["login", "alice", "--password-stdin"], "; no one was signed in.\n"),
     ] {
       let result = try run(
         arguments: arguments, bytes: bytes, environment: database.environment)
       #expect(result.status == 2, "\(arguments)")
       #expect(result.error.hasPrefix("tictactoe: The line with the password "))
       #expect(result.error.contains(reason))
+      #expect(result.error.hasSuffix(outcome), "\(result.error)")
       #expect(result.error.split(separator: "\n").count == 1)
       #expect(!holdsRawControl(result.error))
     }
