@@ -403,6 +403,19 @@ wait_for "X plays c1" 5 || fail "SIGSTOP: a key after fg did not play:"$'\n'"$(s
 t send-keys -t "$session" q
 t kill-session -t "$session"
 
+# Where no shell with job control started it (here the pane's own sh -c), a stop would be
+# discarded: Ctrl-Z says so, the game plays on, and the next key takes the sentence away.
+start --x Ada --computer none
+t send-keys -t "$session" 5
+wait_for "X plays b2" 5 || fail "no job control: no move"
+t send-keys -t "$session" C-z
+wait_for "Ctrl-Z cannot suspend the game here" 5 ||
+  fail "no job control: Ctrl-Z said nothing:"$'\n'"$(screen)"
+t send-keys -t "$session" 1
+wait_for "O plays a1" 5 || fail "no job control: a key after Ctrl-Z did not play:"$'\n'"$(screen)"
+wait_gone "Ctrl-Z cannot suspend" || fail "no job control: the sentence stayed after a key"
+t kill-session -t "$session"
+
 if [[ $failures -gt 0 ]]; then
   echo "fullscreen.sh: $failures failure(s)" >&2
   exit 1

@@ -32,6 +32,9 @@ public struct AppTerminalState: Hashable, Sendable {
   /// Whether New game offered to resume a game when last shown, to move the focus once the
   /// offer arrives (to Resume) or goes (Resume and Discard are gone).
   var hadResumeOffer = false
+  /// A problem the terminal itself reports (Ctrl-Z where nothing can suspend the program),
+  /// shown in place of the screen's message until the next key.
+  public var notice: String?
 
   /// Creates the state.
   public init() {}
@@ -193,17 +196,17 @@ public enum AppScreens {
       return ScreenLayout.tooSmall(
         needed: needed, width: width, height: height, question: question(state))
     }
+    var gameScreen: GameScreen?
     if let game = state.game {
-      var screen = GameScreen(game, terminal: terminal.game)
-      if state.isConfirmingExit {
-        screen.message = state.exitQuestion
-        screen.messageIsError = false
-        screen.buttons = exitButtons
-      }
-      return screen.frame(width: width, height: height)
+      gameScreen = GameScreen(game, terminal: terminal.game)
+    } else if let online = state.newGameState?.online, OnlinePlace(state) == .game {
+      gameScreen = GameScreen(online, terminal: terminal.game)
     }
-    if let online = state.newGameState?.online, OnlinePlace(state) == .game {
-      var screen = GameScreen(online, terminal: terminal.game)
+    if var screen = gameScreen {
+      if let notice = terminal.notice {
+        screen.message = notice
+        screen.messageIsError = true
+      }
       if state.isConfirmingExit {
         screen.message = state.exitQuestion
         screen.messageIsError = false
@@ -215,6 +218,10 @@ public enum AppScreens {
     if terminal.isShowingFormHelp {
       form.body = formHelp.map { StyledLine($0) }
       form.items = []
+    }
+    if let notice = terminal.notice {
+      form.message = notice
+      form.messageIsError = true
     }
     if state.isConfirmingExit {
       form.message = state.exitQuestion
@@ -243,6 +250,7 @@ public enum AppScreens {
   public static func handle(
     _ key: Key, state: TicTacToe.State, frame: Frame, terminal: inout AppTerminalState
   ) -> AppResponse {
+    terminal.notice = nil
     switch key {
     case .interrupt: return .exit(130)
     case .endOfInput: return .exit(0)

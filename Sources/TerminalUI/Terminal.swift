@@ -171,6 +171,41 @@ public enum Terminal {
     }
   }
 
+  /// What the full screen says when Ctrl-Z cannot suspend it (``canSuspend``).
+  public static let cannotSuspendSentence =
+    "Ctrl-Z cannot suspend the game here: no shell started it with job control."
+
+  /// Whether a stop would stop the program: its process group is not orphaned, that is, the
+  /// group's first process up the line of parents has its parent in the same session (a shell
+  /// with job control). Under `setsid`, `script` or a `sh -c` of its own, the system discards
+  /// the stop, and nothing would take the terminal back.
+  public static var canSuspend: Bool {
+    let group = getpgrp()
+    let session = getsid(0)
+    var process = getpid()
+    // Up the parents while they are in the group; the first outside it decides.
+    for _ in 0..<64 {
+      guard let parent = parentProcess(of: process), parent > 0 else { return false }
+      let parentGroup = getpgid(parent)
+      guard parentGroup >= 0 else { return false }
+      if parentGroup != group { return getsid(parent) == session }
+      process = parent
+    }
+    return false
+  }
+
+  /// The parent of `process`, from `/proc/PID/stat` (its fourth field, after the name in
+  /// parentheses, which may hold any character).
+  private static func parentProcess(of process: pid_t) -> pid_t? {
+    if process == getpid() { return getppid() }
+    guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8),
+      let nameEnd = stat.lastIndex(of: ")")
+    else { return nil }
+    let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
+    guard fields.count > 1 else { return nil }
+    return pid_t(fields[1])
+  }
+
   /// Suspends the program as Ctrl-Z does in a shell: the terminal is restored while stopped,
   /// and raw mode comes back when the shell continues it in the foreground (the handler of
   /// SIGTSTP does both, for a `kill -TSTP` as well).

@@ -138,8 +138,12 @@ private final class FullScreenSession {
           case .none: draw()
           case .send(let action): store.send(action)
           case .suspend:
-            Terminal.suspend()
-            size = Terminal.size
+            if Terminal.canSuspend {
+              Terminal.suspend()
+              size = Terminal.size
+            } else {
+              terminal.notice = Terminal.cannotSuspendSentence
+            }
             draw()
           case .exit where key == .endOfInput:
             // Ctrl-D ends the input as a closed terminal does: what is being saved is saved

@@ -72,6 +72,22 @@ struct AppScreensTests {
         """)
   }
 
+  /// The terminal's own notice (Ctrl-Z that cannot suspend) takes the message's place, in
+  /// red, on a form and on the game screen, and the next key takes it away.
+  @Test func aTerminalNoticeShowsUntilTheNextKey() throws {
+    for state in [failedSignIn, try inGame([Cell(row: 1, column: 1)])] {
+      var (_, terminal) = shown(state)
+      terminal.notice = Terminal.cannotSuspendSentence
+      var frame = AppScreens.frame(state, terminal: terminal, width: 80, height: 24)
+      let line = try #require(frame.lines.first { $0.text.contains("Ctrl-Z cannot suspend") })
+      #expect(line.rendered(.color).contains("\u{1B}[1;31m"))
+      _ = AppScreens.handle(.right, state: state, frame: frame, terminal: &terminal)
+      #expect(terminal.notice == nil)
+      frame = AppScreens.frame(state, terminal: terminal, width: 80, height: 24)
+      #expect(!frame.text.contains("Ctrl-Z"))
+    }
+  }
+
   @Test func signInInColour() {
     let lines = shown(failedSignIn).frame.lines.map { $0.rendered(.color) }
     #expect(
