@@ -175,10 +175,11 @@ public enum Terminal {
   public static let cannotSuspendSentence =
     "Ctrl-Z cannot suspend the game here: no shell started it with job control."
 
-  /// Whether a stop would stop the program: its process group is not orphaned, that is, the
-  /// group's first process up the line of parents has its parent in the same session (a shell
-  /// with job control). Under `setsid`, `script` or a `sh -c` of its own, the system discards
-  /// the stop, and nothing would take the terminal back.
+  /// Whether a stop would stop the program, its process group not being orphaned.
+  ///
+  /// The group's first process up the line of parents must have its parent in the same
+  /// session: a shell with job control. Under `setsid`, `script` or a `sh -c` of its own, the
+  /// system discards the stop, and nothing would take the terminal back.
   public static var canSuspend: Bool {
     let group = getpgrp()
     let session = getsid(0)
