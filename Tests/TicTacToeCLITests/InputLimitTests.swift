@@ -33,19 +33,6 @@ struct InputLimitTests {
           "ERROR a line is longer than 65536 bytes; the board is left as it was",
         ])
     #expect(brain.lines.last?.hasPrefix("name=\"pbrain-tictactoe\"") == true)
-
-    // In plain play, a too-long line that begins with a move plays nothing; the next line does.
-    let database = try TemporaryDatabase()
-    let played = try run(
-      arguments: ["play", "--plain", "--database", database.path],
-      bytes: Array(("b2" + long + "\nc3\n").utf8))
-    #expect(played.status == 0)
-    #expect(
-      played.lines.filter { $0.hasPrefix("X plays") || $0.contains("longer") }
-        == [
-          "The line is longer than 4096 bytes, more than any command; it was skipped.",
-          "X plays c3.",
-        ])
   }
 
   /// A line too long is answered as soon as it is, while its writer has not ended it (as from
