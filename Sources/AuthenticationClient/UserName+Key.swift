@@ -15,8 +15,9 @@ extension UserName {
   /// Compatibility forms are folded (fullwidth and mathematical letters, a no-break space),
   /// invisible characters and a dot above left out, runs of spaces made one; `1` and `|` are
   /// taken as `l`, `0` as `o` and `rn` as `m`; letters of other scripts drawn like Latin ones
-  /// (Cyrillic `а`, Greek `ο`, Armenian `օ`, Cherokee `Ꭺ`, small capitals) are taken as those;
-  /// and the case is folded, once with a capital `I` as the `l` it is drawn like.
+  /// (Cyrillic `а` and `К`, Greek `ο` and `Ν`, Armenian `օ`, Cherokee `Ꭺ`, small capitals) are
+  /// taken as those; and the case is folded, once with a capital `I` as the `l` it is drawn
+  /// like.
   public static func lookAlikeForms(_ userName: String) -> Set<String> {
     [skeleton(userName, capitalIAsL: false), skeleton(userName, capitalIAsL: true)]
   }
@@ -32,6 +33,10 @@ extension UserName {
         continue
       }
       lastWasSpace = false
+      // A capital of another script drawn like a Latin capital is taken as that capital
+      // first: its own lowercase (Cyrillic к, Greek ν) may be drawn like nothing Latin, or
+      // like another letter.
+      let scalar = latinCapitalLookAlikes[scalar] ?? scalar
       if capitalIAsL && scalar == "I" {
         folded.unicodeScalars.append("l")
         continue
@@ -68,15 +73,31 @@ extension UserName {
     return capital.flatMap { Unicode.Scalar($0) }.flatMap { cherokeeLookAlikes[$0] }
   }
 
-  /// Lowercase letters of other scripts drawn like a Latin letter.
+  /// Capitals of other scripts drawn like a Latin capital.
+  private static let latinCapitalLookAlikes: [Unicode.Scalar: Unicode.Scalar] = [
+    // Cyrillic
+    "\u{0405}": "S", "\u{0406}": "I", "\u{0408}": "J", "\u{0410}": "A", "\u{0412}": "B",
+    "\u{0415}": "E", "\u{041A}": "K", "\u{041C}": "M", "\u{041D}": "H", "\u{041E}": "O",
+    "\u{0420}": "P", "\u{0421}": "C", "\u{0422}": "T", "\u{0423}": "Y", "\u{0425}": "X",
+    "\u{04AE}": "Y", "\u{04BA}": "H", "\u{04C0}": "I", "\u{051A}": "Q", "\u{051C}": "W",
+    // Greek
+    "\u{037F}": "J", "\u{0391}": "A", "\u{0392}": "B", "\u{0395}": "E", "\u{0396}": "Z",
+    "\u{0397}": "H", "\u{0399}": "I", "\u{039A}": "K", "\u{039C}": "M", "\u{039D}": "N",
+    "\u{039F}": "O", "\u{03A1}": "P", "\u{03A4}": "T", "\u{03A5}": "Y", "\u{03A7}": "X",
+    "\u{03F9}": "C",
+  ]
+
+  /// Lowercase letters of other scripts drawn like a Latin letter (some like its small
+  /// capital, as Cyrillic в, к, м, н and т are).
   private static let latinLookAlikes: [Unicode.Scalar: Unicode.Scalar] = [
     // Cyrillic
     "\u{0430}": "a", "\u{0441}": "c", "\u{0501}": "d", "\u{0435}": "e", "\u{04BB}": "h",
     "\u{0456}": "i", "\u{0458}": "j", "\u{04CF}": "l", "\u{043E}": "o", "\u{0440}": "p",
     "\u{051B}": "q", "\u{0455}": "s", "\u{051D}": "w", "\u{0445}": "x", "\u{0443}": "y",
+    "\u{0432}": "b", "\u{043A}": "k", "\u{043C}": "m", "\u{043D}": "h", "\u{0442}": "t",
     // Greek
     "\u{03B1}": "a", "\u{03B9}": "i", "\u{03BA}": "k", "\u{03BD}": "v", "\u{03BF}": "o",
-    "\u{03C1}": "p", "\u{03C5}": "u", "\u{03C7}": "x",
+    "\u{03C1}": "p", "\u{03C5}": "u", "\u{03C7}": "x", "\u{03F2}": "c", "\u{03F3}": "j",
     // Armenian
     "\u{0570}": "h", "\u{0578}": "n", "\u{057D}": "u", "\u{0581}": "g", "\u{0585}": "o",
     // Coptic

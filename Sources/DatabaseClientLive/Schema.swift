@@ -205,5 +205,10 @@ enum Schema {
     ) STRICT, WITHOUT ROWID;
     CREATE INDEX account_name_forms_by_account ON account_name_forms(account_id);
     """,
+    // Version 6: Cyrillic and Greek capitals drawn like Latin ones (К, Ν) count in the forms,
+    // so the forms kept are dropped; the next account made works them out again.
+    """
+    DELETE FROM account_name_forms;
+    """,
   ]
 }

@@ -1,8 +1,10 @@
 import AuthenticationClient
 import AuthenticationClientLive
-import DatabaseClientLive
 import SQLite
+import TestSupport
 import Testing
+
+@testable import DatabaseClientLive
 
 struct AccountTests {
   @Test func createdAccountSignsIn() async throws {
@@ -39,9 +41,11 @@ struct AccountTests {
   /// Latin ones, fullwidth letters, a no-break space or two spaces for one.
   @Test func aNameThatLooksLikeOneTakenIsTaken() async throws {
     let harness = try Harness()
-    for name in ["alice", "Ada Lovelace", "opa", "nick", "dog", "mary", "ALICE2"] {
-      _ = try await harness.client.createAccount(name, "correct horse")
-    }
+    let taken = [
+      "alice", "Ada Lovelace", "opa", "nick", "dog", "mary", "ALICE2", "Kate", "Bob", "Tom",
+      "Max", "Hank", "Eve", "Nina", "Yuri", "Zed",
+    ]
+    for name in taken { _ = try await harness.client.createAccount(name, "correct horse") }
     for name in [
       "\u{0430}lice", "\u{0430}l\u{0456}\u{0441}\u{0435}",
       "\u{FF41}\u{FF4C}\u{FF49}\u{FF43}\u{FF45}",
@@ -49,6 +53,11 @@ struct AccountTests {
       "ali\u{0307}ce", "alic\u{212E}", "\u{13AA}\u{13DE}\u{13C6}\u{13DF}\u{13AC}", "\u{0585}pa",
       "\u{0578}ick", "d\u{2C9F}g", "\u{1D05}og", "aIice", "a1ice", "\u{1D41A}lice", "rnary",
       "ALlCE2",
+      // Capitals drawn like Latin ones whose lowercase is not (Cyrillic К В Т М Н, Greek Ε Ν
+      // Υ Ζ), and Cyrillic lowercase drawn like small capitals.
+      "\u{041A}ate", "\u{0412}ob", "\u{0422}om", "\u{041C}ax", "\u{041D}ank", "\u{0395}ve",
+      "\u{039D}ina", "\u{03A5}uri", "\u{0396}ed", "\u{0442}om", "\u{043A}ate",
+      "AL\u{0399}CE2",
     ] {
       await #expect(throws: AuthenticationError.userNameTaken, "\(name)") {
         _ = try await harness.client.createAccount(name, "correct horse")
@@ -61,7 +70,7 @@ struct AccountTests {
       "Zoë", "ailce", "Eli", "Ell",
     ]
     for name in free { _ = try await harness.client.createAccount(name, "correct horse") }
-    #expect(try await harness.client.listAccounts().count == 7 + free.count)
+    #expect(try await harness.client.listAccounts().count == taken.count + free.count)
   }
 
   /// Accounts made before their names' look-alike forms were kept are given them by the next
@@ -89,6 +98,27 @@ struct AccountTests {
         .get(0) ?? 0
     }
     #expect(kept == 2)
+  }
+
+  /// Forms kept by version 5, which took a Cyrillic `К` for nothing Latin, are worked out
+  /// again: on a database of that version holding `Кate`, `Kate` is taken.
+  @Test func formsKeptBeforeCapitalsCountedAreWorkedOutAgain() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    do {
+      let old = try Database(path: path)
+      try old.migrate(Array(Schema.migrations.prefix(5)))
+      try old.execute(
+        """
+        INSERT INTO accounts (user_name, user_key, password_hash, created_at)
+        VALUES ('\u{041A}ate', '\u{043A}ate', '$scrypt$ln=4,r=1,p=1$00$00', 0);
+        INSERT INTO account_name_forms VALUES ('\u{043A}ate', 1);
+        """)
+    }
+    let harness = try Harness(path: path)
+    await #expect(throws: AuthenticationError.userNameTaken) {
+      _ = try await harness.client.createAccount("Kate", "correct horse")
+    }
   }
 
   @Test func userNamesAreCheckedAndUniqueIgnoringCase() async throws {
