@@ -93,6 +93,8 @@ NO_SUCH_GAME = 16
 RATE_LIMITED = 9
 JOIN_GAME = 0x11
 LIST_GAMES = 0x13
+INVALID_CODE = 7
+CONFIRM_TWO_FACTOR = 0x09
 
 
 def stats(name):
@@ -565,7 +567,35 @@ def records_of_something_else():
               f"{' '.join(arguments)} answered with something else: {status} {out!r} {err!r}")
 
 
-checks = [flood_while_watching, records_of_something_else, silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
+def two_factor_confirmation_lost():
+    """A server that takes the confirming code and closes before answering may have turned
+    two-factor on: the client says it does not know, never that two-factor stays off. A
+    server that refuses the code settles it: then two-factor stays off."""
+    secret = "JBSWY3DPEHPK3PXP"
+    uri = "otpauth://totp/tictactoe:bob?secret=" + secret
+
+    def script(connection, server, refuses):
+        server.read(connection)  # beginTwoFactor
+        connection.sendall(frame(b"\x86" + string(secret) + string(uri)))
+        server.read(connection)  # confirmTwoFactor
+        if refuses:
+            connection.sendall(frame(refused(INVALID_CODE, CONFIRM_TWO_FACTOR)))
+            hold(connection, server, 10)
+
+    arguments = ["account", "2fa-enable", "bob", "--password-stdin"]
+    lost = FakeServer(lambda connection, server: script(connection, server, False))
+    status, out, err, seconds = client(lost, arguments, "correct horse\n123456\n", timeout=60)
+    check(status == 1 and "Whether two-factor is on now is not known" in err
+          and "stays off" not in err,
+          f"2fa-enable with the answer lost: {status} {err!r}")
+    refusing = FakeServer(lambda connection, server: script(connection, server, True))
+    status, out, err, seconds = client(refusing, arguments, "correct horse\n123456\n",
+                                       timeout=60)
+    check(status == 1 and err.rstrip().endswith("Two-factor stays off."),
+          f"2fa-enable with the code refused: {status} {err!r}")
+
+
+checks = [two_factor_confirmation_lost, flood_while_watching, records_of_something_else, silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
           oversized_while_playing, impossible_move, cell_off_the_board, spectator_typing,
           join_refused_after_input_ends, silent_mid_game]
 threads = [threading.Thread(target=each) for each in checks]

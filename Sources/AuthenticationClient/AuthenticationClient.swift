@@ -202,6 +202,13 @@ public enum AuthenticationError: Error, Equatable, Sendable, CustomStringConvert
     }
   }
 
+  /// Whether the accounts answered with a refusal, so that nothing was done; not for
+  /// ``storage(_:)``, where the request may have been carried out before the failure (a
+  /// server's connection lost after it was sent).
+  public var isRefusal: Bool {
+    if case .storage = self { false } else { true }
+  }
+
   public var description: String { message }
 }
 

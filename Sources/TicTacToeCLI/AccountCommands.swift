@@ -249,13 +249,22 @@ extension CLI {
         printError(AuthenticationError.invalidCode.message)
       } catch {
         let failure = CommandFailure(error)
-        // Another process may have turned it on meanwhile: then it does not stay off.
+        // Another process may have turned it on meanwhile: then it does not stay off. A
+        // server lists no accounts; its refusal settles it, but a connection lost after the
+        // code was sent leaves it unknown.
         let isOn = (try? await client.listAccounts())?.contains {
           $0.userName.lowercased() == user.lowercased() && $0.hasTwoFactor
         }
-        throw CommandFailure(
-          message: failure.message + (isOn == true ? "" : " Two-factor stays off."),
-          status: failure.status)
+        let wasRefused = (error as? AuthenticationError)?.isRefusal ?? false
+        let outcome =
+          switch isOn {
+          case true?: ""
+          case false?: " Two-factor stays off."
+          case nil where wasRefused: " Two-factor stays off."
+          case nil:
+            " Whether two-factor is on now is not known: sign in to see (a code is asked if it is)."
+          }
+        throw CommandFailure(message: failure.message + outcome, status: failure.status)
       }
     }
   }
