@@ -983,6 +983,49 @@ check(status == 0 and json.loads(out) == ann_before,
 status, out, err = run(["history", "ann", "--server", address], "ann.sqlite")
 check(status == 0 and "del2" in out, f"ann's game against del2 left her history: {out} {err}")
 
+# MARK: - A password changed from another client ends the player's session: it is told so
+
+
+def start_signing_in(arguments, name, database, password):
+    """Starts a player, waiting out the sign-in limit of this address when it is hit."""
+    for _ in range(10):
+        player = start(arguments, name, database)
+        send(player, password)
+        try:
+            player.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return player
+        player.err.drain(0.2)
+        limited = re.search(r"try again in (\d+) second", " ".join(player.err.seen))
+        check(limited, f"{name} stopped at once: {player.err.seen}")
+        time.sleep(int(limited.group(1)) + 0.2)
+    raise SystemExit(f"{name} could not sign in within the sign-in limit")
+
+
+status, out, err = run_signing_in(["account", "create", "pat", "--server", address,
+                                   "--password-stdin"], "pat.sqlite", "pat password\n")
+check(status == 0, f"pat: {status} {err}")
+ann = start_signing_in(["play", "--server", address, "--user", "ann", "--password-stdin",
+                        "--new"], "ann", "ann.sqlite", "correct horse")
+code = ann.out.expect(r"Invite code: (\w+)").group(1)
+pat = start_signing_in(["play", "--server", address, "--user", "pat", "--password-stdin",
+                        "--join", code], "pat", "pat.sqlite", "pat password")
+pat.out.expect(r"ann, place your X")
+send(ann, "b2")
+pat.out.expect(r"X plays b2\.")
+status, out, err = run_signing_in(["account", "passwd", "pat", "--server", address,
+                                   "--password-stdin"], "pat.sqlite",
+                                  "pat password\nnew pat password\n")
+check(status == 0, f"passwd pat: {status} {out} {err}")
+send(pat, "a1")
+pat.err.expect(r"tictactoe: The server ended this player's session, as it does when the account's "
+               r"password is changed elsewhere; sign in again to continue\.")
+check(pat.wait(timeout=TIMEOUT) == 1, "pat's client did not stop with status 1")
+send(ann, "resign")
+send(ann, "yes")
+ann.out.expect(r"You resigned; pat wins\.")
+check(ann.wait(timeout=TIMEOUT) == 0, "ann did not exit cleanly after resigning")
+
 server.send_signal(signal.SIGTERM)
 server.wait(timeout=10)
 for process in processes:

@@ -809,6 +809,11 @@ public struct OnlineGame: Reducer {
         "The server at \(state.server) refused what this client asked with a reason that "
           + "cannot answer it (\(refusal.code)).", state: &state)
     }
+    // A player the server signed in, refused as not signed in, has had its session ended
+    // since, as a password changed elsewhere ends every session of the account.
+    if refusal.code == .notSignedIn, state.token != nil {
+      return stop(OnlineGame.signedOutSentence, state: &state)
+    }
     if refusal.request == Self.cancelRequest {
       return cancellationRefused(refusal, state: &state)
     }

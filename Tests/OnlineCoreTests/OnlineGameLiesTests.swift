@@ -312,7 +312,7 @@ struct OnlineGameLiesTests {
   /// A refusal of ann's move at b2, on her turn, for a reason the game she sees contradicts.
   @Test(arguments: [
     ErrorCode.cellOutOfBounds, .notAPlayer, .gameNotStarted, .gameOver, .cellTaken,
-    .notYourTurn, .staleMove, .notSignedIn,
+    .notYourTurn, .staleMove,
   ])
   func aRefusalOfTheMoveThatTheGameContradictsStopsTheClient(code refusalCode: ErrorCode) async {
     await stops(
@@ -463,6 +463,35 @@ struct OnlineGameLiesTests {
       $0.notices = [.refused(busy, cell: nil)]
     }
     await store.finish()
+  }
+
+  /// Ann's session ended on the server since it signed her in (her password was changed
+  /// elsewhere): her move, her resignation and her cancellation are refused as not signed
+  /// in, and her client stops saying so, not that the server lied.
+  @Test func aPlayerWhoseSessionEndedIsToldToSignInAgain() async {
+    let playing = annPlayingX(ScriptedLink(), pendingMove: Self.b2).state
+    var resigning = annPlayingX(ScriptedLink(), moves: [Self.b2]).state
+    resigning.hasResigned = true
+    var cancelling = annPlayingX(ScriptedLink(), o: nil, status: .waiting).state
+    cancelling.leaving = .quit
+    for (state, request) in [
+      (playing, OnlineGame.moveRequest), (resigning, OnlineGame.resignRequest),
+      (cancelling, OnlineGame.cancelRequest),
+    ] {
+      let store = TestStore(initialState: state) {
+        OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+      }
+      await store.send(.link(.message(.refused(Refusal(.notSignedIn, request: request))))) {
+        $0.link = .closed
+        $0.leaving = nil
+        $0.notices = [
+          .stopped(
+            "The server ended this player's session, as it does when the account's password is "
+              + "changed elsewhere; sign in again to continue.")
+        ]
+      }
+      await store.finish()
+    }
   }
 
   /// The server will not cancel ann's own game nobody joined for a reason it contradicts.
