@@ -221,7 +221,8 @@ package final class ToastOverlay: Element {
 
   /// Shows `text` for a few seconds; a problem shows before what was waiting.
   func show(_ text: String, isProblem: Bool = false) {
-    guard let toast = adw_toast_new(text) else { return }
+    // A toast's title is Pango markup in libadwaita 1.2, with no way to turn that off.
+    guard let toast = adw_toast_new(markupEscaped(text)) else { return }
     if isProblem { adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH) }
     adw_toast_overlay_add_toast(cadw_toast_overlay(widget), toast)
     shown.append(text)
@@ -256,13 +257,13 @@ package final class StatusPage: Element {
     set { if title != newValue { adw_status_page_set_title(cadw_status_page(widget), newValue) } }
   }
 
-  /// The sentence under the title.
-  package var detail: String {
-    get {
-      adw_status_page_get_description(cadw_status_page(widget)).map { String(cString: $0) } ?? ""
-    }
-    set {
-      if detail != newValue { adw_status_page_set_description(cadw_status_page(widget), newValue) }
+  /// The sentence under the title, shown as it is (libadwaita reads it as markup: it is
+  /// escaped).
+  package var detail = "" {
+    didSet {
+      if detail != oldValue {
+        adw_status_page_set_description(cadw_status_page(widget), markupEscaped(detail))
+      }
     }
   }
 }
@@ -271,7 +272,7 @@ package final class StatusPage: Element {
 package final class BoxedList: Element {
   init(title: String = "", _ rows: [Element] = []) {
     super.init(adw_preferences_group_new())
-    if !title.isEmpty { adw_preferences_group_set_title(cadw_preferences_group(widget), title) }
+    self.title = title
     for row in rows { add(row) }
     // Its list is only a container: its rows take the focus. Focusable, a list without a title
     // was an object that assistive technologies could only name by its class.
@@ -281,15 +282,11 @@ package final class BoxedList: Element {
   /// Adds a row.
   func add(_ row: Element) { adw_preferences_group_add(cadw_preferences_group(widget), row.widget) }
 
-  /// The group's title.
-  package var title: String {
-    get {
-      adw_preferences_group_get_title(cadw_preferences_group(widget)).map { String(cString: $0) }
-        ?? ""
-    }
-    set {
-      if title != newValue {
-        adw_preferences_group_set_title(cadw_preferences_group(widget), newValue)
+  /// The group's title, shown as it is (libadwaita reads it as markup: it is escaped).
+  package var title = "" {
+    didSet {
+      if title != oldValue {
+        adw_preferences_group_set_title(cadw_preferences_group(widget), markupEscaped(title))
       }
     }
   }
@@ -309,6 +306,8 @@ package final class BoxedList: Element {
 package final class ActionRow: Element {
   init(title: String, subtitle: String = "") {
     super.init(adw_action_row_new())
+    // Its title and subtitle hold names: plain text, never Pango markup.
+    adw_preferences_row_set_use_markup(cadw_preferences_row(widget), 0)
     self.title = title
     self.subtitle = subtitle
   }
@@ -595,7 +594,7 @@ package final class PreferencesWindow {
 
   /// Shows a short message over the window.
   func show(_ text: String) {
-    guard let toast = adw_toast_new(text) else { return }
+    guard let toast = adw_toast_new(markupEscaped(text)) else { return }
     adw_preferences_window_add_toast(cadw_preferences_window(window.widget), toast)
   }
 

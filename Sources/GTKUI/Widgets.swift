@@ -169,6 +169,15 @@ enum Modifier {
 
 // MARK: - Text
 
+/// `text` with the characters Pango markup gives a meaning to (`<`, `>`, `&`, quotes) escaped,
+/// for the libadwaita labels that read their text as markup, so that a name such as `a<b`
+/// shows as typed.
+func markupEscaped(_ text: String) -> String {
+  guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+  defer { g_free(escaped) }
+  return String(cString: escaped)
+}
+
 /// A label: wrapping text, aligned left unless told otherwise.
 public final class Label: Element {
   /// Creates a label.
@@ -259,6 +268,7 @@ public final class Entry: Element {
   /// A field row of a boxed list, titled (and named) `title`.
   convenience init(rowTitle title: String) {
     self.init(adw_entry_row_new(), enter: "entry-activated")
+    adw_preferences_row_set_use_markup(cadw_preferences_row(widget), 0)
     adw_preferences_row_set_title(cadw_preferences_row(widget), title)
   }
 

@@ -57,6 +57,30 @@ final class StatsViewTests: XCTestCase {
     }
   }
 
+  /// Names with characters Pango markup gives a meaning to are drawn as typed: a row of a
+  /// boxed list, a group's title and a toast read their text as markup in libadwaita.
+  func testNamesThatLookLikeMarkupAreDrawnAsTyped() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let view = StatsView { _ in }
+      var state = StatsFeature.State(owner: .guest)
+      let record = GameRecord(
+        x: PlayerRecord(name: "a<b"), o: PlayerRecord(name: "<b>&amp;</b>"),
+        rows: 3, columns: 3, k: 3, firstMover: .x,
+        moves: ["a1", "b2", "b1"].compactMap { Cell(name: $0) }, result: nil, startedAt: 0)
+      state.stats = Stats(
+        tallies: [Tally(opponent: .person, wins: 1)], currentStreak: 1, bestStreak: 1,
+        recentGames: [record])
+      view.render(state)
+      let drawn = widgetTree(view.root.widget).compactMap {
+        cgtk_label_text($0).map { String(cString: $0) }
+      }
+      let line = try XCTUnwrap(state.recentGameLines.first)
+      XCTAssertTrue(line.contains("a<b vs <b>&amp;</b>"), line)
+      XCTAssertTrue(drawn.contains(line), "\(drawn)")
+    }
+  }
+
   func testAReplayOpenedBelowTheFoldScrollsIntoView() throws {
     try MainActor.assumeIsolated {
       try requireDisplay()
