@@ -1,3 +1,4 @@
+import AuthenticationClient
 import DatabaseClient
 public import GameCore
 import GameProtocol
@@ -23,6 +24,7 @@ extension NewGame.State {
         return "\(mark.symbol)'s name: \(error)"
       }
     }
+    if let problem = NewGame.sharedNameProblem(settings) { return problem }
     // The account's records go with its name: a game whose people bear other names would be
     // counted as the account's.
     if let signedInName, settings.accountID != nil,
@@ -250,5 +252,17 @@ extension StartingRule {
     case .alternate: "Take turns"
     case .random: "Random"
     }
+  }
+}
+
+extension NewGame {
+  /// Why two people may not play under these names, or `nil`: one name (the same but for case
+  /// and spaces around it) on both sides would make their records one, and a signed-in
+  /// account would count both sides as its own.
+  public static func sharedNameProblem(_ settings: GameSettings) -> String? {
+    guard !settings.isComputer(.x), !settings.isComputer(.o),
+      UserName.key(settings.xName) == UserName.key(settings.oName)
+    else { return nil }
+    return "X and O need different names; both are \(settings.xName.escapingControlCharacters)."
   }
 }

@@ -3,6 +3,7 @@ import AuthenticationClient
 import GameCore
 import GameProtocol
 public import GameRules
+import NewGameCore
 public import ServerLive
 
 /// A board's shape from `--size` or `--rows`/`--columns`, and `--k`.
@@ -377,12 +378,18 @@ extension Command {
     return options
   }
 
-  /// Refuses names that leave the user signed in with --user no side of their own: the game
-  /// would be counted as theirs.
+  /// Refuses one name for two people, whose records could not be told apart, and names that
+  /// leave the user signed in with --user no side of their own: the game would be counted as
+  /// theirs.
   private static func checkNames(_ request: GameRequest, user: String?) throws(UsageError) {
-    guard let user else { return }
     // The sides people play, as the game will be set up.
     let settings = request.settings(for: nil)
+    if request.xName != nil || request.oName != nil,
+      let problem = NewGame.sharedNameProblem(settings)
+    {
+      throw UsageError(problem)
+    }
+    guard let user else { return }
     let people: [(option: String, name: String?)] = Mark.allCases
       .filter { !settings.isComputer($0) }
       .map { $0 == .x ? ("x", request.xName) : ("o", request.oName) }

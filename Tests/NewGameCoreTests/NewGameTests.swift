@@ -210,6 +210,29 @@ struct NewGameTests {
     await store.finish()
   }
 
+  /// Two people under one name would share their records, and a signed-in account would
+  /// count both sides as its own: the names must differ beyond case and spaces.
+  @Test
+  func twoPeopleNeedDifferentNames() async {
+    var state = NewGame.State(signedInName: "alice", accountID: 1)
+    state.settings.mode = .hotSeat
+    state.settings.xName = "alice"
+    state.settings.oName = "Bob"
+    let store = newGame(state)
+    #expect(store.state.validationMessage == nil)
+    await store.send(.view(.oNameChanged(" ALICE "))) { $0.settings.oName = " ALICE " }
+    #expect(store.state.validationMessage == "X and O need different names; both are alice.")
+    #expect(!store.state.canStart)
+    var guest = NewGame.State()
+    guest.settings.mode = .hotSeat
+    guest.settings.xName = "Ann"
+    guest.settings.oName = "ann"
+    #expect(guest.validationMessage == "X and O need different names; both are Ann.")
+    guest.settings.mode = .versusComputer
+    #expect(guest.validationMessage == nil)
+    await store.finish()
+  }
+
   @Test
   func anAccountNamedUnderTheEarlierRulePlaysUnderItsOwnName() async {
     // Earlier versions allowed account names of up to 32 letters, digits and `. _ @ -`.

@@ -112,6 +112,23 @@ struct CommandParsingTests {
     }
   }
 
+  /// Two people under one name (the same but for case and spaces around it) would share
+  /// their records: refused, signed in or not; a computer may bear a person's name.
+  @Test func twoPeopleNeedDifferentNames() throws {
+    for arguments in [
+      ["--x", "Ann", "--o", " ann", "--computer", "none"],
+      ["--user", "alice", "--x", "alice", "--o", "ALICE", "--computer", "none"],
+    ] {
+      let name = arguments[arguments.firstIndex(of: "--x")! + 1]
+      #expect(throws: UsageError("X and O need different names; both are \(name).")) {
+        try Command.parse(["play"] + arguments)
+      }
+    }
+    #expect(throws: Never.self) {
+      try Command.parse(["play", "--x", "Ann", "--o", "Ann", "--computer", "o"])
+    }
+  }
+
   @Test func valuesMayFollowAnEqualsSign() throws {
     #expect(
       try Command.parse(["count", "--rows=3", "--columns=4"])
