@@ -203,7 +203,9 @@ public struct Login: Reducer {
       state.checkedServer = nil
     } else if state.checkedServer == nil {
       guard let address = ServerAddress(connectingTo: typed) else {
-        state.errorMessage = Self.serverFormatMessage
+        // The note under the field says what it takes; a failure forgets the password.
+        state.password = ""
+        state.errorMessage = Self.unsentMessage
         return .none
       }
       state.isRequestInFlight = true
@@ -226,6 +228,10 @@ public struct Login: Reducer {
       return .send(.delegate(.didChooseGuest))
     }
   }
+
+  /// What Sign in and Create account say when the Server field holds no server address;
+  /// ``serverNote`` says what it takes.
+  public static let unsentMessage = "Nothing was sent: the Server field holds no server address."
 
   /// What the Server field takes.
   public static let serverFormatMessage =
@@ -259,6 +265,7 @@ public struct Login: Reducer {
     case .view(.createAccountTapped):
       guard isComplete(&state) else { return .none }
       guard state.password.count >= PasswordRule.minimumLength else {
+        state.password = ""
         state.errorMessage = AuthenticationError.passwordTooShort.message
         return .none
       }

@@ -179,8 +179,11 @@ struct LoginServerTests {
       let store = TestStore(initialState: form(server: typed)) {
         Login(authentication: .unimplemented, online: .unimplemented)
       }
+      // The note says what the field takes, the error that nothing was sent; the password
+      // is forgotten, as at every failure.
       await store.send(.view(.signInTapped)) {
-        $0.errorMessage = Login.serverFormatMessage
+        $0.password = ""
+        $0.errorMessage = "Nothing was sent: the Server field holds no server address."
       }
       #expect(store.state.serverNote == Login.serverFormatMessage)
       await store.finish()

@@ -155,6 +155,7 @@ struct LoginTests {
       Login(authentication: .unimplemented)
     }
     await store.send(.view(.createAccountTapped)) {
+      $0.password = ""
       $0.errorMessage = "A password needs at least 8 characters."
     }
     await store.finish()
