@@ -23,6 +23,8 @@ public struct Login: Reducer {
     public var repeatedPassword: String?
     /// Whether a request is in flight; the form is disabled meanwhile.
     public var isRequestInFlight = false
+    /// Whether the request in flight creates an account.
+    public var isCreatingAccount = false
     /// Why the last request failed.
     public var errorMessage: String?
     /// The Two-factor screen, while it is shown.
@@ -221,6 +223,7 @@ public struct Login: Reducer {
     case .signIn:
       return self.request(&state, Action.loginResponse) { try await $0.login($1, $2) }
     case .createAccount:
+      state.isCreatingAccount = true
       return self.request(&state, Action.createAccountResponse) {
         try await $0.createAccount($1, $2)
       }
@@ -349,6 +352,7 @@ public struct Login: Reducer {
     case .loginResponse(.success(.signedIn(let session))),
       .createAccountResponse(.success(let session)):
       state.isRequestInFlight = false
+      state.isCreatingAccount = false
       return .send(.delegate(.didAuthenticate(session)))
 
     case .loginResponse(.success(.twoFactorRequired(let challenge))):
@@ -358,6 +362,7 @@ public struct Login: Reducer {
 
     case .loginResponse(.failure(let error)), .createAccountResponse(.failure(let error)):
       state.isRequestInFlight = false
+      state.isCreatingAccount = false
       state.errorMessage = error.message
       state.password = ""
       state.repeatedPassword = nil
@@ -422,7 +427,7 @@ extension Login.State {
   public var progressMessage: String? {
     guard isRequestInFlight else { return nil }
     if let connecting { return "Connecting to \(connecting.address)…" }
-    return "Signing in…"
+    return isCreatingAccount ? "Creating the account…" : "Signing in…"
   }
 
   /// The question about a server seen for the first time, with the fingerprint to compare with

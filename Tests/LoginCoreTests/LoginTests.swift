@@ -139,10 +139,13 @@ struct LoginTests {
     await store.send(.view(.createAccountTapped)) {
       $0.repeatedPassword = nil
       $0.isRequestInFlight = true
+      $0.isCreatingAccount = true
     }
+    #expect(store.state.progressMessage == "Creating the account…")
     let session = Session(accountID: 1, userName: "new@example.com")
     await store.receive(.createAccountResponse(.success(session))) {
       $0.isRequestInFlight = false
+      $0.isCreatingAccount = false
     }
     await store.receive(.delegate(.didAuthenticate(session)))
     await store.finish()
