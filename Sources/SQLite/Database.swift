@@ -106,6 +106,13 @@ public final class Database {
       try execute("PRAGMA foreign_keys = ON")
       return
     }
+    // A file that can be read but not written is refused before any connection opens it: even
+    // a reader of a file in write-ahead-log mode leaves a log and its index beside it.
+    if FileSystem.exists(path), access(path, R_OK) == 0,
+      !FileSystem.ownerCanWrite(path) || access(path, W_OK) != 0
+    {
+      throw Self.readOnlyError(path)
+    }
     // Check on a connection that cannot write: it neither rolls back a journal nor
     // checkpoints a log into a damaged file.
     do {
@@ -119,8 +126,7 @@ public final class Database {
     // SQLite silently falls back to read-only for files it cannot write. The owner's write bit
     // is honoured too, because root ignores it and would otherwise write a protected file.
     if sqlite3_db_readonly(handle, "main") == 1 || !FileSystem.ownerCanWrite(path) {
-      throw SQLiteError(
-        kind: .readOnly, code: 8, message: "attempt to write a readonly database", path: path)
+      throw Self.readOnlyError(path)
     }
     // A file made elsewhere (an empty file, a copy) may be open to others; this connection
     // writes private data to it, so it and its log become its owner's only.
@@ -177,6 +183,12 @@ public final class Database {
   }
 
   private static func isInMemory(_ path: String) -> Bool { path == ":memory:" || path.isEmpty }
+
+  /// The error for a database file this user may read but not write.
+  private static func readOnlyError(_ path: String) -> SQLiteError {
+    SQLiteError(
+      kind: .readOnly, code: 8, message: "attempt to write a readonly database", path: path)
+  }
 
   /// The error for a database that exists but whose folder cannot take the log a connection
   /// makes beside it, or `nil` when the folder can be written.

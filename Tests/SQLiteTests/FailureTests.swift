@@ -38,6 +38,8 @@ struct FailureTests {
     }
     #expect(contents(path) == before)
     #expect(try permissions(path) == 0o444)
+    // Refused before any connection: no log or index was left beside it.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["games.sqlite"])
   }
 
   @Test func readOnlyModeReadsButRefusesWrites() throws {
