@@ -295,13 +295,16 @@ t send-keys -t "$session" Tab Tab
 wait_for "^ > < Create account >" 5 || fail "create account: focus not on the button"
 t send-keys -t "$session" Enter
 wait_for "at least 8" 5 || fail "create account: short password accepted:"$'\n'"$(screen)"
+# The refused password is forgotten, as at every failure.
+[[ $(screen) == *"Password   [                            ]"* ]] ||
+  fail "create account: the refused password was kept:"$'\n'"$(screen)"
 t send-keys -t "$session" BTab BTab
 t send-keys -t "$session" -l "long enough"
 t send-keys -t "$session" Tab Tab
 t send-keys -t "$session" Enter
 # The password is asked for twice; Enter in the second field creates the account.
 wait_for "Type the password again" 5 || fail "create account: the password was asked once"
-t send-keys -t "$session" -l "shortlong enough"
+t send-keys -t "$session" -l "long enough"
 t send-keys -t "$session" Enter
 wait_for "Signed in as ada" 15 || fail "create account: not signed in:"$'\n'"$(screen)"
 expect_screen "create account" "X name .*\[ada "
