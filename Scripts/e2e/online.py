@@ -1019,7 +1019,7 @@ status, out, err = run_signing_in(["account", "passwd", "pat", "--server", addre
 check(status == 0, f"passwd pat: {status} {out} {err}")
 send(pat, "a1")
 pat.err.expect(r"tictactoe: The server ended this player's session, as it does when the account's "
-               r"password is changed elsewhere; sign in again to continue\.")
+               r"password or two-factor is changed elsewhere; sign in again to continue\.")
 check(pat.wait(timeout=TIMEOUT) == 1, "pat's client did not stop with status 1")
 send(ann, "resign")
 send(ann, "yes")

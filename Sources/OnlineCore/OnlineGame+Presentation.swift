@@ -438,8 +438,8 @@ extension OnlineGame {
 
   /// What a player says when the server has ended its session since signing it in.
   public static let signedOutSentence =
-    "The server ended this player's session, as it does when the account's password is changed "
-    + "elsewhere; sign in again to continue."
+    "The server ended this player's session, as it does when the account's password or "
+    + "two-factor is changed elsewhere; sign in again to continue."
 
   /// The sentence for a refusal that is not about a move.
   ///

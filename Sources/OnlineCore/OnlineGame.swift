@@ -810,7 +810,7 @@ public struct OnlineGame: Reducer {
           + "cannot answer it (\(refusal.code)).", state: &state)
     }
     // A player the server signed in, refused as not signed in, has had its session ended
-    // since, as a password changed elsewhere ends every session of the account.
+    // since, as a password or two-factor changed elsewhere ends every session of the account.
     if refusal.code == .notSignedIn, state.token != nil {
       return stop(OnlineGame.signedOutSentence, state: &state)
     }

@@ -109,7 +109,7 @@ extension GameServer {
           Credentials(userName: userName, password: old, code: code), new)
         let accountID = try await storage.endSessions(userName)
         log(ServerLog.accountChanged(.password, of: userName, from: address))
-        return .passwordChanged(accountID: accountID)
+        return .sessionsEnded(accountID: accountID)
       }
     case .deleteAccount(let userName, let password, let code):
       return answering(id, request: request, from: network) {
@@ -127,15 +127,17 @@ extension GameServer {
     case .confirmTwoFactor(let userName, let code):
       return answering(id, request: request, from: network) {
         let codes = try await authentication.confirmTwoFactor(userName, code)
+        let accountID = try await storage.endSessions(userName)
         log(ServerLog.accountChanged(.twoFactorOn, of: userName, from: address))
-        return .recoveryCodes(codes)
+        return .twoFactorOn(accountID: accountID, recoveryCodes: codes)
       }
     case .disableTwoFactor(let userName, let password, let code):
       return answering(id, request: request, from: network) {
         try await authentication.disableTwoFactor(
           Credentials(userName: userName, password: password, code: code))
+        let accountID = try await storage.endSessions(userName)
         log(ServerLog.accountChanged(.twoFactorOff, of: userName, from: address))
-        return .accepted
+        return .sessionsEnded(accountID: accountID)
       }
     default:
       return .none
@@ -247,15 +249,20 @@ extension GameServer {
     case .success(.deleted(let accountID)):
       if let accountID { signOut(accountID, state: &state) }
       if state.clients[id] != nil { state.send(.accepted(request: request), to: id) }
-    case .success(.passwordChanged(let accountID)):
-      // A session taken with the old password (a leaked one) ends with it; the connection
-      // that changed it proved the new state of things and stays signed in.
+    case .success(.sessionsEnded(let accountID)):
+      // A session taken before the password or two-factor changed (a leaked one) ends with
+      // the change; the connection that made it proved the new state of things and stays
+      // signed in.
       if let accountID { signOut(accountID, except: id, state: &state) }
       if state.clients[id] != nil { state.send(.accepted(request: request), to: id) }
+    case .success(.twoFactorOn(let accountID, let codes)):
+      if let accountID { signOut(accountID, except: id, state: &state) }
+      if state.clients[id] != nil { state.send(.recoveryCodes(codes), to: id) }
     case .success(let reply):
       guard state.clients[id] != nil else { return }
       switch reply {
-      case .accepted, .deleted, .passwordChanged: state.send(.accepted(request: request), to: id)
+      case .accepted, .deleted, .sessionsEnded: state.send(.accepted(request: request), to: id)
+      case .twoFactorOn(_, let codes): state.send(.recoveryCodes(codes), to: id)
       case .secret(let enrolment):
         state.send(.twoFactorSecret(secret: enrolment.secret, uri: enrolment.uri), to: id)
       case .recoveryCodes(let codes): state.send(.recoveryCodes(codes), to: id)
@@ -274,7 +281,7 @@ extension GameServer {
   }
 
   /// Signs an account out on every connection but `kept`: after its deletion, or a change of
-  /// its password.
+  /// its password or two-factor.
   ///
   /// A deleted account's games are not touched: the accounts refuse to delete an account with
   /// a game waiting or under way (``AuthenticationError/unfinishedOnlineGame``), and a game

@@ -102,17 +102,20 @@ public struct GameServer: Reducer {
 
   /// What an answered account request leads to.
   public enum AccountReply: Equatable, Sendable {
-    /// Done (two-factor off).
+    /// Done.
     case accepted
-    /// The password of the account with this id (if found) was changed and its sessions
-    /// ended.
-    case passwordChanged(accountID: Int64?)
+    /// The password of the account with this id (if found) was changed, or its two-factor
+    /// turned off, and its sessions ended.
+    case sessionsEnded(accountID: Int64?)
     /// The account with this id (if found) was deleted.
     case deleted(accountID: Int64?)
     /// Two-factor set-up began.
     case secret(TwoFactorEnrolment)
     /// Two-factor is on, or its recovery codes were replaced.
     case recoveryCodes([String])
+    /// Two-factor was turned on for the account with this id (if found), with these recovery
+    /// codes, and its sessions ended.
+    case twoFactorOn(accountID: Int64?, recoveryCodes: [String])
     /// The number of unused recovery codes, `nil` when two-factor is off.
     case recoveryCodesLeft(Int?)
   }

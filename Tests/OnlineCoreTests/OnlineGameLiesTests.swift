@@ -486,8 +486,8 @@ struct OnlineGameLiesTests {
         $0.leaving = nil
         $0.notices = [
           .stopped(
-            "The server ended this player's session, as it does when the account's password is "
-              + "changed elsewhere; sign in again to continue.")
+            "The server ended this player's session, as it does when the account's password or "
+              + "two-factor is changed elsewhere; sign in again to continue.")
         ]
       }
       await store.finish()

@@ -101,6 +101,15 @@ let testAccounts: AuthenticationClient = {
       throw AuthenticationError.invalidCredentials
     }
   }
+  client.confirmTwoFactor = { userName, code in
+    guard ids[userName] != nil, code == "123456" else { throw AuthenticationError.invalidCode }
+    return ["aaaaa-bbbbb"]
+  }
+  client.disableTwoFactor = { credentials in
+    guard ids[credentials.userName] != nil, credentials.password == "password" else {
+      throw AuthenticationError.invalidCredentials
+    }
+  }
   client.deleteAccount = { credentials in
     guard ids[credentials.userName] != nil, credentials.password == "password" else {
       throw AuthenticationError.invalidCredentials
@@ -701,7 +710,7 @@ struct GameServerTests {
       $0.allowances["127.0.0.1"] = .afterOneRequest
     }
     await store.receive(
-      .accountResponse(catClient, request: 0x06, .success(.passwordChanged(accountID: 1)))
+      .accountResponse(catClient, request: 0x06, .success(.sessionsEnded(accountID: 1)))
     ) {
       $0.clients[catClient]?.pendingRequest = nil
       $0.clients[annClient]?.account = nil
@@ -709,6 +718,36 @@ struct GameServerTests {
     }
     #expect(log.all == ["endSessions ann"])
     await store.finish()
+  }
+
+  /// Turning two-factor on or off ends the account's sessions as a password change does: a
+  /// session taken before (a leaked one) does not outlive a change made to shut it out.
+  @Test func aTwoFactorChangeSignsTheAccountOutElsewhere() async throws {
+    for (message, request, reply, answer) in [
+      (
+        ClientMessage.confirmTwoFactor(userName: "ann", code: "123456"), UInt8(0x09),
+        GameServer.AccountReply.twoFactorOn(accountID: 1, recoveryCodes: ["aaaaa-bbbbb"]),
+        ServerMessage.recoveryCodes(["aaaaa-bbbbb"])
+      ),
+      (
+        .disableTwoFactor(userName: "ann", password: "password", code: nil), 0x0A,
+        .sessionsEnded(accountID: 1), .accepted(request: 0x0A)
+      ),
+    ] {
+      let log = StorageLog()
+      let store = makeStore(serverState(try playingMatch()), log: log)
+      await store.send(.received(catClient, message)) {
+        $0.clients[catClient]?.pendingRequest = request
+        $0.allowances["127.0.0.1"] = .afterOneRequest
+      }
+      await store.receive(.accountResponse(catClient, request: request, .success(reply))) {
+        $0.clients[catClient]?.pendingRequest = nil
+        $0.clients[annClient]?.account = nil
+        $0.outbox = [.init(catClient, .message(answer))]
+      }
+      #expect(log.all == ["endSessions ann"])
+      await store.finish()
+    }
   }
 
   @Test func aShutdownRefusesEveryoneAndClosesTheConnections() async throws {
