@@ -62,7 +62,8 @@ final class Accounts: Sendable {
     let token = try Self.newToken()
     let challenge = Challenge(
       accountID: account.id, userName: account.userName, key: account.key,
-      storedHash: account.storedHash, secret: secret, expiresAt: now() + Self.challengeLifetime)
+      storedHash: account.storedHash, sealedSecret: sealedSecret, secret: secret,
+      expiresAt: now() + Self.challengeLifetime)
     let time = now()
     challenges.withLock { challenges in
       challenges = challenges.filter { $0.value.expiresAt > time }
@@ -86,7 +87,7 @@ final class Accounts: Sendable {
     challenges.withLock { _ = $0.removeValue(forKey: request.token) }
     return try issueSession(
       accountID: challenge.accountID, userName: challenge.userName,
-      storedHash: challenge.storedHash)
+      storedHash: challenge.storedHash, sealedSecret: challenge.sealedSecret)
   }
 
   func create(_ userName: String, _ password: String) throws(AuthenticationError) -> Session {
@@ -133,7 +134,8 @@ final class Accounts: Sendable {
       throw .storage(error.description)
     }
     guard let id else { throw .userNameTaken }
-    return try issueSession(accountID: id, userName: name, storedHash: hash.encoded)
+    return try issueSession(
+      accountID: id, userName: name, storedHash: hash.encoded, sealedSecret: nil)
   }
 
   /// Whether a stored account's name has one of these look-alike forms; called in a write
@@ -379,37 +381,45 @@ final class Accounts: Sendable {
 
   private func issueSession(for account: Account) throws(AuthenticationError) -> Session {
     try issueSession(
-      accountID: account.id, userName: account.userName, storedHash: account.storedHash)
+      accountID: account.id, userName: account.userName, storedHash: account.storedHash,
+      sealedSecret: account.sealedSecret)
   }
 
-  /// A new session for the account whose password hash, as stored, is `storedHash`.
+  /// A new session for the account whose password hash and sealed two-factor secret, as
+  /// stored, are `storedHash` and `sealedSecret`.
   private func issueSession(
-    accountID: Int64, userName: String, storedHash: String
+    accountID: Int64, userName: String, storedHash: String, sealedSecret: [UInt8]?
   ) throws(AuthenticationError) -> Session {
     let token = try Self.newToken()
     let time = now()
     sessions.withLock { sessions in
       sessions = sessions.filter { $0.value.expiresAt > time }
       sessions[token] = IssuedSession(
-        accountID: accountID, storedHash: storedHash, expiresAt: time + Self.sessionLifetime)
+        accountID: accountID, storedHash: storedHash, sealedSecret: sealedSecret,
+        expiresAt: time + Self.sessionLifetime)
     }
     return Session(accountID: accountID, userName: userName, token: token)
   }
 
   /// The account id of an unexpired session this client issued whose account still exists
-  /// with the password it was issued under: a password changed since, by this program or
-  /// another, ends it.
+  /// with the password and two-factor it was issued under: a password changed since, or
+  /// two-factor turned on or off, by this program or another, ends it.
   private func signedIn(_ session: Session) throws(AuthenticationError) -> Int64 {
     let time = now()
     guard let issued = sessions.withLock({ $0[session.token] }), issued.expiresAt > time,
       issued.accountID == session.accountID
     else { throw .notSignedIn }
     let accountID = issued.accountID
-    let stored = try storage { database throws(SQLiteError) -> String? in
-      try database.query("SELECT password_hash FROM accounts WHERE id = ?", SQLiteValue(accountID))
-        .first?.get(0)
+    let stored = try storage { database throws(SQLiteError) -> (String, [UInt8]?)? in
+      try database.query(
+        """
+        SELECT password_hash, sealed_secret
+        FROM accounts LEFT JOIN two_factor ON two_factor.account_id = accounts.id
+        WHERE accounts.id = ?
+        """, SQLiteValue(accountID)
+      ).first.map { row throws(SQLiteError) in (try row.get(0), try row.get(1)) }
     }
-    guard stored == issued.storedHash else {
+    guard let stored, stored.0 == issued.storedHash, stored.1 == issued.sealedSecret else {
       sessions.withLock { _ = $0.removeValue(forKey: session.token) }
       throw .notSignedIn
     }
@@ -822,6 +832,8 @@ private struct Challenge: Sendable {
   let key: String
   /// The password hash as stored when the password was checked.
   let storedHash: String
+  /// The two-factor secret, sealed, as stored then.
+  let sealedSecret: [UInt8]
   let secret: [UInt8]
   let expiresAt: Int64
 }
@@ -831,6 +843,8 @@ private struct IssuedSession: Sendable {
   let accountID: Int64
   /// The account's password hash as stored when the session was issued.
   let storedHash: String
+  /// The account's two-factor secret, sealed, as stored then; `nil` when it was off.
+  let sealedSecret: [UInt8]?
   let expiresAt: Int64
 }
 

@@ -153,6 +153,40 @@ struct SecondFactorTests {
     }
   }
 
+  /// Two-factor turned off, or on, by another program ends this program's sessions as a
+  /// password change does: a session taken before cannot outlive a change made to shut it out.
+  @Test func aTwoFactorChangeByAnotherProgramEndsTheSessions() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("tictactoe.sqlite")
+    let harness = try Harness(path: path)
+    let (secret, _) = try await harness.annWithTwoFactor()
+    let withTwoFactor = try await harness.client.verifyTwoFactor(
+      try await harness.challenge(), try harness.code(secret: secret))
+    let clock = harness.clock
+    let other = AuthenticationClient.live(
+      database: try LocalDatabase(path: path), passwordAlgorithm: .scrypt(logN: 4, r: 1, p: 1),
+      now: { clock.now })
+    clock.advance(seconds: 30)
+    try await other.disableTwoFactor(
+      credentials("ann", "correct horse", code: try harness.code(secret: secret)))
+    await #expect(throws: AuthenticationError.notSignedIn) {
+      _ = try await harness.client.remainingRecoveryCodes(withTwoFactor)
+    }
+    // Signed in without it, then turned on elsewhere.
+    guard case .signedIn(let without) = try await harness.client.login("ann", "correct horse")
+    else {
+      Issue.record("two-factor is still on")
+      return
+    }
+    #expect(try await harness.client.remainingRecoveryCodes(without) == nil)
+    let enrolment = try await other.beginTwoFactor("ann", "correct horse")
+    clock.advance(seconds: 30)
+    _ = try await other.confirmTwoFactor("ann", try harness.code(secret: enrolment.secret))
+    await #expect(throws: AuthenticationError.notSignedIn) {
+      _ = try await harness.client.remainingRecoveryCodes(without)
+    }
+  }
+
   @Test func recoveryCodesNeedASessionTheClientIssued() async throws {
     let harness = try Harness()
     let session = try await harness.client.createAccount("bob", "correct horse")
