@@ -272,7 +272,9 @@ package final class StatusPage: Element {
 package final class BoxedList: Element {
   init(title: String = "", _ rows: [Element] = []) {
     super.init(adw_preferences_group_new())
+    // Set in the initializer, the title calls no observer: it is shown here.
     self.title = title
+    showTitle()
     for row in rows { add(row) }
     // Its list is only a container: its rows take the focus. Focusable, a list without a title
     // was an object that assistive technologies could only name by its class.
@@ -284,11 +286,11 @@ package final class BoxedList: Element {
 
   /// The group's title, shown as it is (libadwaita reads it as markup: it is escaped).
   package var title = "" {
-    didSet {
-      if title != oldValue {
-        adw_preferences_group_set_title(cadw_preferences_group(widget), markupEscaped(title))
-      }
-    }
+    didSet { if title != oldValue { showTitle() } }
+  }
+
+  private func showTitle() {
+    adw_preferences_group_set_title(cadw_preferences_group(widget), markupEscaped(title))
   }
 
   /// Removes a row added before.

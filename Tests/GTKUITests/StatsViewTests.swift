@@ -78,6 +78,8 @@ final class StatsViewTests: XCTestCase {
       let line = try XCTUnwrap(state.recentGameLines.first)
       XCTAssertTrue(line.contains("a<b vs <b>&amp;</b>"), line)
       XCTAssertTrue(drawn.contains(line), "\(drawn)")
+      // A group's title is escaped, and shown from the start.
+      XCTAssertTrue(drawn.contains("Recent games"), "\(drawn)")
     }
   }
 
