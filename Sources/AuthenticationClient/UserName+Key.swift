@@ -33,10 +33,10 @@ extension UserName {
         continue
       }
       lastWasSpace = false
-      // A capital of another script drawn like a Latin capital is taken as that capital
-      // first: its own lowercase (Cyrillic к, Greek ν) may be drawn like nothing Latin, or
+      // A letter drawn like a Latin one is taken as that letter before the case is folded: a
+      // capital's own lowercase (Cyrillic к, Greek ν) may be drawn like nothing Latin, or
       // like another letter.
-      let scalar = latinCapitalLookAlikes[scalar] ?? scalar
+      let scalar = confusableLetters[scalar] ?? scalar
       if capitalIAsL && scalar == "I" {
         folded.unicodeScalars.append("l")
         continue
@@ -72,20 +72,6 @@ extension UserName {
       }
     return capital.flatMap { Unicode.Scalar($0) }.flatMap { cherokeeLookAlikes[$0] }
   }
-
-  /// Capitals of other scripts drawn like a Latin capital.
-  private static let latinCapitalLookAlikes: [Unicode.Scalar: Unicode.Scalar] = [
-    // Cyrillic
-    "\u{0405}": "S", "\u{0406}": "I", "\u{0408}": "J", "\u{0410}": "A", "\u{0412}": "B",
-    "\u{0415}": "E", "\u{041A}": "K", "\u{041C}": "M", "\u{041D}": "H", "\u{041E}": "O",
-    "\u{0420}": "P", "\u{0421}": "C", "\u{0422}": "T", "\u{0423}": "Y", "\u{0425}": "X",
-    "\u{04AE}": "Y", "\u{04BA}": "H", "\u{04C0}": "I", "\u{051A}": "Q", "\u{051C}": "W",
-    // Greek
-    "\u{037F}": "J", "\u{0391}": "A", "\u{0392}": "B", "\u{0395}": "E", "\u{0396}": "Z",
-    "\u{0397}": "H", "\u{0399}": "I", "\u{039A}": "K", "\u{039C}": "M", "\u{039D}": "N",
-    "\u{039F}": "O", "\u{03A1}": "P", "\u{03A4}": "T", "\u{03A5}": "Y", "\u{03A7}": "X",
-    "\u{03F9}": "C",
-  ]
 
   /// Lowercase letters of other scripts drawn like a Latin letter (some like its small
   /// capital, as Cyrillic в, к, м, н and т are).

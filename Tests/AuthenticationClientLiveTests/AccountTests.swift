@@ -43,7 +43,7 @@ struct AccountTests {
     let harness = try Harness()
     let taken = [
       "alice", "Ada Lovelace", "opa", "nick", "dog", "mary", "ALICE2", "Kate", "Bob", "Tom",
-      "Max", "Hank", "Eve", "Nina", "Yuri", "Zed",
+      "Max", "Hank", "Eve", "Nina", "Yuri", "Zed", "Amy", "Bee", "Ted", "Oleg", "wow", "Lola",
     ]
     for name in taken { _ = try await harness.client.createAccount(name, "correct horse") }
     for name in [
@@ -58,6 +58,10 @@ struct AccountTests {
       "\u{041A}ate", "\u{0412}ob", "\u{0422}om", "\u{041C}ax", "\u{041D}ank", "\u{0395}ve",
       "\u{039D}ina", "\u{03A5}uri", "\u{0396}ed", "\u{0442}om", "\u{043A}ate",
       "AL\u{0399}CE2",
+      // Letters of Lisu, Tifinagh and Coptic, and Latin ones with no compatibility form, that
+      // Unicode's confusables data takes for Latin ones.
+      "\u{A4EE}my", "\u{A4D0}ee", "\u{A4D4}ed", "\u{A4F3}leg", "\u{2D54}leg", "\u{2CA6}ed",
+      "\u{A7B4}ee", "\u{0461}ow", "\u{0196}ola",
     ] {
       await #expect(throws: AuthenticationError.userNameTaken, "\(name)") {
         _ = try await harness.client.createAccount(name, "correct horse")
