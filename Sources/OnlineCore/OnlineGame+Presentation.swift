@@ -471,7 +471,8 @@ extension OnlineGame {
     case .serverError:
       return "The server could not store that; nothing changed. Try again."
     case .sessionExpired:
-      return "The session ended; sign in again to continue."
+      return "The session ended: it went unused too long, or the account's password or "
+        + "two-factor was changed; sign in again to continue."
     case .seatTakenOver:
       return "This seat was taken over by another connection of the same account."
     case .tooManyGames:

@@ -334,7 +334,11 @@ struct OnlineGameTests {
   }
 
   @Test(arguments: [
-    (ErrorCode.sessionExpired, "The session ended; sign in again to continue."),
+    (
+      ErrorCode.sessionExpired,
+      "The session ended: it went unused too long, or the account's password or two-factor "
+        + "was changed; sign in again to continue."
+    ),
     (.seatTakenOver, "This seat was taken over by another connection of the same account."),
   ])
   func aSessionOrSeatLostStopsTheClientWhateverWasAsked(
