@@ -296,4 +296,31 @@ expect_status 1 "a locked database fails"
 [[ $(cksum <"$TICTACTOE_DATABASE") == "$before" ]] || fail "the locked database was changed"
 pass "the locked database is reported and unchanged"
 
+# Another user (run as root only): a database this user cannot read, in a folder it cannot
+# write, is said to be unreadable, not read-only; and it is left as it was.
+if [[ $(id -u) == 0 ]] && command -v runuser >/dev/null; then
+  shared=$(mktemp -d)
+  chmod 755 "$shared"
+  cp "$tictactoe" "$shared/tictactoe"
+  mkdir "$shared/closed"
+  cp "$TICTACTOE_DATABASE" "$shared/closed/tictactoe.sqlite"
+  chmod 600 "$shared/closed/tictactoe.sqlite"
+  chmod 555 "$shared/closed"
+  before=$(cksum <"$shared/closed/tictactoe.sqlite")
+  set +e
+  error=$(printf 'x\n' | runuser -u nobody -- env HOME="$shared" "$shared/tictactoe" login alice \
+    --password-stdin --database "$shared/closed/tictactoe.sqlite" 2>&1 >/dev/null)
+  status=$?
+  set -e
+  chmod 755 "$shared/closed"
+  [[ $status == 1 && $error == *"cannot be opened: this user may not read or write it"* ]] ||
+    { rm -rf "$shared"; fail "an unreadable database in a closed folder said ($status): $error"; }
+  [[ $(cksum <"$shared/closed/tictactoe.sqlite") == "$before" ]] ||
+    { rm -rf "$shared"; fail "the unreadable database was changed"; }
+  [[ $(ls "$shared/closed") == tictactoe.sqlite ]] ||
+    { rm -rf "$shared"; fail "files were left beside the unreadable database: $(ls "$shared/closed")"; }
+  rm -rf "$shared"
+  pass "another user's unreadable database is said to be unreadable and left as it was"
+fi
+
 echo "accounts.sh: all $checks checks passed"

@@ -118,6 +118,8 @@ public final class Database {
     do {
       try Self.check(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, accepting: accepting)
     } catch  where error.kind == .cannotOpen && FileSystem.exists(path) {
+      // A file this user cannot read is that, whatever its folder allows.
+      guard access(path, R_OK) == 0 else { throw error }
       throw Self.unwritableFolder(of: path) ?? error
     }
     try self.init(
