@@ -92,7 +92,7 @@ struct PasswordInput {
           "Standard input could not be read (\(LineReader.Failure(code: code).reason)), so \(what) "
             + "was not read.", isInputFailure: true)
       }
-      throw UsageError("Standard input ended before \(what).")
+      throw UsageError("Standard input ended before \(what); \(outcome).")
     }
     return try text(line, what: what)
   }

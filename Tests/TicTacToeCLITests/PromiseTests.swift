@@ -284,6 +284,20 @@ struct CredentialTests {
     }
     #expect(try database.run("account", "list", "--json").output == "{\"accounts\":[]}\n")
   }
+
+  /// Input that ends before the password says so, and what it left undone.
+  @Test func inputEndingBeforeThePasswordSaysWhatItLeftUndone() throws {
+    let database = try TemporaryDatabase()
+    let created = try database.run("account", "create", "alice", "--password-stdin")
+    #expect(created.status == 2)
+    #expect(
+      created.error == "tictactoe: Standard input ended before the password; nothing was changed.\n"
+    )
+    let login = try database.run("login", "alice", "--password-stdin")
+    #expect(login.status == 2)
+    #expect(
+      login.error == "tictactoe: Standard input ended before the password; no one was signed in.\n")
+  }
 }
 
 struct HostileArgumentTests {
