@@ -105,10 +105,11 @@ extension GameServer {
       }
     case .changePassword(let userName, let old, let new, let code):
       return answering(id, request: request, from: network) {
+        let accountID = try await storage.accountID(userName)
         try await authentication.changePassword(
           Credentials(userName: userName, password: old, code: code), new)
-        let accountID = try await storage.endSessions(userName)
         log(ServerLog.accountChanged(.password, of: userName, from: address))
+        await Self.endSessions(of: userName, storage: storage, log: log)
         return .sessionsEnded(accountID: accountID)
       }
     case .deleteAccount(let userName, let password, let code):
@@ -126,17 +127,19 @@ extension GameServer {
       }
     case .confirmTwoFactor(let userName, let code):
       return answering(id, request: request, from: network) {
+        let accountID = try await storage.accountID(userName)
         let codes = try await authentication.confirmTwoFactor(userName, code)
-        let accountID = try await storage.endSessions(userName)
         log(ServerLog.accountChanged(.twoFactorOn, of: userName, from: address))
+        await Self.endSessions(of: userName, storage: storage, log: log)
         return .twoFactorOn(accountID: accountID, recoveryCodes: codes)
       }
     case .disableTwoFactor(let userName, let password, let code):
       return answering(id, request: request, from: network) {
+        let accountID = try await storage.accountID(userName)
         try await authentication.disableTwoFactor(
           Credentials(userName: userName, password: password, code: code))
-        let accountID = try await storage.endSessions(userName)
         log(ServerLog.accountChanged(.twoFactorOff, of: userName, from: address))
+        await Self.endSessions(of: userName, storage: storage, log: log)
         return .sessionsEnded(accountID: accountID)
       }
     default:
@@ -151,6 +154,21 @@ extension GameServer {
     _ work: @escaping @Sendable () async throws -> SignInStep
   ) -> Effect<Action> {
     answer(id, request: request, from: network, work) { .signInResponse(id, request: request, $0) }
+  }
+
+  /// Ends the stored sessions of the account named `userName` after a change of its password
+  /// or two-factor.
+  ///
+  /// The change stands and is answered as made whatever happens here: sessions that could not
+  /// be ended are the operator's to hear of, not a failure to report.
+  private static func endSessions(
+    of userName: String, storage: ServerStorageClient, log: @Sendable (String) -> Void
+  ) async {
+    do {
+      _ = try await storage.endSessions(userName)
+    } catch {
+      log(ServerLog.sessionsNotEnded(of: userName, reason: "\(error)"))
+    }
   }
 
   /// Runs an account request's work for connection `id` (from `network`, whose turn it takes

@@ -72,6 +72,12 @@ package enum ServerLog {
     }
   }
 
+  package static func sessionsNotEnded(of userName: String, reason: String) -> String {
+    "The sessions of \(userName.trimmingWhitespace().escapingControlCharacters) could not be "
+      + "ended after a change of its password or two-factor, so earlier sign-ins may still "
+      + "resume: \(reason.escapingControlCharacters)"
+  }
+
   package static func opened(_ match: Match) -> String {
     let board = match.game.start
     return "\(match.x.name.escapingControlCharacters) opened game \(match.code) "

@@ -716,7 +716,41 @@ struct GameServerTests {
       $0.clients[annClient]?.account = nil
       $0.outbox = [.init(catClient, .message(.accepted(request: 0x06)))]
     }
-    #expect(log.all == ["endSessions ann"])
+    #expect(log.all == ["accountID ann", "endSessions ann"])
+    await store.finish()
+  }
+
+  /// A change made whose sessions cannot be ended (the storage fails then) is answered as
+  /// made, since it was, and the account signed out elsewhere all the same; the operator hears
+  /// that earlier sign-ins may still resume.
+  @Test func aChangeWhoseSessionsCannotBeEndedIsAnsweredAsMade() async throws {
+    var storage = recordingStorage(StorageLog())
+    storage.endSessions = { _ in throw StorageFailure() }
+    let operatorLog = StorageLog()
+    let store = TestStore(initialState: serverState(try playingMatch())) {
+      GameServer(
+        authentication: testAccounts, storage: storage, random: { _ in 0 },
+        log: { operatorLog.record($0) })
+    }
+    let change = ClientMessage.changePassword(
+      userName: "ann", oldPassword: "password", newPassword: "another one", code: nil)
+    await store.send(.received(catClient, change)) {
+      $0.clients[catClient]?.pendingRequest = 0x06
+      $0.allowances["127.0.0.1"] = .afterOneRequest
+    }
+    await store.receive(
+      .accountResponse(catClient, request: 0x06, .success(.sessionsEnded(accountID: 1)))
+    ) {
+      $0.clients[catClient]?.pendingRequest = nil
+      $0.clients[annClient]?.account = nil
+      $0.outbox = [.init(catClient, .message(.accepted(request: 0x06)))]
+    }
+    #expect(
+      operatorLog.all == [
+        "ann changed the password from 127.0.0.1.",
+        "The sessions of ann could not be ended after a change of its password or two-factor, "
+          + "so earlier sign-ins may still resume: StorageFailure()",
+      ])
     await store.finish()
   }
 
@@ -745,7 +779,7 @@ struct GameServerTests {
         $0.clients[annClient]?.account = nil
         $0.outbox = [.init(catClient, .message(answer))]
       }
-      #expect(log.all == ["endSessions ann"])
+      #expect(log.all == ["accountID ann", "endSessions ann"])
       await store.finish()
     }
   }
