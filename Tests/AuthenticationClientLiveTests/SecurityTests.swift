@@ -138,11 +138,8 @@ struct SecondFactorTests {
     let session = try await harness.client.verifyTwoFactor(
       try await harness.challenge(), try harness.code(secret: secret))
     #expect(try await harness.client.remainingRecoveryCodes(session) == 8)
-    let clock = harness.clock
-    let other = AuthenticationClient.live(
-      database: try LocalDatabase(path: path), passwordAlgorithm: .scrypt(logN: 4, r: 1, p: 1),
-      now: { clock.now })
-    clock.advance(seconds: 30)
+    let other = harness.otherProcess()
+    harness.clock.advance(seconds: 30)
     try await other.changePassword(
       credentials("ann", "correct horse", code: try harness.code(secret: secret)), "new horses")
     await #expect(throws: AuthenticationError.notSignedIn) {
@@ -162,11 +159,8 @@ struct SecondFactorTests {
     let (secret, _) = try await harness.annWithTwoFactor()
     let withTwoFactor = try await harness.client.verifyTwoFactor(
       try await harness.challenge(), try harness.code(secret: secret))
-    let clock = harness.clock
-    let other = AuthenticationClient.live(
-      database: try LocalDatabase(path: path), passwordAlgorithm: .scrypt(logN: 4, r: 1, p: 1),
-      now: { clock.now })
-    clock.advance(seconds: 30)
+    let other = harness.otherProcess()
+    harness.clock.advance(seconds: 30)
     try await other.disableTwoFactor(
       credentials("ann", "correct horse", code: try harness.code(secret: secret)))
     await #expect(throws: AuthenticationError.notSignedIn) {
@@ -180,7 +174,7 @@ struct SecondFactorTests {
     }
     #expect(try await harness.client.remainingRecoveryCodes(without) == nil)
     let enrolment = try await other.beginTwoFactor("ann", "correct horse")
-    clock.advance(seconds: 30)
+    harness.clock.advance(seconds: 30)
     _ = try await other.confirmTwoFactor("ann", try harness.code(secret: enrolment.secret))
     await #expect(throws: AuthenticationError.notSignedIn) {
       _ = try await harness.client.remainingRecoveryCodes(without)

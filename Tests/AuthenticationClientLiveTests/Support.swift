@@ -30,6 +30,14 @@ struct Harness {
       now: { clock.now })
   }
 
+  /// A second client over the harness's database: another process, with sessions and set-ups
+  /// of its own, on the harness's clock.
+  func otherProcess() -> AuthenticationClient {
+    let clock = self.clock
+    return .live(
+      database: database, passwordAlgorithm: .scrypt(logN: 4, r: 1, p: 1), now: { clock.now })
+  }
+
   /// The authenticator app's code `steps` steps from now.
   func code(secret: String, steps: Int64 = 0) throws -> String {
     OneTimePassword.totp(

@@ -218,15 +218,6 @@ struct StorageTests {
 /// Two-factor set-up raced by another process (another client over the same database), which
 /// changes the password or deletes the account while the first waits for its code.
 struct TwoFactorRaceTests {
-  /// A second client over the harness's database: another process, with sessions and set-ups
-  /// of its own.
-  private func otherProcess(_ harness: Harness) -> AuthenticationClient {
-    let clock = harness.clock
-    return .live(
-      database: harness.database, passwordAlgorithm: .scrypt(logN: 4, r: 1, p: 1),
-      now: { clock.now })
-  }
-
   private static let changed = AuthenticationError.twoFactorState(
     "The account's password changed, or the account was deleted, while two-factor was being "
       + "set up; start again.")
@@ -235,7 +226,7 @@ struct TwoFactorRaceTests {
     let harness = try Harness()
     _ = try await harness.client.createAccount("ann", "correct horse")
     let enrolment = try await harness.client.beginTwoFactor("ann", "correct horse")
-    try await otherProcess(harness).changePassword(
+    try await harness.otherProcess().changePassword(
       credentials("ann", "correct horse"), "battery staple")
     await #expect(throws: Self.changed) {
       _ = try await harness.client.confirmTwoFactor(
@@ -259,7 +250,7 @@ struct TwoFactorRaceTests {
     let harness = try Harness()
     _ = try await harness.client.createAccount("ann", "correct horse")
     let enrolment = try await harness.client.beginTwoFactor("ann", "correct horse")
-    let other = otherProcess(harness)
+    let other = harness.otherProcess()
     try await other.deleteAccount(credentials("ann", "correct horse"))
     _ = try await other.createAccount("ann", "another horse")
     await #expect(throws: Self.changed) {
