@@ -193,9 +193,10 @@ enum Help {
     (square boards, from the line length or 3 up to 15), clear_board, komi (taken and
     ignored: k in a row has none), play x|o VERTEX|pass (either colour, in any order, as GTP
     allows; a pass places nothing), genmove x|o (pass once a line is made or the board is
-    full; refused while the stones do not alternate, a colour two ahead), undo (the last stone, whichever colour), showboard, quit. Vertices are a column
-    letter (A, B, … skipping I) and a row counted from the bottom: A1 is the bottom-left
-    corner. Errors answer "? message". The first board is 3×3, or 15×15 when --k is above 3.
+    full; refused while the stones do not alternate, a colour two ahead), undo (the last
+    stone, whichever colour), showboard, quit. Vertices are a column letter (A, B, … skipping
+    I) and a row counted from the bottom: A1 is the bottom-left corner. Errors answer
+    "? message". The first board is 3×3, or 15×15 when --k is above 3.
 
     \(strongestNote)
     """
