@@ -107,7 +107,9 @@ public final class Database {
       return
     }
     // A file that can be read but not written is refused before any connection opens it: even
-    // a reader of a file in write-ahead-log mode leaves a log and its index beside it.
+    // a reader of a file in write-ahead-log mode leaves a log and its index beside it. The
+    // owner's write bit is honoured too, because root ignores it and would otherwise write a
+    // protected file.
     if FileSystem.exists(path), access(path, R_OK) == 0,
       !FileSystem.ownerCanWrite(path) || access(path, W_OK) != 0
     {
@@ -125,11 +127,9 @@ public final class Database {
     try self.init(
       opening: path, flags: SQLITE_OPEN_READWRITE,
       busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-    // SQLite silently falls back to read-only for files it cannot write. The owner's write bit
-    // is honoured too, because root ignores it and would otherwise write a protected file.
-    if sqlite3_db_readonly(handle, "main") == 1 || !FileSystem.ownerCanWrite(path) {
-      throw Self.readOnlyError(path)
-    }
+    // SQLite silently falls back to read-only for files it cannot write (one made unwritable
+    // since the check above).
+    if sqlite3_db_readonly(handle, "main") == 1 { throw Self.readOnlyError(path) }
     // A file made elsewhere (an empty file, a copy) may be open to others; this connection
     // writes private data to it, so it and its log become its owner's only.
     FileSystem.restrictToOwner([path, path + "-wal", path + "-shm"])
