@@ -386,7 +386,8 @@ def board(gtk, database, size):
 
 
 def keys(gtk, database):
-    """The keyboard, as assistive technologies synthesise it: Enter, arrows, Ctrl+Z, Ctrl+N, F1."""
+    """The keyboard, as assistive technologies synthesise it: Enter, arrows, Ctrl+Z, Ctrl+Shift+Z,
+    Ctrl+N, F1."""
     from dogtail import rawinput
 
     app = App(gtk, database, "play", "--computer", "none", "--x", "Ann", "--o", "Bob")
@@ -408,6 +409,15 @@ def keys(gtk, database):
     rawinput.keyCombo("<Control>z")
     wait_for(lambda: counts(app.cells()) == (1, 0), "Ctrl+Z takes back O's move")
     ok("Ctrl+Z undoes")
+    rawinput.keyCombo("<Control><Shift>z")
+    wait_for(lambda: app.cells().get((2, 2)) == "O", "Ctrl+Shift+Z plays O's move again")
+    ok("Ctrl+Shift+Z redoes")
+    rawinput.keyCombo("<Control><Shift>z")
+    wait_for(lambda: first(app.all("label", "There is no move to redo.")),
+             "Ctrl+Shift+Z with nothing to redo says so")
+    ok("Ctrl+Shift+Z with nothing to redo says so")
+    rawinput.keyCombo("<Control>z")
+    wait_for(lambda: counts(app.cells()) == (1, 0), "Ctrl+Z takes back O's move again")
     check(not app.all("push button", "Play again"), "no Play again while the game goes on")
     rawinput.keyCombo("<Control>n")
     wait_for(lambda: app.all("push button", "Keep playing"),

@@ -118,6 +118,7 @@ public enum DesktopCommand: Hashable, Sendable, CaseIterable {
   case moveBetweenCells
   case playCell
   case undo
+  case redo
   case playAgain
   case pressButton
   case nextControl
@@ -129,7 +130,7 @@ public enum DesktopCommand: Hashable, Sendable, CaseIterable {
   public var group: String {
     switch self {
     case .moveBetweenCells, .playCell: "Board"
-    case .undo, .playAgain, .pressButton: "Game"
+    case .undo, .redo, .playAgain, .pressButton: "Game"
     case .nextControl, .help, .preferences, .menu: "General"
     }
   }
@@ -140,6 +141,7 @@ public enum DesktopCommand: Hashable, Sendable, CaseIterable {
     case .moveBetweenCells: "Move between cells with the arrow keys"
     case .playCell: "Play the cell that has the focus"
     case .undo: "Undo"
+    case .redo: "Redo"
     case .playAgain:
       "Play again once the game is over, a new game (asked first) while it goes on; on New "
         + "game, start the game"

@@ -333,6 +333,7 @@ public final class AppWindow {
     case .moveBetweenCells: "Left Right Up Down"
     case .playCell: "Return space"
     case .undo: "<Control>z"
+    case .redo: "<Control><Shift>z"
     case .playAgain: "<Control>n"
     case .pressButton: "<Alt>u <Alt>r <Alt>h <Alt>a <Alt>p"
     case .nextControl: "Tab <Shift>Tab"
@@ -346,7 +347,8 @@ public final class AppWindow {
 
   private func addShortcuts() {
     let store = store
-    window.addShortcut("<Control>z") { [weak self] in self?.undo() }
+    window.addShortcut("<Control>z") { [weak self] in self?.send(.undoTapped) }
+    window.addShortcut("<Control><Shift>z") { [weak self] in self?.send(.redoTapped) }
     window.addShortcut("<Control>n") { [weak self] in self?.newGame() }
     for help in ["F1", "<Control>question"] {
       window.addShortcut(help) { store.send(.view(.menuItemChosen(.keyboardShortcuts))) }
@@ -354,9 +356,11 @@ public final class AppWindow {
     window.addShortcut("<Control>comma") { store.send(.view(.menuItemChosen(.preferences))) }
   }
 
-  private func undo() {
+  /// Ctrl+Z and Ctrl+Shift+Z: the Game screen's Undo and Redo, which say why when there is
+  /// nothing to take back or play again (their buttons, insensitive then, say nothing).
+  private func send(_ action: GameFeature.Action.View) {
     guard page == .screen(.game) else { return }
-    store.send(.newGame(.game(.view(.undoTapped))))
+    store.send(.newGame(.game(.view(action))))
   }
 
   /// Ctrl+N: on the Game screen, another game once this one is over and a new game (asked

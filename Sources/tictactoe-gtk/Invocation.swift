@@ -68,7 +68,7 @@ enum Invocation {
 
     The options are those of tictactoe play but the terminal's (--plain, --no-color) and the
     online ones: the window plays online from Sign in and New game. --user opens Sign in with
-    that name. Keys: arrows move on the board, Enter plays, Ctrl+Z undo, Ctrl+N play again (a
-    new game, asked first, during one), F1 help.
+    that name. Keys: arrows move on the board, Enter plays, Ctrl+Z undo, Ctrl+Shift+Z redo,
+    Ctrl+N play again (a new game, asked first, during one), F1 help.
     """
 }
