@@ -51,9 +51,19 @@ final class Accounts: Sendable {
   // MARK: - Endpoints
 
   func login(_ userName: String, _ password: String) throws(AuthenticationError) -> LoginResponse {
-    let (account, secretKey) = try authenticate(userName, password)
+    try attempt(userName) { attempt throws(AuthenticationError) in
+      try login(attempt, password)
+    }
+  }
+
+  /// Signs in once the password is right; with two-factor on, the attempt is taken back and the
+  /// code is a new attempt of its own.
+  private func login(
+    _ attempt: Attempt, _ password: String
+  ) throws(AuthenticationError) -> LoginResponse {
+    let (account, secretKey) = try authenticate(attempt.key, password)
     guard let sealedSecret = account.sealedSecret else {
-      try clearFailures(account.key)
+      try clearFailures(attempt)
       return .signedIn(try issueSession(for: account))
     }
     let secret = try crypto { () throws(CryptoError) in
@@ -78,12 +88,23 @@ final class Accounts: Sendable {
       let challenge = challenges.withLock({ $0[request.token] }),
       challenge.expiresAt > time
     else { throw .invalidCode }
-    try checkLockout(challenge.key)
-    guard try accepts(code, secret: challenge.secret, accountID: challenge.accountID) else {
-      try recordFailure(challenge.key)
-      throw .invalidCode
+    try attempt(key: challenge.key) { attempt throws(AuthenticationError) in
+      // A password changed, or two-factor turned off and on, by another program since the
+      // password was checked would end the session at once: the code is not taken (nor spent).
+      let stored = try storage { database throws(SQLiteError) in
+        try Self.stored(challenge.accountID, in: database)
+      }
+      guard stored == challenge.asStored else {
+        challenges.withLock { _ = $0.removeValue(forKey: request.token) }
+        throw .twoFactorState(
+          "The account's password or two-factor was changed by another program after the "
+            + "password was checked; go back and sign in again.")
+      }
+      guard try accepts(code, secret: challenge.secret, accountID: challenge.accountID) else {
+        throw .invalidCode
+      }
+      try clearFailures(attempt)
     }
-    try clearFailures(challenge.key)
     challenges.withLock { _ = $0.removeValue(forKey: request.token) }
     return try issueSession(
       accountID: challenge.accountID, userName: challenge.userName,
@@ -257,11 +278,15 @@ final class Accounts: Sendable {
   func beginTwoFactor(
     _ userName: String, _ password: String
   ) throws(AuthenticationError) -> TwoFactorEnrolment {
-    let (account, secretKey) = try authenticate(userName, password)
-    guard account.sealedSecret == nil else {
-      throw .twoFactorState("Two-factor is already on for this account.")
+    let (account, secretKey) = try attempt(userName) {
+      attempt throws(AuthenticationError) in
+      let (account, secretKey) = try authenticate(attempt.key, password)
+      guard account.sealedSecret == nil else {
+        throw .twoFactorState("Two-factor is already on for this account.")
+      }
+      try clearFailures(attempt)
+      return (account, secretKey)
     }
-    try clearFailures(account.key)
     // 160 bits, the length RFC 4226 recommends for HMAC-SHA1.
     let secret = try crypto { () throws(CryptoError) in try SecureRandom.bytes(count: 20) }
     let enrolment = Enrolment(
@@ -276,8 +301,15 @@ final class Accounts: Sendable {
 
   func confirmTwoFactor(_ userName: String, _ code: String) throws(AuthenticationError) -> [String]
   {
-    let key = try Self.lookupKey(userName)
-    try checkLockout(key)
+    try attempt(userName) { attempt throws(AuthenticationError) in
+      try confirmTwoFactor(attempt, code)
+    }
+  }
+
+  private func confirmTwoFactor(
+    _ attempt: Attempt, _ code: String
+  ) throws(AuthenticationError) -> [String] {
+    let key = attempt.key
     let time = now()
     guard let enrolment = enrolments.withLock({ $0[key] }), enrolment.expiresAt > time else {
       throw .twoFactorState("No two-factor setup is waiting for this account; start again.")
@@ -285,10 +317,7 @@ final class Accounts: Sendable {
     let code = Self.normalized(code)
     guard Self.isTOTPCode(code),
       let counter = acceptedCounter(secret: enrolment.secret, code: code, after: nil)
-    else {
-      try recordFailure(key)
-      throw .invalidCode
-    }
+    else { throw .invalidCode }
     let (codes, hashes) = try Self.newRecoveryCodes()
     let sealed = try crypto { () throws(CryptoError) in
       try SecretBox.seal(enrolment.secret, key: enrolment.secretKey)
@@ -324,7 +353,7 @@ final class Accounts: Sendable {
         "The account's password changed, or the account was deleted, while two-factor was "
           + "being set up; start again.")
     }
-    try clearFailures(key)
+    try clearFailures(attempt)
     return codes
   }
 
@@ -410,16 +439,10 @@ final class Accounts: Sendable {
       issued.accountID == session.accountID
     else { throw .notSignedIn }
     let accountID = issued.accountID
-    let stored = try storage { database throws(SQLiteError) -> (String, [UInt8]?)? in
-      try database.query(
-        """
-        SELECT password_hash, sealed_secret
-        FROM accounts LEFT JOIN two_factor ON two_factor.account_id = accounts.id
-        WHERE accounts.id = ?
-        """, SQLiteValue(accountID)
-      ).first.map { row throws(SQLiteError) in (try row.get(0), try row.get(1)) }
+    let stored = try storage { database throws(SQLiteError) in
+      try Self.stored(accountID, in: database)
     }
-    guard let stored, stored.0 == issued.storedHash, stored.1 == issued.sealedSecret else {
+    guard stored == issued.asStored else {
       sessions.withLock { _ = $0.removeValue(forKey: session.token) }
       throw .notSignedIn
     }
@@ -428,24 +451,20 @@ final class Accounts: Sendable {
 
   // MARK: - Passwords and failures
 
-  /// Checks a password, counting failures by user name whether or not the account exists.
+  /// Checks a password for the user name whose key is `key`, in an attempt (``attempt(_:_:)``)
+  /// that counts it as a failure unless it is right.
   ///
   /// An unknown user name costs the same work as a known one: its password is checked against
   /// a decoy hash with the parameters new accounts get, in the same steps.
   private func authenticate(
-    _ userName: String, _ password: String
+    _ key: String, _ password: String
   ) throws(AuthenticationError) -> (Account, secretKey: [UInt8]) {
-    let key = try Self.lookupKey(userName)
     guard !password.unicodeScalars.contains("\0") else { throw .passwordNotText }
-    try checkLockout(key)
     let account = try account(key: key)
     let hash: PasswordHash
     if let account { hash = account.hash } else { hash = try decoyHash() }
     let match = try crypto { () throws(CryptoError) in try Self.check(password, against: hash) }
-    guard let account, let match else {
-      try recordFailure(key)
-      throw .invalidCredentials
-    }
+    guard let account, let match else { throw .invalidCredentials }
     if match.isLegacy,
       // Stored before passwords were normalised: store the normalised form's hash instead.
       // The old hash still works if this fails, so a failure here loses nothing.
@@ -484,24 +503,23 @@ final class Accounts: Sendable {
     _ credentials: Credentials,
     refusing: (Account) throws(AuthenticationError) -> Void = { _ in }
   ) throws(AuthenticationError) -> (Account, secretKey: [UInt8]) {
-    let (account, secretKey) = try authenticate(credentials.userName, credentials.password)
-    try refusing(account)
-    guard let sealedSecret = account.sealedSecret else {
-      try clearFailures(account.key)
+    try attempt(credentials.userName) { attempt throws(AuthenticationError) in
+      let (account, secretKey) = try authenticate(attempt.key, credentials.password)
+      try refusing(account)
+      guard let sealedSecret = account.sealedSecret else {
+        try clearFailures(attempt)
+        return (account, secretKey)
+      }
+      guard let code = credentials.code, !code.trimmingWhitespace().isEmpty else {
+        throw .codeRequired
+      }
+      let secret = try crypto { () throws(CryptoError) in
+        try SecretBox.open(sealedSecret, key: secretKey)
+      }
+      guard try accepts(code, secret: secret, accountID: account.id) else { throw .invalidCode }
+      try clearFailures(attempt)
       return (account, secretKey)
     }
-    guard let code = credentials.code, !code.trimmingWhitespace().isEmpty else {
-      throw .codeRequired
-    }
-    let secret = try crypto { () throws(CryptoError) in
-      try SecretBox.open(sealedSecret, key: secretKey)
-    }
-    guard try accepts(code, secret: secret, accountID: account.id) else {
-      try recordFailure(account.key)
-      throw .invalidCode
-    }
-    try clearFailures(account.key)
-    return (account, secretKey)
   }
 
   /// The secret key when `password` matches `hash`: first in its normalised form (NFC), then,
@@ -566,18 +584,24 @@ final class Accounts: Sendable {
   private static func isUnchanged(
     _ account: Account, in database: Database
   ) throws(SQLiteError) -> Bool {
-    guard
-      let row = try database.query(
-        """
-        SELECT password_hash, sealed_secret
-        FROM accounts LEFT JOIN two_factor ON two_factor.account_id = accounts.id
-        WHERE accounts.id = ?
-        """, SQLiteValue(account.id)
-      ).first
-    else { return false }
-    let hash: String = try row.get(0)
-    let sealed: [UInt8]? = try row.get(1)
-    return hash == account.storedHash && sealed == account.sealedSecret
+    try stored(account.id, in: database) == account.asStored
+  }
+
+  /// The account's password hash and sealed two-factor secret as stored now, or `nil` when the
+  /// account is gone: what a checked password, a session or a sign-in waiting for its code
+  /// was given, and holds good while they are unchanged.
+  private static func stored(
+    _ accountID: Int64, in database: Database
+  ) throws(SQLiteError) -> StoredCredentials? {
+    try database.query(
+      """
+      SELECT password_hash, sealed_secret
+      FROM accounts LEFT JOIN two_factor ON two_factor.account_id = accounts.id
+      WHERE accounts.id = ?
+      """, SQLiteValue(accountID)
+    ).first.map { row throws(SQLiteError) in
+      StoredCredentials(hash: try row.get(0), sealedSecret: try row.get(1))
+    }
   }
 
   private func account(key: String) throws(AuthenticationError) -> Account? {
@@ -611,53 +635,105 @@ final class Accounts: Sendable {
     return hash
   }
 
-  private func checkLockout(_ key: String) throws(AuthenticationError) {
-    let row = try storage { database throws(SQLiteError) in
-      try database.query(
-        "SELECT failures, last_failure_at FROM sign_in_failures WHERE user_key = ?", .text(key)
-      ).first
-    }
-    guard let row else { return }
-    let failures: Int
-    let lastFailureAt: Int64
+  /// Runs `body` as one attempt to sign in or prove the account's owner, for the user name
+  /// `userName`; see ``attempt(key:_:)``.
+  private func attempt<Result>(
+    _ userName: String, _ body: (Attempt) throws(AuthenticationError) -> Result
+  ) throws(AuthenticationError) -> Result {
+    try attempt(key: try Self.lookupKey(userName), body)
+  }
+
+  /// Runs `body` as one attempt for the user name whose key is `key`: refused while a lock
+  /// holds the name, and otherwise counted as a failure before `body` checks anything.
+  ///
+  /// Counting first holds guesses started at once, by several programs on one database, to
+  /// the same limit as guesses made one after another: each is counted before its slow
+  /// password check, so the sixth finds the name locked. The count stays when `body` throws
+  /// ``AuthenticationError/invalidCredentials`` or ``AuthenticationError/invalidCode``; `body`
+  /// clears the name's failures (``clearFailures(_:)``) once everything is right; any other
+  /// end (a code still to come, a refusal, a storage failure) takes the attempt back.
+  private func attempt<Result>(
+    key: String, _ body: (Attempt) throws(AuthenticationError) -> Result
+  ) throws(AuthenticationError) -> Result {
+    let attempt = try admit(key)
+    let result: Result
     do {
-      failures = try row.get(0)
-      lastFailureAt = try row.get(1)
+      result = try body(attempt)
     } catch {
-      throw .storage(error.description)
+      if error != .invalidCredentials, error != .invalidCode { try? withdraw(attempt) }
+      throw error
     }
+    try withdraw(attempt)
+    return result
+  }
+
+  /// Counts an attempt as a failure, unless a lock holds the name.
+  private func admit(_ key: String) throws(AuthenticationError) -> Attempt {
     let time = now()
-    if lastFailureAt > time {
-      // The clock was set back since: the failure counts from now, once, so that the wait
-      // neither grows by the step back nor lasts until the clock catches up.
-      try storage { database throws(SQLiteError) in
+    let admission = try storage { database throws(SQLiteError) -> Admission in
+      try database.transaction { () throws(SQLiteError) -> Admission in
+        var previous: Int64?
+        if let row = try database.query(
+          "SELECT failures, last_failure_at FROM sign_in_failures WHERE user_key = ?", .text(key)
+        ).first {
+          let failures: Int = try row.get(0)
+          let lastFailureAt: Int64 = try row.get(1)
+          // The clock was set back since: the failure counts from now, once, so that the wait
+          // neither grows by the step back nor lasts until the clock catches up.
+          previous = min(lastFailureAt, time)
+          if let seconds = Lockout.secondsLeft(
+            failures: failures, lastFailureAt: min(lastFailureAt, time), now: time)
+          {
+            if lastFailureAt > time {
+              try database.run(
+                "UPDATE sign_in_failures SET last_failure_at = ? WHERE user_key = ?",
+                SQLiteValue(time), .text(key))
+            }
+            return .locked(retryAfterSeconds: seconds)
+          }
+        }
         try database.run(
-          "UPDATE sign_in_failures SET last_failure_at = ? WHERE user_key = ?",
-          SQLiteValue(time), .text(key))
+          """
+          INSERT INTO sign_in_failures (user_key, failures, last_failure_at) VALUES (?, 1, ?)
+          ON CONFLICT (user_key) DO UPDATE
+          SET failures = failures + 1, last_failure_at = excluded.last_failure_at
+          """, .text(key), SQLiteValue(time))
+        return .admitted(previousFailureAt: previous)
       }
     }
-    if let seconds = Lockout.secondsLeft(
-      failures: failures, lastFailureAt: min(lastFailureAt, time), now: time)
-    {
-      throw .lockedOut(retryAfterSeconds: seconds)
+    switch admission {
+    case .locked(let seconds): throw .lockedOut(retryAfterSeconds: seconds)
+    case .admitted(let previous):
+      return Attempt(key: key, countedAt: time, previousFailureAt: previous)
     }
   }
 
-  private func recordFailure(_ key: String) throws(AuthenticationError) {
-    let time = now()
+  /// Takes back an attempt that turned out not to be a failure, and the time it was counted
+  /// at, unless a failure counted since has replaced it.
+  private func withdraw(_ attempt: Attempt) throws(AuthenticationError) {
+    guard !attempt.isSettled else { return }
+    attempt.isSettled = true
     try storage { database throws(SQLiteError) in
-      try database.run(
-        """
-        INSERT INTO sign_in_failures (user_key, failures, last_failure_at) VALUES (?, 1, ?)
-        ON CONFLICT (user_key) DO UPDATE
-        SET failures = failures + 1, last_failure_at = excluded.last_failure_at
-        """, .text(key), SQLiteValue(time))
+      try database.transaction { () throws(SQLiteError) in
+        try database.run(
+          """
+          UPDATE sign_in_failures SET failures = failures - 1,
+            last_failure_at = CASE WHEN last_failure_at = ?2
+              THEN coalesce(?3, last_failure_at) ELSE last_failure_at END
+          WHERE user_key = ?1
+          """, .text(attempt.key), SQLiteValue(attempt.countedAt),
+          attempt.previousFailureAt.map { SQLiteValue($0) } ?? .null)
+        try database.run(
+          "DELETE FROM sign_in_failures WHERE user_key = ? AND failures <= 0", .text(attempt.key))
+      }
     }
   }
 
-  private func clearFailures(_ key: String) throws(AuthenticationError) {
+  /// Forgets the name's failures: the attempt proved the owner.
+  private func clearFailures(_ attempt: Attempt) throws(AuthenticationError) {
+    attempt.isSettled = true
     try storage { database throws(SQLiteError) in
-      try database.run("DELETE FROM sign_in_failures WHERE user_key = ?", .text(key))
+      try database.run("DELETE FROM sign_in_failures WHERE user_key = ?", .text(attempt.key))
     }
   }
 
@@ -863,4 +939,52 @@ private struct Enrolment: Sendable {
   let secret: [UInt8]
   let secretKey: [UInt8]
   let expiresAt: Int64
+}
+
+/// An attempt counted as a failure before it was checked.
+private final class Attempt {
+  /// The user name's key.
+  let key: String
+  /// When it was counted, on the accounts' clock.
+  let countedAt: Int64
+  /// When the name's last failure before it was counted, if there was one.
+  let previousFailureAt: Int64?
+  /// Whether it was taken back, or the name's failures cleared.
+  var isSettled = false
+
+  init(key: String, countedAt: Int64, previousFailureAt: Int64?) {
+    self.key = key
+    self.countedAt = countedAt
+    self.previousFailureAt = previousFailureAt
+  }
+}
+
+/// Whether an attempt may go ahead.
+private enum Admission {
+  case locked(retryAfterSeconds: Int)
+  case admitted(previousFailureAt: Int64?)
+}
+
+/// An account's password hash and sealed two-factor secret as stored.
+private struct StoredCredentials: Equatable, Sendable {
+  let hash: String
+  let sealedSecret: [UInt8]?
+}
+
+extension Account {
+  var asStored: StoredCredentials {
+    StoredCredentials(hash: storedHash, sealedSecret: sealedSecret)
+  }
+}
+
+extension Challenge {
+  var asStored: StoredCredentials {
+    StoredCredentials(hash: storedHash, sealedSecret: sealedSecret)
+  }
+}
+
+extension IssuedSession {
+  var asStored: StoredCredentials {
+    StoredCredentials(hash: storedHash, sealedSecret: sealedSecret)
+  }
 }

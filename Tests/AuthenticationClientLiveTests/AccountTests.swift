@@ -1,5 +1,6 @@
 import AuthenticationClient
 import AuthenticationClientLive
+import Crypto
 import SQLite
 import TestSupport
 import Testing
@@ -261,6 +262,52 @@ struct LockoutTests {
       _ = try await harness.client.login("ann", "correct horse")
     }
     _ = try await harness.client.login("bob", "correct horse")
+  }
+
+  @Test func guessesStartedAtOnceByManyProgramsAreHeldToTheSameLimit() async throws {
+    // Ten programs over one database guess at once, with a password hash slow enough for their
+    // checks to overlap: each guess is counted before its check, so the sixth finds the lock.
+    let folder = try TemporaryFolder()
+    let clock = TestClock()
+    let programs = try (0..<10).map { _ in
+      AuthenticationClient.live(
+        database: try LocalDatabase(path: folder.file("accounts.sqlite")),
+        passwordAlgorithm: .scrypt(logN: 12, r: 8, p: 1), now: { clock.now })
+    }
+    _ = try await programs[0].createAccount("ann", "correct horse")
+    let outcomes = await withTaskGroup(of: AuthenticationError?.self) { group in
+      for program in programs {
+        group.addTask {
+          do {
+            _ = try await program.login("ann", "wrong horse")
+            return nil
+          } catch {
+            return error as? AuthenticationError
+          }
+        }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(outcomes.filter { $0 == .invalidCredentials }.count == 5)
+    #expect(outcomes.filter { $0 == .lockedOut(retryAfterSeconds: 30) }.count == 5)
+    await #expect(throws: AuthenticationError.lockedOut(retryAfterSeconds: 30)) {
+      _ = try await programs[0].login("ann", "correct horse")
+    }
+  }
+
+  @Test func aRightPasswordAwaitingItsCodeNeitherCountsNorClears() async throws {
+    let harness = try Harness()
+    _ = try await harness.annWithTwoFactor()
+    await failLogins(harness, user: "ann", times: 4)
+    // Right, with a code still to come: not a failure, and not yet proof of the owner.
+    _ = try await harness.challenge()
+    await #expect(throws: AuthenticationError.codeRequired) {
+      try await harness.client.disableTwoFactor(credentials("ann", "correct horse"))
+    }
+    await failLogins(harness, user: "ann", times: 1)
+    await #expect(throws: AuthenticationError.lockedOut(retryAfterSeconds: 30)) {
+      _ = try await harness.client.login("ann", "correct horse")
+    }
   }
 
   @Test func wrongCodesCountTowardsTheLockout() async throws {

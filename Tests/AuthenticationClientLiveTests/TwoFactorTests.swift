@@ -246,6 +246,43 @@ struct TwoFactorRaceTests {
       challenge, try harness.code(secret: again.secret))
   }
 
+  @Test(arguments: ["password", "two-factor"])
+  func aChangeElsewhereWhileTheCodeIsAskedRefusesTheCodeAndSpendsNone(change: String)
+    async throws
+  {
+    let harness = try Harness()
+    let (secret, recoveryCodes) = try await harness.annWithTwoFactor()
+    let challenge = try await harness.challenge()
+    let other = harness.otherProcess()
+    var password = "correct horse"
+    if change == "password" {
+      password = "battery staple"
+      try await other.changePassword(
+        credentials("ann", "correct horse", code: try harness.code(secret: secret)), password)
+      harness.clock.advance(seconds: 30)
+    } else {
+      try await other.disableTwoFactor(
+        credentials("ann", "correct horse", code: try harness.code(secret: secret)))
+      let again = try await other.beginTwoFactor("ann", "correct horse")
+      _ = try await other.confirmTwoFactor("ann", try harness.code(secret: again.secret))
+    }
+    let refusal = AuthenticationError.twoFactorState(
+      "The account's password or two-factor was changed by another program after the "
+        + "password was checked; go back and sign in again.")
+    // Taken, the code would sign in to a session the change had ended already.
+    await #expect(throws: refusal) {
+      _ = try await harness.client.verifyTwoFactor(challenge, recoveryCodes[0])
+    }
+    await #expect(throws: AuthenticationError.invalidCode) {
+      _ = try await harness.client.verifyTwoFactor(challenge, recoveryCodes[0])
+    }
+    if change == "password" {
+      // The recovery code was not spent: it signs in with the new password.
+      let fresh = try await harness.challenge(password)
+      _ = try await harness.client.verifyTwoFactor(fresh, recoveryCodes[0])
+    }
+  }
+
   @Test func anAccountDeletedAndMadeAgainDuringTheSetUpGetsNoOneElsesSecret() async throws {
     let harness = try Harness()
     _ = try await harness.client.createAccount("ann", "correct horse")
