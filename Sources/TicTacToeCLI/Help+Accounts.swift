@@ -95,7 +95,7 @@ extension Help {
     Examples:
       tictactoe stats                                    the guest's stats
       tictactoe stats alice --json
-      tictactoe stats alice --reset                      signs in, then asks to confirm
+      tictactoe stats alice --reset                      asks to confirm, then signs in
       printf '%s\\n' "$PASSWORD" | tictactoe stats alice --reset --yes --password-stdin
 
     Usage: tictactoe stats [USER] [--json] [--reset [--yes] [--password-stdin] [--code CODE]]
@@ -113,7 +113,8 @@ extension Help {
       --reset   delete the finished games counted here. An account's reset needs its
                 sign-in: the password and, with two-factor on, a code (--code, or the next
                 line with --password-stdin); the guest's does not. On a terminal it asks
-                you to type yes; elsewhere it needs --yes and refuses otherwise (exit 2)
+                you to type yes, before the sign-in, so a reset declined spends no
+                recovery code; elsewhere it needs --yes and refuses otherwise (exit 2)
       --yes     confirm --reset without asking
       --password-stdin, --code CODE   as for tictactoe login
 

@@ -32,12 +32,20 @@ extension CLI {
   }
 
   /// Deletes the finished games of the guest, or of an account after signing in as it.
+  ///
+  /// The reset is confirmed before the sign-in, so that a reset declined (or not confirmed
+  /// where nothing can ask) spends no one-time recovery code.
   private static func reset(
     _ options: StatsOptions, clients: LiveClients
   ) async throws(CommandFailure) {
+    let records = clients.database
     let owner: RecordOwner
     let name: String
     if let user = options.user {
+      let (known, _) = try await self.owner(user, clients.authentication)
+      var games = 0
+      if let known { games = try await calling { try await records.stats(known) }.games }
+      try confirmReset(of: user, games: games, confirmed: options.confirmed)
       let session = try await signIn(
         LoginOptions(
           user: user, passwordFromStandardInput: options.passwordFromStandardInput,
@@ -48,10 +56,10 @@ extension CLI {
     } else {
       owner = .guest
       name = "the guest"
+      let games = try await calling { try await records.stats(owner) }.games
+      try confirmReset(of: name, games: games, confirmed: options.confirmed)
     }
-    let records = clients.database
     let before = try await calling { try await records.stats(owner) }
-    try confirmReset(of: name, games: before.games, confirmed: options.confirmed)
     try await calling { try await records.resetStats(owner) }
     if !options.json {
       Console.announce(

@@ -225,6 +225,30 @@ struct CredentialTests {
     #expect(try database.run("stats", "alice", "--json").json()["games"] as? Int == 0)
   }
 
+  @Test func aResetRefusedForWantOfYesSpendsNoRecoveryCode() async throws {
+    let database = try TemporaryDatabase()
+    let alice = try database.createAccount("alice", password: password)
+    try await database.seed([
+      try .finished(
+        x: PlayerRecord(name: "alice", accountID: alice), o: PlayerRecord(name: "Bob"),
+        moves: "a1 a2 b1 b2 c1", endedAt: 1_700_000_000_000)
+    ])
+    let (enabled, _) = try database.enableTwoFactor("alice", password: password)
+    let code = try #require(recoveryCodes(in: enabled.output).first)
+    let refused = try database.run(
+      "stats", "alice", "--reset", "--password-stdin", "--code", code, input: "\(password)\n")
+    #expect(refused.status == 2)
+    #expect(
+      refused.error
+        == "tictactoe: Resetting stats deletes finished games; pass --yes to confirm when not "
+        + "at a terminal.\n")
+    #expect(try database.run("stats", "alice", "--json").json()["games"] as? Int == 1)
+    // The recovery code was not spent on the refusal: it still signs in.
+    let login = try database.run(
+      "login", "alice", "--password-stdin", "--code", code, input: "\(password)\n")
+    #expect(login.status == 0, "\(login.error)")
+  }
+
   @Test func guestStatsResetWithoutCredentials() async throws {
     let database = try TemporaryDatabase()
     try await database.seed([
