@@ -109,8 +109,8 @@ extension Difficulty {
     guard !promisesNeverLosing(rows: rows, columns: columns, k: k) else { return nil }
     let board = "\(rows)×\(columns) with \(k) in a row"
     if firstPlayerWins(rows: rows, columns: columns, k: k) {
-      return "On \(board) the first player wins with perfect play, so the computer plays its "
-        + "strongest but cannot promise never to lose."
+      return "On \(board) the first player wins with perfect play, so the computer cannot "
+        + "promise never to lose when it plays O; it plays its strongest."
     }
     return "On \(board) the computer plays its strongest, but cannot prove every position "
       + "within a move's time, so it cannot promise never to lose."
