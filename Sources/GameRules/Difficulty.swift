@@ -20,11 +20,14 @@ public struct Difficulty: Hashable, Sendable, Comparable, CustomStringConvertibl
     ("easy", .easy), ("medium", .medium), ("hard", .hard), ("unbeatable", .unbeatable),
   ]
 
-  /// Parses `easy`, `medium`, `hard`, `unbeatable` (any case) or a number from 0 to 1.
+  /// Parses `easy`, `medium`, `hard`, `unbeatable` (any case), `strongest` (the top level's
+  /// name on the boards where it cannot promise never to lose) or a number from 0 to 1.
   public init?(_ text: String) {
     let lowered = text.lowercased()
     if let stop = Difficulty.named.first(where: { $0.name == lowered }) {
       self = stop.difficulty
+    } else if lowered == Difficulty.strongestName.lowercased() {
+      self = .unbeatable
     } else if let skill = Double(decimal: text), skill >= 0, skill <= 1 {
       self.init(skill: skill)
     } else {

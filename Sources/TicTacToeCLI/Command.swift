@@ -273,7 +273,8 @@ extension Command {
     guard let text = parsed.value("difficulty") else { return .unbeatable }
     guard let difficulty = Difficulty(text) else {
       throw UsageError(
-        "The difficulty must be easy, medium, hard, unbeatable or a number from 0 to 1, not \"\(text.quotable)\"."
+        "The difficulty must be easy, medium, hard, unbeatable (or strongest) or a number from 0 "
+          + "to 1, not \"\(text.quotable)\"."
       )
     }
     return difficulty

@@ -97,7 +97,7 @@ enum Help {
       --k K          marks in a row to win (default: the shorter side, at most 5)
       --x, --o       the players' names
       --computer     which side the computer plays (default o when a game option is given)
-      --difficulty   the computer's strength (default unbeatable)
+      --difficulty   the computer's strength (default unbeatable, also named strongest)
       --first        who starts each game (default x)
       --time         the computer's thinking budget per move on large boards (default 1)
       --user         sign in first, so the game counts in USER's stats; the password (and a
@@ -147,8 +147,8 @@ enum Help {
     Usage: tictactoe bestmove POSITION [--k K] [--difficulty LEVEL] [--seed N] [--time SECONDS]
                               [--json]
 
-    LEVEL is easy, medium, hard, unbeatable (default) or a number from 0 to 1. With --seed the
-    lower levels choose reproducibly.
+    LEVEL is easy, medium, hard, unbeatable (default; strongest names it too) or a number from
+    0 to 1. With --seed the lower levels choose reproducibly.
 
     \(strongestNote)
     """

@@ -7,6 +7,9 @@ struct DifficultyNameTests {
     #expect(Difficulty("0.6") == Difficulty(skill: 0.6))
     #expect(Difficulty(".25") == .easy)
     #expect(Difficulty("1") == .unbeatable)
+    // The top level's name on the boards where it cannot promise never to lose.
+    #expect(Difficulty("Strongest") == .unbeatable)
+    #expect(Difficulty("strongest") == .unbeatable)
     // What Double would read besides: a sign, hexadecimal, exponents, nan.
     for text in ["-0", "+0.5", "0x0.8", "1e-1", "nan", "1.5", "", " 0.5", "0.5."] {
       #expect(Difficulty(text) == nil, "\(text)")
