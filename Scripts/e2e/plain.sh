@@ -116,6 +116,18 @@ expect_line "quit at the offer" "The saved game is kept for next time."
 run $'resume\n' play --plain --database "$shared"
 expect_line "resume" "O plays a1."
 
+# Started with its output closed, a game would be played blind: nothing is played or stored.
+blind="$work/blind.sqlite"
+set +e
+output=$(printf 'b2\n' | "$binary" play --plain --computer o --database "$blind" 2>&1 >&-)
+status=$?
+set -e
+expect_status "closed output" 1
+[[ $output == "tictactoe: The output is closed, so no game could be shown; nothing was played." ]] ||
+  fail "closed output: said:"$'\n'"$output"
+run $'quit\n' play --plain --database "$blind"
+if grep -q "Resume" <<<"$output"; then fail "closed output: a game was stored:"$'\n'"$output"; fi
+
 if [[ $failures -gt 0 ]]; then
   echo "plain.sh: $failures failure(s)" >&2
   exit 1

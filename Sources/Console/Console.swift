@@ -46,6 +46,7 @@ public enum Console {
   public static func holdClosedStandardStreams() {
     for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]
     where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+      if descriptor == STDOUT_FILENO { outputClosedAtStart.withLock { $0 = true } }
       let placeholder = open("/dev/null", descriptor == STDIN_FILENO ? O_WRONLY : O_RDONLY)
       if placeholder >= 0, placeholder != descriptor {
         dup2(placeholder, descriptor)
@@ -53,6 +54,12 @@ public enum Console {
       }
     }
   }
+
+  /// Whether the program was started with standard output closed
+  /// (``holdClosedStandardStreams()`` found it so): nothing it writes there can be seen.
+  public static var isOutputClosedAtStart: Bool { outputClosedAtStart.withLock { $0 } }
+
+  private static let outputClosedAtStart = Mutex(false)
 
   /// Why standard output lost some of what was written to it, in one sentence, or `nil` when
   /// everything reached it.

@@ -1,6 +1,7 @@
 import AppCore
 import AppLive
 import AuthenticationClient
+import Console
 import Foundation
 import TerminalUI
 
@@ -9,6 +10,11 @@ extension CLI {
 
   /// Runs the game in the terminal, signing in first when `--user` is given.
   static func play(_ options: PlayOptions, common: CommonOptions) async -> Int32 {
+    // A game no one sees would store moves played blind.
+    guard !Console.isOutputClosedAtStart else {
+      printError("The output is closed, so no game could be shown; nothing was played.")
+      return ExitCode.failure
+    }
     if let online = options.online { return await playOnline(options, online, common: common) }
     let clients: LiveClients
     do {
