@@ -215,10 +215,11 @@ final class Accounts: Sendable {
     // so that a refusal spends no one-time recovery code.
     let (account, _) = try authorize(credentials) { account throws(AuthenticationError) in
       // Its game would stop at the next move, unable to store it for an account that is gone.
+      // The game is held from New game on, whether or not one is under way.
       if database.isPlaying(accountID: account.id) {
         throw .storage(
-          "\(account.userName.escapingControlCharacters) is playing a game in another "
-            + "Tic-Tac-Toe; close it, then delete the account.")
+          "\(account.userName.escapingControlCharacters) is signed in to another Tic-Tac-Toe, "
+            + "which plays its games; sign out of it or close it, then delete the account.")
       }
       if try hasUnfinishedOnlineGame(account.id) { throw .unfinishedOnlineGame }
     }

@@ -134,8 +134,8 @@ struct AccountCommandTests {
     #expect(refused.status == 1)
     #expect(
       refused.error
-        == "tictactoe: alice is playing a game in another Tic-Tac-Toe; close it, then delete the "
-        + "account.\n")
+        == "tictactoe: alice is signed in to another Tic-Tac-Toe, which plays its games; sign out "
+        + "of it or close it, then delete the account.\n")
     await playing.releaseGameInProgress(.account(1))
     let deleted = try database.run(
       "account", "delete", "alice", "--password-stdin", input: password + "\n")
