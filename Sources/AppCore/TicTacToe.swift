@@ -161,6 +161,26 @@ public struct TicTacToe: Reducer {
         accounts: authentication, thinkingPause: thinkingPause))
   }
 
+  /// Goes back to Sign in, with `sentence` shown there and `userName` filled in when given,
+  /// and lets go of the player's game in progress and server session.
+  private func signOut(
+    _ state: inout State, saying sentence: String? = nil, userName: String? = nil
+  ) -> Effect<Action> {
+    let owner = state.newGameState?.settings.owner
+    let server = state.newGameState?.server
+    // The next Sign in starts from the same server.
+    var login = Login.State(userName: userName ?? "", server: server?.description ?? "")
+    login.errorMessage = sentence
+    state.destination = .login(login)
+    state.recoveryCodes = nil
+    guard let owner else { return .none }
+    // Another session may play this player's game in progress now.
+    return .run { [database = newGame.gameFeature.database, online = self.login.online] _ in
+      await database.releaseGameInProgress(owner)
+      if let server { await online.signOut(server) }
+    }
+  }
+
   /// Reduces an action of any screen and moves between screens.
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     // A player signed in on a server has their recovery codes there.
@@ -225,17 +245,10 @@ public struct TicTacToe: Reducer {
       return .send(.newGame(.started))
 
     case .newGame(.delegate(.didSignOut)):
-      let owner = state.newGameState?.settings.owner
-      let server = state.newGameState?.server
-      // The next Sign in starts from the same server.
-      state.destination = .login(Login.State(server: server?.description ?? ""))
-      state.recoveryCodes = nil
-      guard let owner else { return .none }
-      // Another session may play this player's game in progress now.
-      return .run { [database = newGame.gameFeature.database, online = login.online] _ in
-        await database.releaseGameInProgress(owner)
-        if let server { await online.signOut(server) }
-      }
+      return signOut(&state)
+
+    case .newGame(.delegate(.didEndSession(let sentence))):
+      return signOut(&state, saying: sentence, userName: state.newGameState?.signedInName)
 
     case .newGame(.delegate(.didAskForRecoveryCodes(let session))):
       state.recoveryCodes = RecoveryCodes.State(session: session)

@@ -256,6 +256,10 @@ public struct AuthenticationClient: Sendable {
   /// Replaces a signed-in player's recovery codes with new ones and returns them; the old
   /// ones stop working.
   public var regenerateRecoveryCodes: @Sendable (_ session: Session) async throws -> [String]
+  /// Checks that a session still proves its sign-in: throws
+  /// ``AuthenticationError/notSignedIn`` once it has expired, or the account's password or
+  /// two-factor has been changed (by any program) or the account deleted.
+  public var checkSession: @Sendable (_ session: Session) async throws -> Void
 
   /// Creates a client from its endpoints.
   public init(
@@ -281,7 +285,8 @@ public struct AuthenticationClient: Sendable {
       -> [String],
     disableTwoFactor: @escaping @Sendable (_ credentials: Credentials) async throws -> Void,
     remainingRecoveryCodes: @escaping @Sendable (_ session: Session) async throws -> Int?,
-    regenerateRecoveryCodes: @escaping @Sendable (_ session: Session) async throws -> [String]
+    regenerateRecoveryCodes: @escaping @Sendable (_ session: Session) async throws -> [String],
+    checkSession: @escaping @Sendable (_ session: Session) async throws -> Void
   ) {
     self.login = login
     self.verifyTwoFactor = verifyTwoFactor
@@ -294,6 +299,7 @@ public struct AuthenticationClient: Sendable {
     self.disableTwoFactor = disableTwoFactor
     self.remainingRecoveryCodes = remainingRecoveryCodes
     self.regenerateRecoveryCodes = regenerateRecoveryCodes
+    self.checkSession = checkSession
   }
 }
 

@@ -409,6 +409,10 @@ final class Accounts: Sendable {
 
   // MARK: - Sessions
 
+  func checkSession(_ session: Session) throws(AuthenticationError) {
+    _ = try signedIn(session)
+  }
+
   private func issueSession(for account: Account) throws(AuthenticationError) -> Session {
     try issueSession(
       accountID: account.id, userName: account.userName, storedHash: account.storedHash,

@@ -39,7 +39,8 @@ extension AuthenticationClient {
       confirmTwoFactor: { userName, code in try accounts.confirmTwoFactor(userName, code) },
       disableTwoFactor: { credentials in try accounts.disableTwoFactor(credentials) },
       remainingRecoveryCodes: { session in try accounts.remainingRecoveryCodes(session) },
-      regenerateRecoveryCodes: { session in try accounts.regenerateRecoveryCodes(session) }
+      regenerateRecoveryCodes: { session in try accounts.regenerateRecoveryCodes(session) },
+      checkSession: { session in try accounts.checkSession(session) }
     )
   }
 }

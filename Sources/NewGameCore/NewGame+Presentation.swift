@@ -127,6 +127,13 @@ extension NewGame.State {
   /// What plain mode says on quitting a game under way.
   static let unsavedFarewell = "The game was left unfinished and is not saved."
 
+  /// Why the signed-in player must sign in again before the next game.
+  public var endedSessionSentence: String {
+    let name = (signedInName ?? "This player").escapingControlCharacters
+    return "\(name)'s sign-in has ended: it is over 12 hours old, or the account's password or "
+      + "two-factor was changed, or the account deleted, since; sign in again to play."
+  }
+
   /// The label of the button back to Sign in.
   public var signOutTitle: String { signedInName == nil ? "Back to Sign in" : "Sign out" }
 

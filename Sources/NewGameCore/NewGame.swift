@@ -118,6 +118,8 @@ public struct NewGame: Reducer {
     case started
     /// The game in progress was looked up.
     case gameInProgressLoaded(Result<GameRecord?, DatabaseError>)
+    /// The signed-in player's sign-in was checked before a game began; `then` waits for it.
+    case sessionChecked(SessionCheck, then: NextGame)
     /// The Game screen's actions.
     case game(GameFeature.Action)
     /// The Stats screen's actions.
@@ -185,11 +187,33 @@ public struct NewGame: Reducer {
       case didStop(String)
       /// Show the Recovery codes screen for this session.
       case didAskForRecoveryCodes(Session)
+      /// The sign-in has ended (expired, or the account changed by another program): show
+      /// Sign in with the sentence.
+      case didEndSession(String)
+    }
+
+    /// What a check of the signed-in player's sign-in found.
+    public enum SessionCheck: Equatable, Sendable {
+      /// It still holds.
+      case holds
+      /// It has ended.
+      case ended
+      /// It could not be checked; the sentence says why.
+      case unknown(String)
+    }
+
+    /// The game that begins once the sign-in is checked.
+    public enum NextGame: Equatable, Sendable {
+      /// A new game with the form's settings, after a game whose first mover was `previous`.
+      case new(after: Mark?)
+      /// The game offered for resume.
+      case resume
     }
   }
 
   private enum CancelID: Hashable, Sendable {
     case load
+    case sessionCheck
   }
 
   /// Routes the Game screen's actions.
@@ -220,6 +244,9 @@ public struct NewGame: Reducer {
   public var statsFeature: StatsFeature
   /// The game servers.
   public var online: OnlineClient
+  /// Checks, before each game on this computer, that a signed-in player's sign-in still holds
+  /// (``AuthenticationClient/checkSession``); `nil` plays without checking.
+  public var checkSession: (@Sendable (Session) async throws -> Void)?
 
   /// Creates the feature from its children.
   public init(game: GameFeature, stats: StatsFeature, online: OnlineClient = .unavailable) {
@@ -261,6 +288,7 @@ public struct NewGame: Reducer {
         engine: engine, clock: clock, random: random, database: database,
         thinkingPause: thinkingPause),
       stats: stats, online: online)
+    checkSession = accounts?.checkSession
   }
 
   /// Checks an account's credentials for a Stats reset as a sign-in does: the password, then,
@@ -327,7 +355,7 @@ public struct NewGame: Reducer {
       state.blockingProblem = nil
       state.resumableGame = record
       guard record == nil, state.startsWhenLoaded else { return .none }
-      return start(&state)
+      return begin(&state, .new(after: nil))
 
     case .gameInProgressLoaded(.failure(let error)):
       state.isLoading = false
@@ -348,10 +376,22 @@ public struct NewGame: Reducer {
         state.game = nil
         return .none
       }
-      return start(&state, after: previous.game.start.firstMover)
+      return begin(&state, .new(after: previous.game.start.firstMover))
 
     case .game(.delegate(.didStop(let sentence))):
       return .send(.delegate(.didStop(sentence)))
+
+    case .sessionChecked(.holds, let next):
+      return carryOut(&state, next)
+
+    case .sessionChecked(.ended, _):
+      let sentence = state.endedSessionSentence
+      return .send(.delegate(state.isStandalone ? .didStop(sentence) : .didEndSession(sentence)))
+
+    case .sessionChecked(.unknown(let sentence), _):
+      guard !state.isStandalone else { return .send(.delegate(.didStop(sentence))) }
+      state.errorMessage = sentence
+      return .none
 
     case .stats(.delegate(.didClose)):
       state.stats = nil
@@ -407,37 +447,11 @@ public struct NewGame: Reducer {
         state.startsWhenLoaded = true
         return .send(.started)
       }
-      return start(&state)
+      return begin(&state, .new(after: nil))
 
     case .resumeTapped:
-      guard let record = state.resumableGame else { return .none }
-      let game: Game
-      do {
-        game = try record.game()
-      } catch {
-        // The saved game stays as it is, offered again: only the player's choice of a new
-        // game (or, on the form, Discard) replaces it.
-        guard !state.isStandalone else {
-          return .send(
-            .delegate(
-              .didStop(
-                "The unfinished game could not be read back, so it is kept as it is; answer "
-                  + "new to start another game in its place.")))
-        }
-        state.errorMessage =
-          "The unfinished game could not be read back, so it is kept as it is; play a new game "
-          + "or discard it."
-        return .none
-      }
-      state.settings = GameSettings(
-        resuming: record, accountID: state.settings.accountID,
-        startingRule: state.settings.startingRule)
-      state.resumableGame = nil
-      state.startsWhenLoaded = false
-      state.errorMessage = nil
-      state.game = GameFeature.State(
-        settings: state.settings, game: game, startedAt: record.startedAt)
-      return .send(.game(.started))
+      guard state.resumableGame != nil else { return .none }
+      return begin(&state, .resume)
 
     case .discardResumeTapped:
       guard state.resumableGame != nil else { return .none }
@@ -522,6 +536,70 @@ public struct NewGame: Reducer {
       server: server, intent: intent, userName: session?.userName,
       token: session.map(\.token))
     return .send(.online(.started))
+  }
+
+  /// Begins `next`, once the signed-in player's sign-in is found to hold where it is checked.
+  ///
+  /// A sign-in ends when the account's password or two-factor is changed (by this program or
+  /// another) or the account is deleted: games played after that would count for an account
+  /// whose owner has taken it back.
+  private func begin(_ state: inout State, _ next: Action.NextGame) -> Effect<Action> {
+    guard let checkSession, state.server == nil, let session = state.session else {
+      return carryOut(&state, next)
+    }
+    return .run { send in
+      let check: Action.SessionCheck
+      do {
+        try await checkSession(session)
+        check = .holds
+      } catch AuthenticationError.notSignedIn {
+        check = .ended
+      } catch {
+        check = .unknown(
+          (error as? AuthenticationError)?.message ?? "The sign-in could not be checked.")
+      }
+      await send(.sessionChecked(check, then: next))
+    }
+    .cancellable(id: CancelID.sessionCheck, cancelInFlight: true)
+  }
+
+  private func carryOut(_ state: inout State, _ next: Action.NextGame) -> Effect<Action> {
+    switch next {
+    case .new(let previous): start(&state, after: previous)
+    case .resume: resume(&state)
+    }
+  }
+
+  /// Resumes the game offered for resume.
+  private func resume(_ state: inout State) -> Effect<Action> {
+    guard let record = state.resumableGame else { return .none }
+    let game: Game
+    do {
+      game = try record.game()
+    } catch {
+      // The saved game stays as it is, offered again: only the player's choice of a new
+      // game (or, on the form, Discard) replaces it.
+      guard !state.isStandalone else {
+        return .send(
+          .delegate(
+            .didStop(
+              "The unfinished game could not be read back, so it is kept as it is; answer "
+                + "new to start another game in its place.")))
+      }
+      state.errorMessage =
+        "The unfinished game could not be read back, so it is kept as it is; play a new game "
+        + "or discard it."
+      return .none
+    }
+    state.settings = GameSettings(
+      resuming: record, accountID: state.settings.accountID,
+      startingRule: state.settings.startingRule)
+    state.resumableGame = nil
+    state.startsWhenLoaded = false
+    state.errorMessage = nil
+    state.game = GameFeature.State(
+      settings: state.settings, game: game, startedAt: record.startedAt)
+    return .send(.game(.started))
   }
 
   /// Starts a game with the form's settings, names checked.

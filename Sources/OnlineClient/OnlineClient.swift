@@ -106,7 +106,8 @@ public struct OnlineClient: Sendable {
           confirmTwoFactor: { _, _ in throw refusal },
           disableTwoFactor: { _ in throw refusal },
           remainingRecoveryCodes: { _ in throw refusal },
-          regenerateRecoveryCodes: { _ in throw refusal })
+          regenerateRecoveryCodes: { _ in throw refusal },
+          checkSession: { _ in throw refusal })
       },
       listGames: { _ in throw failure },
       link: { _ in

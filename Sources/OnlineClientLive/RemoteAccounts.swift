@@ -145,6 +145,12 @@ extension AuthenticationClient {
         guard case .recoveryCodes(let codes) = try await answer(session, .regenerateRecoveryCodes)
         else { throw unexpected(session) }
         return codes
+      },
+      checkSession: { _ in
+        // Any request for a signed-in player is refused notSignedIn once the server has ended
+        // the connection's session; this one changes nothing.
+        guard case .recoveryCodesLeft = try await answer(session, .countRecoveryCodes)
+        else { throw unexpected(session) }
       }
     )
   }

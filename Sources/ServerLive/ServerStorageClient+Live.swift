@@ -105,7 +105,8 @@ extension AuthenticationClient {
       },
       regenerateRecoveryCodes: { session in
         try await gate.run { try await client.regenerateRecoveryCodes(session) }
-      }
+      },
+      checkSession: { session in try await gate.run { try await client.checkSession(session) } }
     )
   }
 }

@@ -13,13 +13,15 @@ extension AuthenticationClient {
     confirmTwoFactor: { _, _ in try fail("AuthenticationClient.confirmTwoFactor") },
     disableTwoFactor: { _ in try fail("AuthenticationClient.disableTwoFactor") },
     remainingRecoveryCodes: { _ in try fail("AuthenticationClient.remainingRecoveryCodes") },
-    regenerateRecoveryCodes: { _ in try fail("AuthenticationClient.regenerateRecoveryCodes") }
+    regenerateRecoveryCodes: { _ in try fail("AuthenticationClient.regenerateRecoveryCodes") },
+    checkSession: { _ in try fail("AuthenticationClient.checkSession") }
   )
 
   /// A client following the demo rules.
   ///
   /// A user name containing `@` with the password `password` signs in; if it also contains
-  /// `2fa`, the code `1234` is then needed. New accounts need 8 characters. Sessions get account id 1; endpoints outside sign-in fail the test.
+  /// `2fa`, the code `1234` is then needed. New accounts need 8 characters. Sessions get account
+  /// id 1 and never end; endpoints outside sign-in fail the test.
   public static let demo: AuthenticationClient = {
     var client = AuthenticationClient.unimplemented
     client.login = { userName, password in
@@ -39,6 +41,7 @@ extension AuthenticationClient {
       guard password.count >= 8 else { throw AuthenticationError.passwordTooShort }
       return Session(accountID: 1, userName: userName)
     }
+    client.checkSession = { _ in }
     return client
   }()
 }

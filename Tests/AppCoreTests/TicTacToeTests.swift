@@ -74,7 +74,9 @@ struct TicTacToeTests {
     let settings = GameSettings(
       xName: "blob2fa@example.com", oName: "Computer", mode: .versusComputer, computerMark: .o,
       accountID: 1)
-    await store.send(.newGame(.view(.letsPlayTapped))) {
+    // The sign-in is checked before the game begins.
+    await store.send(.newGame(.view(.letsPlayTapped)))
+    await store.receive(.newGame(.sessionChecked(.holds, then: .new(after: nil)))) {
       $0.newGameState?.game = try GameFeature.State(
         settings: settings, firstMover: .x, startedAt: TestClock.epoch)
     }
@@ -358,6 +360,31 @@ struct TicTacToeTests {
     await second.send(.newGame(.game(.view(.quitTapped))))
     await second.receive(.newGame(.game(.delegate(.didQuit)))) { $0.newGameState?.game = nil }
     await second.finish()
+  }
+
+  @Test
+  func aSignInEndedElsewhereLeadsBackToSignInBeforeTheNextGame() async throws {
+    // Another program changed ada's password: her session no longer holds.
+    var authentication = AuthenticationClient.unimplemented
+    authentication.checkSession = { _ in throw AuthenticationError.notSignedIn }
+    let database = InMemoryDatabase()
+    let session = Session(accountID: 1, userName: "ada", token: "t")
+    var state = TicTacToe.State()
+    state.destination = .newGame(NewGame.State(session: session))
+    let store = app(state, authentication: authentication, database: database.client)
+    await store.send(.newGame(.view(.letsPlayTapped)))
+    await store.receive(.newGame(.sessionChecked(.ended, then: .new(after: nil))))
+    let sentence =
+      "ada's sign-in has ended: it is over 12 hours old, or the account's password or "
+      + "two-factor was changed, or the account deleted, since; sign in again to play."
+    await store.receive(.newGame(.delegate(.didEndSession(sentence)))) {
+      var login = Login.State(userName: "ada")
+      login.errorMessage = sentence
+      $0.destination = .login(login)
+    }
+    await store.finish()
+    #expect(store.state.screen == .signIn)
+    #expect(database.finishedGames.isEmpty && database.gamesInProgress.isEmpty)
   }
 
   @Test

@@ -5,6 +5,7 @@ import GameCore
 import GameRules
 import NewGameCore
 import StatsCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -283,6 +284,71 @@ struct NewGameTests {
     }
     await store.finish()
     #expect(database.gamesInProgress[.account(1)]?.moves == [.a1, .b2, .c3, .c1])
+  }
+
+  /// Each game on this computer begins once the signed-in player's sign-in is found to hold;
+  /// one that has ended (another program changed the password) or cannot be checked plays
+  /// nothing.
+  @Test
+  func theSignInIsCheckedBeforeAGameBegins() async throws {
+    let record = GameRecord(
+      x: PlayerRecord(name: "ada", accountID: 1), o: PlayerRecord(name: "Bob"),
+      moves: [.a1], startedAt: TestClock.epoch - 60_000)
+    let session = Session(accountID: 1, userName: "ada", token: "t")
+    let checks = Mutex<[Session]>([])
+    var accounts = AuthenticationClient.unimplemented
+    accounts.checkSession = { session in checks.withLock { $0.append(session) } }
+    let store = TestStore(initialState: NewGame.State(session: session)) {
+      NewGame(
+        engine: .unimplemented, clock: .immediate, random: .unimplemented,
+        database: InMemoryDatabase(gamesInProgress: [.account(1): record]).client,
+        accounts: accounts)
+    }
+    await store.send(.started) { $0.isLoading = true }
+    await store.receive(.gameInProgressLoaded(.success(record))) {
+      $0.isLoading = false
+      $0.resumableGame = record
+    }
+    await store.send(.view(.resumeTapped))
+    await store.receive(.sessionChecked(.holds, then: .resume)) {
+      $0.resumableGame = nil
+      $0.settings = GameSettings(
+        resuming: record, accountID: 1, startingRule: $0.settings.startingRule)
+      $0.game = GameFeature.State(
+        settings: $0.settings, game: try record.game(), startedAt: record.startedAt)
+    }
+    await store.receive(.game(.started))
+    await store.finish()
+    #expect(checks.withLock { $0 } == [session])
+
+    // Plain mode stops with the sentence; the form shows why the sign-in could not be checked.
+    accounts.checkSession = { _ in throw AuthenticationError.notSignedIn }
+    let settings = GameSettings(xName: "ada", oName: "Bob", accountID: 1)
+    let plain = TestStore(
+      initialState: NewGame.State(launching: settings, session: session, isStandalone: true)
+    ) {
+      NewGame(
+        engine: .unimplemented, clock: .immediate, random: .unimplemented,
+        database: InMemoryDatabase().client, accounts: accounts)
+    }
+    await plain.send(.started) { $0.isLoading = true }
+    await plain.receive(.gameInProgressLoaded(.success(nil))) { $0.isLoading = false }
+    await plain.receive(.sessionChecked(.ended, then: .new(after: nil)))
+    await plain.receive(.delegate(.didStop(plain.state.endedSessionSentence)))
+    await plain.finish()
+
+    accounts.checkSession = { _ in throw AuthenticationError.storage("The disk is on fire.") }
+    let form = TestStore(initialState: NewGame.State(session: session)) {
+      NewGame(
+        engine: .unimplemented, clock: .immediate, random: .unimplemented,
+        database: InMemoryDatabase().client, accounts: accounts)
+    }
+    await form.send(.view(.letsPlayTapped))
+    await form.receive(.sessionChecked(.unknown("The disk is on fire."), then: .new(after: nil))) {
+      $0.errorMessage = "The disk is on fire."
+    }
+    #expect(form.state.game == nil)
+    await form.finish()
   }
 
   /// A saved game whose moves cannot be played again is kept and offered again; nothing starts
