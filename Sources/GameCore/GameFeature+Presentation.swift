@@ -302,7 +302,7 @@ extension GameFeature.State {
     switch notice {
     case .refused(let error): [error.description]
     case .notYourTurn: ["It is not your turn."]
-    case .stillSaving: ["The last move is still being saved."]
+    case .stillSaving: ["That did nothing: the last move was still being saved."]
     case .answerYesOrNo: [typedQuestion ?? "Answer yes or no."]
     case .stopped: [failure?.sentence ?? "The game stopped."]
     case .nothingToUndo: ["There is no move to undo."]

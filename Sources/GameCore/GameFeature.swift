@@ -303,7 +303,12 @@ public struct GameFeature: Reducer {
       state.game = save.game
       state.hint = nil
       state.analysis = nil
-      if let notice = save.notice { state.post(notice) } else { state.clearNotice() }
+      if let notice = save.notice {
+        state.post(notice)
+      } else if state.notice?.kind != .stillSaving {
+        // A key refused meanwhile stays told until the next key: the save ended unseen.
+        state.clearNotice()
+      }
       if let recordID {
         state.phase = .finished(recordID: recordID)
       } else {

@@ -88,6 +88,31 @@ struct GameFeatureTests {
       }, sourceLocation: sourceLocation)
   }
 
+  /// Two keys in one read (a paste, key repeat, a slow disk): the second arrives while the
+  /// first move is being saved, does nothing, and says so until the next key, not only until
+  /// the save ends.
+  @Test
+  func aKeyPressedWhileAMoveIsSavedSaysItDidNothing() async throws {
+    let database = InMemoryDatabase()
+    let store = store(try makeState(), database: database.client)
+    let next = try store.state.game.playing(at: .a1)
+    await store.send(.view(.cellTapped(.a1))) {
+      $0.phase = .saving(GameFeature.Save(game: next, write: .progress))
+    }
+    await store.send(.view(.cellTapped(.b1))) { $0.post(.stillSaving) }
+    await store.receive(.saved(recordID: nil)) {
+      $0.game = next
+      $0.phase = .playing
+    }
+    #expect(store.state.notice?.kind == .stillSaving)
+    #expect(
+      store.state.line(for: .stillSaving)
+        == "That did nothing: the last move was still being saved.")
+    #expect(store.state.board[.b1] == nil)
+    try await play(.b1, on: store)
+    #expect(store.state.notice == nil)
+  }
+
   @Test
   func aWinIsStoredBeforeItShowsAndStopsTheBoard() async throws {
     let database = InMemoryDatabase()
