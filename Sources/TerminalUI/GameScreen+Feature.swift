@@ -98,8 +98,10 @@ public enum GameInput {
   ) -> GameFeature.Action.View? {
     if state.isConfirmingQuit {
       switch command {
-      case .confirm, .quit, .playAtCursor: return .quitConfirmed
-      case .cancel, .newGame: return .quitCancelled
+      case .confirm, .quit: return .quitConfirmed
+      // Enter and Space, which play a cell, keep the game that would be lost, as the desktop's
+      // default answer does.
+      case .cancel, .newGame, .playAtCursor: return .quitCancelled
       default: return nil
       }
     }

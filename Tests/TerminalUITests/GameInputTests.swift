@@ -91,9 +91,12 @@ struct GameInputTests {
     var terminal = GameTerminalState(rows: 3, columns: 3)
     #expect(
       press(
-        .character("y"), .character("q"), .character("n"), .escape, .character("u"),
-        state: state, terminal: &terminal)
-        == [.quitConfirmed, .quitConfirmed, .quitCancelled, .quitCancelled, nil])
+        .character("y"), .character("q"), .character("n"), .escape, .enter, .character(" "),
+        .character("u"), state: state, terminal: &terminal)
+        == [
+          .quitConfirmed, .quitConfirmed, .quitCancelled, .quitCancelled, .quitCancelled,
+          .quitCancelled, nil,
+        ])
     let screen = GameScreen(state, terminal: terminal)
     #expect(screen.message == "Quit this game? It will not be saved.")
     #expect(screen.buttons.map(\.text) == ["[y] Quit game", "[n] Keep playing"])
