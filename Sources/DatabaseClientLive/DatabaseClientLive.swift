@@ -133,9 +133,9 @@ private struct Records: Sendable {
   ) throws(SQLiteError) -> Int64 {
     try database.run(
       """
-      INSERT INTO games (x_name, x_account, x_computer, o_name, o_account, o_computer,
+      INSERT INTO games (id, x_name, x_account, x_computer, o_name, o_account, o_computer,
         board_rows, board_columns, k, first_mover, result, started_at, ended_at, saved_for)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      VALUES (\(Schema.nextGameID), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       .text(record.x.name), SQLiteValue(record.x.accountID), SQLiteValue(record.x.computer?.skill),
       .text(record.o.name), SQLiteValue(record.o.accountID), SQLiteValue(record.o.computer?.skill),

@@ -1,7 +1,7 @@
 /// The schema, one migration step per released version.
 ///
 /// Never edit a released step: append a new one.
-enum Schema {
+package enum Schema {
   static let migrations = [
     // Version 1: accounts and game records. A game in progress is a row with `saved_for` set
     // (0 for the guest, else the account id); finished games have `saved_for` NULL.
@@ -210,5 +210,25 @@ enum Schema {
     """
     DELETE FROM account_name_forms;
     """,
+    // Version 7: a finished game's id is never given to another game, so that `replay 5` noted
+    // before a stats reset never shows a later game. SQLite gives a new row the highest id plus
+    // one, which reuses the ids of the latest games once they are deleted; the highest id a
+    // finished game ever had is kept here (by a trigger on every deletion, cascades included),
+    // and new games are numbered above it (`Schema.nextGameID`).
+    """
+    CREATE TABLE finished_game_ids (highest INTEGER NOT NULL) STRICT;
+    INSERT INTO finished_game_ids (highest) SELECT coalesce(max(id), 0) FROM games;
+    CREATE TRIGGER finished_game_ids_kept AFTER DELETE ON games WHEN old.saved_for IS NULL
+    BEGIN
+      UPDATE finished_game_ids SET highest = max(highest, old.id);
+    END;
+    """,
   ]
+
+  /// The id of the next game stored: above every game's, and above every finished game's
+  /// that was ever stored (version 7), for `INSERT INTO games (id, …) VALUES (\(nextGameID), …)`.
+  package static let nextGameID = """
+    (SELECT max(coalesce((SELECT max(id) FROM games), 0), \
+    coalesce((SELECT highest FROM finished_game_ids), 0)) + 1)
+    """
 }

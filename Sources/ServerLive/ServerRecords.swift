@@ -326,9 +326,9 @@ public final class ServerRecords: Sendable {
     try statements.run(
       database,
       """
-      INSERT INTO games (x_name, x_account, o_name, o_account, board_rows, board_columns, k,
+      INSERT INTO games (id, x_name, x_account, o_name, o_account, board_rows, board_columns, k,
         first_mover, result, started_at, ended_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      VALUES (\(Schema.nextGameID), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """, game[1], SQLiteValue(xAccount), game[3], SQLiteValue(oAccount), game[4], game[5],
       game[6], game[7], .text(result), game[8], SQLiteValue(time))
     let gameID = database.lastInsertRowID

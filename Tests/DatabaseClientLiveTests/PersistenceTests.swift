@@ -85,6 +85,8 @@ struct PersistenceTests {
       let rows = try database.query("SELECT COUNT(*) FROM \(table)")
       #expect(rows.first?[0] == .integer(count), "\(table)")
     }
+    // Version 7 keeps the highest id a finished game had, so that no later game takes it.
+    #expect(try database.query("SELECT highest FROM finished_game_ids").map(\.values) == [[7]])
     // Quinn's account goes; Pat's game stays, with Quinn's name as it was stored.
     try database.run("DELETE FROM accounts WHERE id = 2")
     let stats = try await client.stats(.account(1))
@@ -104,9 +106,9 @@ struct PersistenceTests {
     ).map { try $0.get(0, as: String.self) }
     #expect(
       tables == [
-        "account_name_forms", "accounts", "games", "known_servers", "moves", "online_games",
-        "online_moves", "ratings",
-        "recovery_codes", "sessions", "sign_in_failures", "two_factor",
+        "account_name_forms", "accounts", "finished_game_ids", "games", "known_servers", "moves",
+        "online_games", "online_moves", "ratings", "recovery_codes", "sessions",
+        "sign_in_failures", "two_factor",
       ])
   }
 

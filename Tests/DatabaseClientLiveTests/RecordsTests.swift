@@ -136,6 +136,28 @@ struct RecordsTests {
     #expect(try await client.history(.guest, 10).count == 1)
   }
 
+  /// A finished game's id names that game for good: after a reset deletes the latest games,
+  /// the next games are numbered above them, not given their ids.
+  @Test func theIdsOfDeletedGamesAreNotGivenAgain() async throws {
+    var ids: [Int64] = []
+    for at in [1_000, 2_000, 3_000] as [Int64] {
+      ids.append(
+        try await client.saveFinishedGame(Fixture.annAsX(against: Fixture.guest, .win, at: at)))
+    }
+    try await client.resetStats(.account(1))
+    #expect(try await client.game(ids[2]) == nil)
+    // A game in progress, saved and replaced, takes ids too, never a finished game's.
+    let progress = GameRecord(
+      x: Fixture.ann, o: Fixture.guest, moves: [Cell(row: 1, column: 1)], startedAt: 4_000)
+    try await client.saveGameInProgress(progress, .account(1))
+    try await client.saveGameInProgress(progress, .account(1))
+    let next = try await client.saveFinishedGame(
+      Fixture.annAsX(against: Fixture.guest, .loss, at: 5_000))
+    #expect(next > ids[2])
+    #expect(try await client.game(ids[2]) == nil)
+    #expect(try await client.history(.account(1), 10).map(\.id) == [next])
+  }
+
   /// A game between two computers counts in no tally (``WatchedGamesTests``): a reset of the
   /// stats, which says how many games it deletes, deletes the games counted and leaves it.
   @Test func aGameBetweenComputersIsNotDeletedWithTheStats() async throws {
