@@ -208,6 +208,8 @@ public struct NewGame: Reducer {
       case new(after: Mark?)
       /// The game offered for resume.
       case resume
+      /// Another game on the Game screen, once the last is over.
+      case again
     }
   }
 
@@ -317,6 +319,12 @@ public struct NewGame: Reducer {
 
   /// Reduces an action of the New game screen and the screens it presents.
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    // Another game from a finished one begins as every game does, once the sign-in holds.
+    if case .game(.view(let view)) = action, view == .playAgainTapped || view == .newGameTapped,
+      state.game?.isGameOver == true, isCheckingSessions(state)
+    {
+      return begin(&state, .again)
+    }
     let link = state.online.map { online.link($0.server) }
     return Reduce(core)
       .ifLet(\.game, action: Self.gameAction) { gameFeature }
@@ -544,7 +552,7 @@ public struct NewGame: Reducer {
   /// another) or the account is deleted: games played after that would count for an account
   /// whose owner has taken it back.
   private func begin(_ state: inout State, _ next: Action.NextGame) -> Effect<Action> {
-    guard let checkSession, state.server == nil, let session = state.session else {
+    guard isCheckingSessions(state), let checkSession, let session = state.session else {
       return carryOut(&state, next)
     }
     return .run { send in
@@ -563,10 +571,20 @@ public struct NewGame: Reducer {
     .cancellable(id: CancelID.sessionCheck, cancelInFlight: true)
   }
 
+  /// Whether games wait for a check of the sign-in: a signed-in player's on this computer.
+  private func isCheckingSessions(_ state: State) -> Bool {
+    checkSession != nil && state.server == nil && state.session != nil
+  }
+
   private func carryOut(_ state: inout State, _ next: Action.NextGame) -> Effect<Action> {
     switch next {
-    case .new(let previous): start(&state, after: previous)
-    case .resume: resume(&state)
+    case .new(let previous): return start(&state, after: previous)
+    case .resume: return resume(&state)
+    case .again:
+      guard var game = state.game, game.isGameOver else { return .none }
+      let effect = gameFeature.reduce(into: &game, action: .view(.playAgainTapped))
+      state.game = game
+      return effect.map(Action.game)
     }
   }
 

@@ -103,8 +103,10 @@ struct TicTacToeTests {
     #expect(saved.x.accountID == 1)
     #expect(saved.o.computer == .unbeatable)
 
-    // Play again, then quit before a move, back to New game with the names kept.
-    await store.send(.newGame(.game(.view(.playAgainTapped)))) {
+    // Play again (once the sign-in is found to hold), then quit before a move, back to New
+    // game with the names kept.
+    await store.send(.newGame(.game(.view(.playAgainTapped))))
+    await store.receive(.newGame(.sessionChecked(.holds, then: .again))) {
       $0.newGameState?.game?.game = Game(start: .classic)
       $0.newGameState?.game?.phase = .playing
     }

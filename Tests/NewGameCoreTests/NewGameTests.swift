@@ -351,6 +351,33 @@ struct NewGameTests {
     await form.finish()
   }
 
+  /// Play again, or `n`, after a finished game is another game: it waits for the check too.
+  @Test
+  func anotherGameAfterAFinishedOneWaitsForTheSignInCheck() async throws {
+    let session = Session(accountID: 1, userName: "ada", token: "t")
+    var accounts = AuthenticationClient.unimplemented
+    accounts.checkSession = { _ in throw AuthenticationError.notSignedIn }
+    var state = NewGame.State(session: session)
+    (state.settings.oName, state.settings.mode) = ("Bob", .hotSeat)
+    var won = Game(start: .classic)
+    for cell in [Cell.a1, .a2, .b1, .b2, .c1] { won = try won.playing(at: cell) }
+    state.game = GameFeature.State(
+      settings: state.settings, game: won, startedAt: TestClock.epoch)
+    state.game?.phase = .finished(recordID: 1)
+    let store = TestStore(initialState: state) {
+      NewGame(
+        engine: .unimplemented, clock: .immediate, random: .unimplemented,
+        database: InMemoryDatabase().client, accounts: accounts)
+    }
+    for view in [GameFeature.Action.View.playAgainTapped, .newGameTapped] {
+      await store.send(.game(.view(view)))
+      await store.receive(.sessionChecked(.ended, then: .again))
+      await store.receive(.delegate(.didEndSession(store.state.endedSessionSentence)))
+      #expect(store.state.game?.game == won, "the finished game stays as it was")
+    }
+    await store.finish()
+  }
+
   /// A saved game whose moves cannot be played again is kept and offered again; nothing starts
   /// in its place unless the player asks for a new game.
   @Test
