@@ -93,13 +93,21 @@ struct GameFeatureTests {
   /// the save ends.
   @Test
   func aKeyPressedWhileAMoveIsSavedSaysItDidNothing() async throws {
-    let database = InMemoryDatabase()
-    let store = store(try makeState(), database: database.client)
+    // The disk holds the save until the second key has arrived.
+    let (diskDone, finishDisk) = AsyncStream<Void>.makeStream()
+    var database = InMemoryDatabase().client
+    let save = database.saveGameInProgress
+    database.saveGameInProgress = { record, owner in
+      for await _ in diskDone {}
+      try await save(record, owner)
+    }
+    let store = store(try makeState(), database: database)
     let next = try store.state.game.playing(at: .a1)
     await store.send(.view(.cellTapped(.a1))) {
       $0.phase = .saving(GameFeature.Save(game: next, write: .progress))
     }
     await store.send(.view(.cellTapped(.b1))) { $0.post(.stillSaving) }
+    finishDisk.finish()
     await store.receive(.saved(recordID: nil)) {
       $0.game = next
       $0.phase = .playing
