@@ -320,7 +320,7 @@ public struct NewGame: Reducer {
   /// Reduces an action of the New game screen and the screens it presents.
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     // Another game from a finished one begins as every game does, once the sign-in holds.
-    if case .game(.view(let view)) = action, view == .playAgainTapped || view == .newGameTapped,
+    if case .game(.view(let view)) = action, Self.asksForAnotherGame(view),
       state.game?.isGameOver == true, isCheckingSessions(state)
     {
       return begin(&state, .again)
@@ -569,6 +569,15 @@ public struct NewGame: Reducer {
       await send(.sessionChecked(check, then: next))
     }
     .cancellable(id: CancelID.sessionCheck, cancelInFlight: true)
+  }
+
+  /// Whether `view` asks the Game screen for another game: Play again, `n`, or `new` typed.
+  private static func asksForAnotherGame(_ view: GameFeature.Action.View) -> Bool {
+    switch view {
+    case .playAgainTapped, .newGameTapped: true
+    case .lineTyped(let line): TypedCommand(line) == .newGame
+    default: false
+    }
   }
 
   /// Whether games wait for a check of the sign-in: a signed-in player's on this computer.

@@ -351,7 +351,8 @@ struct NewGameTests {
     await form.finish()
   }
 
-  /// Play again, or `n`, after a finished game is another game: it waits for the check too.
+  /// Play again, `n` or `new` typed after a finished game is another game: it waits for the
+  /// check too.
   @Test
   func anotherGameAfterAFinishedOneWaitsForTheSignInCheck() async throws {
     let session = Session(accountID: 1, userName: "ada", token: "t")
@@ -369,7 +370,7 @@ struct NewGameTests {
         engine: .unimplemented, clock: .immediate, random: .unimplemented,
         database: InMemoryDatabase().client, accounts: accounts)
     }
-    for view in [GameFeature.Action.View.playAgainTapped, .newGameTapped] {
+    for view in [GameFeature.Action.View.playAgainTapped, .newGameTapped, .lineTyped(" NEW ")] {
       await store.send(.game(.view(view)))
       await store.receive(.sessionChecked(.ended, then: .again))
       await store.receive(.delegate(.didEndSession(store.state.endedSessionSentence)))
