@@ -113,7 +113,7 @@ extension Difficulty {
     let board = "\(rows)×\(columns) with \(k) in a row"
     if firstPlayerWins(rows: rows, columns: columns, k: k) {
       return "On \(board) the first player wins with perfect play, so the computer cannot "
-        + "promise never to lose when it plays O; it plays its strongest."
+        + "promise never to lose when it moves second; it plays its strongest."
     }
     return "On \(board) the computer plays its strongest, but cannot prove every position "
       + "within a move's time, so it cannot promise never to lose."

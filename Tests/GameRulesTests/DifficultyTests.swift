@@ -35,7 +35,7 @@ struct DifficultyNameTests {
     let gomoku = try #require(Difficulty.strongestReason(rows: 15, columns: 15, k: 5))
     #expect(gomoku.contains("15×15 with 5 in a row the first player wins with perfect play"))
     // The first player's win is no reason the computer could lose when it moves first.
-    #expect(gomoku.contains("cannot promise never to lose when it plays O"))
+    #expect(gomoku.contains("cannot promise never to lose when it moves second"))
     let large = try #require(Difficulty.strongestReason(rows: 10, columns: 10, k: 6))
     #expect(large.contains("cannot prove every position"))
   }
