@@ -98,7 +98,7 @@ final class Accounts: Sendable {
         challenges.withLock { _ = $0.removeValue(forKey: request.token) }
         throw .twoFactorState(
           "The account's password or two-factor was changed by another program after the "
-            + "password was checked; go back and sign in again.")
+            + "password was checked; sign in again.")
       }
       guard try accepts(code, secret: challenge.secret, accountID: challenge.accountID) else {
         throw .invalidCode

@@ -268,7 +268,7 @@ struct TwoFactorRaceTests {
     }
     let refusal = AuthenticationError.twoFactorState(
       "The account's password or two-factor was changed by another program after the "
-        + "password was checked; go back and sign in again.")
+        + "password was checked; sign in again.")
     // Taken, the code would sign in to a session the change had ended already.
     await #expect(throws: refusal) {
       _ = try await harness.client.verifyTwoFactor(challenge, recoveryCodes[0])
