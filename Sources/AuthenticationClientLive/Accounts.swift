@@ -456,8 +456,8 @@ final class Accounts: Sendable {
 
   // MARK: - Passwords and failures
 
-  /// Checks a password for the user name whose key is `key`, in an attempt (``attempt(_:_:)``)
-  /// that counts it as a failure unless it is right.
+  /// Checks a password for the user name whose key is `key`, in an attempt (``attempt(_:_:)``),
+  /// which counts a failure when it is wrong.
   ///
   /// An unknown user name costs the same work as a known one: its password is checked against
   /// a decoy hash with the parameters new accounts get, in the same steps.
@@ -649,14 +649,16 @@ final class Accounts: Sendable {
   }
 
   /// Runs `body` as one attempt for the user name whose key is `key`: refused while a lock
-  /// holds the name, and otherwise counted as a failure before `body` checks anything.
+  /// holds the name, and otherwise counted in flight until it ends.
   ///
-  /// Counting first holds guesses started at once, by several programs on one database, to
-  /// the same limit as guesses made one after another: each is counted before its slow
-  /// password check, so the sixth finds the name locked. The count stays when `body` throws
-  /// ``AuthenticationError/invalidCredentials`` or ``AuthenticationError/invalidCode``; `body`
-  /// clears the name's failures (``clearFailures(_:)``) once everything is right; any other
-  /// end (a code still to come, a refusal, a storage failure) takes the attempt back.
+  /// Attempts in flight hold guesses started at once, by several programs on one database, to
+  /// the same limit as guesses made one after another: no more start than the failures left
+  /// before the lock (one at a time once the limit is reached), and the others wait for them
+  /// to end, so that the sixth wrong guess finds the name locked while right ones made at once
+  /// all get in. The attempt fails (counted) when `body` throws
+  /// ``AuthenticationError/invalidCredentials`` or ``AuthenticationError/invalidCode``;
+  /// `body` clears the name's failures (``clearFailures(_:)``) once everything is right; any
+  /// other end (a code still to come, a refusal, a storage failure) counts nothing.
   private func attempt<Result>(
     key: String, _ body: (Attempt) throws(AuthenticationError) -> Result
   ) throws(AuthenticationError) -> Result {
@@ -665,80 +667,113 @@ final class Accounts: Sendable {
     do {
       result = try body(attempt)
     } catch {
-      if error != .invalidCredentials, error != .invalidCode { try? withdraw(attempt) }
+      if error == .invalidCredentials || error == .invalidCode {
+        try fail(attempt)
+      } else {
+        try? end(attempt)
+      }
       throw error
     }
-    try withdraw(attempt)
+    try end(attempt)
     return result
   }
 
-  /// Counts an attempt as a failure, unless a lock holds the name.
+  /// Starts an attempt, once no lock holds the name and no more attempts are in flight than
+  /// failures are left before the lock; waits meanwhile.
   private func admit(_ key: String) throws(AuthenticationError) -> Attempt {
+    let waitingSince = ContinuousClock.now
+    while true {
+      switch try tryToAdmit(key) {
+      case .locked(let seconds): throw .lockedOut(retryAfterSeconds: seconds)
+      case .admitted(let id): return Attempt(key: key, id: id)
+      case .busy:
+        // Attempts of a program killed mid-check are given up after their lifetime; a clock
+        // held still (a test's) would otherwise keep them for ever.
+        guard ContinuousClock.now - waitingSince < .milliseconds(Lockout.attemptLifetime) else {
+          throw .lockedOut(retryAfterSeconds: Int(Lockout.attemptLifetime / 1_000))
+        }
+        usleep(10_000)
+      }
+    }
+  }
+
+  private func tryToAdmit(_ key: String) throws(AuthenticationError) -> Admission {
     let time = now()
-    let admission = try storage { database throws(SQLiteError) -> Admission in
+    return try storage { database throws(SQLiteError) -> Admission in
       try database.transaction { () throws(SQLiteError) -> Admission in
-        var previous: Int64?
+        // Attempts older than their lifetime (or dated after now: the clock was set back) are
+        // of programs that ended without ending them.
+        try database.run(
+          """
+          DELETE FROM sign_in_attempts
+          WHERE user_key = ? AND started_at NOT BETWEEN ? AND ?
+          """, .text(key), SQLiteValue(time - Lockout.attemptLifetime), SQLiteValue(time))
+        var failures = 0
         if let row = try database.query(
           "SELECT failures, last_failure_at FROM sign_in_failures WHERE user_key = ?", .text(key)
         ).first {
-          let failures: Int = try row.get(0)
+          failures = try row.get(0)
           let lastFailureAt: Int64 = try row.get(1)
-          // The clock was set back since: the failure counts from now, once, so that the wait
-          // neither grows by the step back nor lasts until the clock catches up.
-          previous = min(lastFailureAt, time)
+          if lastFailureAt > time {
+            // The clock was set back since: the failure counts from now, once, so that the
+            // wait neither grows by the step back nor lasts until the clock catches up.
+            try database.run(
+              "UPDATE sign_in_failures SET last_failure_at = ? WHERE user_key = ?",
+              SQLiteValue(time), .text(key))
+          }
           if let seconds = Lockout.secondsLeft(
             failures: failures, lastFailureAt: min(lastFailureAt, time), now: time)
           {
-            if lastFailureAt > time {
-              try database.run(
-                "UPDATE sign_in_failures SET last_failure_at = ? WHERE user_key = ?",
-                SQLiteValue(time), .text(key))
-            }
             return .locked(retryAfterSeconds: seconds)
           }
         }
+        let inFlight: Int =
+          try database.query(
+            "SELECT count(*) FROM sign_in_attempts WHERE user_key = ?", .text(key)
+          ).first?.get(0) ?? 0
+        guard inFlight < max(1, Lockout.freeFailures - failures) else { return .busy }
+        try database.run(
+          "INSERT INTO sign_in_attempts (user_key, started_at) VALUES (?, ?)", .text(key),
+          SQLiteValue(time))
+        return .admitted(id: Int64(database.lastInsertRowID))
+      }
+    }
+  }
+
+  /// Ends an attempt that was not a failure.
+  private func end(_ attempt: Attempt) throws(AuthenticationError) {
+    guard !attempt.isSettled else { return }
+    attempt.isSettled = true
+    try storage { database throws(SQLiteError) in
+      try database.run("DELETE FROM sign_in_attempts WHERE id = ?", SQLiteValue(attempt.id))
+    }
+  }
+
+  /// Ends an attempt as a failure, counted towards the lock.
+  private func fail(_ attempt: Attempt) throws(AuthenticationError) {
+    attempt.isSettled = true
+    let time = now()
+    try storage { database throws(SQLiteError) in
+      try database.transaction { () throws(SQLiteError) in
+        try database.run("DELETE FROM sign_in_attempts WHERE id = ?", SQLiteValue(attempt.id))
         try database.run(
           """
           INSERT INTO sign_in_failures (user_key, failures, last_failure_at) VALUES (?, 1, ?)
           ON CONFLICT (user_key) DO UPDATE
           SET failures = failures + 1, last_failure_at = excluded.last_failure_at
-          """, .text(key), SQLiteValue(time))
-        return .admitted(previousFailureAt: previous)
-      }
-    }
-    switch admission {
-    case .locked(let seconds): throw .lockedOut(retryAfterSeconds: seconds)
-    case .admitted(let previous):
-      return Attempt(key: key, countedAt: time, previousFailureAt: previous)
-    }
-  }
-
-  /// Takes back an attempt that turned out not to be a failure, and the time it was counted
-  /// at, unless a failure counted since has replaced it.
-  private func withdraw(_ attempt: Attempt) throws(AuthenticationError) {
-    guard !attempt.isSettled else { return }
-    attempt.isSettled = true
-    try storage { database throws(SQLiteError) in
-      try database.transaction { () throws(SQLiteError) in
-        try database.run(
-          """
-          UPDATE sign_in_failures SET failures = failures - 1,
-            last_failure_at = CASE WHEN last_failure_at = ?2
-              THEN coalesce(?3, last_failure_at) ELSE last_failure_at END
-          WHERE user_key = ?1
-          """, .text(attempt.key), SQLiteValue(attempt.countedAt),
-          attempt.previousFailureAt.map { SQLiteValue($0) } ?? .null)
-        try database.run(
-          "DELETE FROM sign_in_failures WHERE user_key = ? AND failures <= 0", .text(attempt.key))
+          """, .text(attempt.key), SQLiteValue(time))
       }
     }
   }
 
-  /// Forgets the name's failures: the attempt proved the owner.
+  /// Ends an attempt that proved the owner, and forgets the name's failures.
   private func clearFailures(_ attempt: Attempt) throws(AuthenticationError) {
     attempt.isSettled = true
     try storage { database throws(SQLiteError) in
-      try database.run("DELETE FROM sign_in_failures WHERE user_key = ?", .text(attempt.key))
+      try database.transaction { () throws(SQLiteError) in
+        try database.run("DELETE FROM sign_in_attempts WHERE id = ?", SQLiteValue(attempt.id))
+        try database.run("DELETE FROM sign_in_failures WHERE user_key = ?", .text(attempt.key))
+      }
     }
   }
 
@@ -946,28 +981,27 @@ private struct Enrolment: Sendable {
   let expiresAt: Int64
 }
 
-/// An attempt counted as a failure before it was checked.
+/// An attempt in flight, until it ends.
 private final class Attempt {
   /// The user name's key.
   let key: String
-  /// When it was counted, on the accounts' clock.
-  let countedAt: Int64
-  /// When the name's last failure before it was counted, if there was one.
-  let previousFailureAt: Int64?
-  /// Whether it was taken back, or the name's failures cleared.
+  /// Its row in `sign_in_attempts`.
+  let id: Int64
+  /// Whether it has ended.
   var isSettled = false
 
-  init(key: String, countedAt: Int64, previousFailureAt: Int64?) {
+  init(key: String, id: Int64) {
     self.key = key
-    self.countedAt = countedAt
-    self.previousFailureAt = previousFailureAt
+    self.id = id
   }
 }
 
-/// Whether an attempt may go ahead.
+/// Whether an attempt may start.
 private enum Admission {
   case locked(retryAfterSeconds: Int)
-  case admitted(previousFailureAt: Int64?)
+  /// Attempts in flight already use the failures left before the lock: wait for them.
+  case busy
+  case admitted(id: Int64)
 }
 
 /// An account's password hash and sealed two-factor secret as stored.

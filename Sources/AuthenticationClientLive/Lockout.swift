@@ -13,6 +13,10 @@ enum Lockout {
   /// The longest wait in milliseconds.
   static let longestDelay: Int64 = 3_600_000
 
+  /// How long an attempt may stay in flight, in milliseconds, before it is taken for one of a
+  /// program that died in the middle: far longer than any password check takes.
+  static let attemptLifetime: Int64 = 30_000
+
   /// The wait after `failures` failures, in milliseconds.
   static func delay(afterFailures failures: Int) -> Int64 {
     guard failures >= freeFailures else { return 0 }

@@ -223,6 +223,16 @@ package enum Schema {
       UPDATE finished_game_ids SET highest = max(highest, old.id);
     END;
     """,
+    // Version 8: sign-in attempts in flight, so that attempts started at once by several
+    // programs are held to the failures left before the lock (`Accounts.attempt`).
+    """
+    CREATE TABLE sign_in_attempts (
+      id INTEGER PRIMARY KEY,
+      user_key TEXT NOT NULL,
+      started_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX sign_in_attempts_by_key ON sign_in_attempts(user_key);
+    """,
   ]
 
   /// The id of the next game stored: above every game's, and above every finished game's

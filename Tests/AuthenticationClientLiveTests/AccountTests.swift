@@ -264,9 +264,33 @@ struct LockoutTests {
     _ = try await harness.client.login("bob", "correct horse")
   }
 
+  @Test func attemptsOfProgramsKilledMidCheckCountNothingAndAreGivenUp() async throws {
+    let harness = try Harness()
+    _ = try await harness.client.createAccount("ann", "correct horse")
+    // Five programs were killed while checking ann's password, and one left an attempt dated
+    // after now (the clock was set back since).
+    let now = harness.clock.now
+    try harness.database.withConnection { database throws(SQLiteError) in
+      for startedAt in [now, now, now, now, now, now + 86_400_000] {
+        try database.run(
+          "INSERT INTO sign_in_attempts (user_key, started_at) VALUES ('ann', ?)",
+          SQLiteValue(startedAt))
+      }
+    }
+    // Once their lifetime is over, they no longer hold anyone back, and none was a failure.
+    harness.clock.advance(seconds: 31)
+    guard case .signedIn = try await harness.client.login("ann", "correct horse") else {
+      Issue.record("ann's password alone does not sign her in")
+      return
+    }
+    await failLogins(harness, user: "ann", times: 4)
+    _ = try await harness.client.login("ann", "correct horse")
+  }
+
   @Test func guessesStartedAtOnceByManyProgramsAreHeldToTheSameLimit() async throws {
     // Ten programs over one database guess at once, with a password hash slow enough for their
-    // checks to overlap: each guess is counted before its check, so the sixth finds the lock.
+    // checks to overlap: no more are checked at once than failures are left, so the sixth
+    // finds the lock.
     let folder = try TemporaryFolder()
     let clock = TestClock()
     let programs = try (0..<10).map { _ in

@@ -76,10 +76,12 @@ struct PersistenceTests {
     let client = DatabaseClient.live(database: try LocalDatabase(path: path))
     let database = try Database(path: path)
     #expect(try database.userVersion() == Schema.migrations.count)
-    // Version 5 adds the index of the look-alike forms' table beside those version 3 had.
+    // Versions 5 and 8 add the indexes of the look-alike forms' and the sign-in attempts'
+    // tables beside those version 3 had.
     #expect(
       try database.query(indexesQuery).map(\.values)
-        == [[.text("account_name_forms_by_account"), .text("account_name_forms")]] + indexesBefore)
+        == [[.text("account_name_forms_by_account"), .text("account_name_forms")]] + indexesBefore
+        + [[.text("sign_in_attempts_by_key"), .text("sign_in_attempts")]])
     #expect(try database.query("PRAGMA foreign_key_check").isEmpty)
     for (table, count) in [("games", 1), ("moves", 5), ("online_games", 1), ("online_moves", 5)] {
       let rows = try database.query("SELECT COUNT(*) FROM \(table)")
@@ -108,7 +110,7 @@ struct PersistenceTests {
       tables == [
         "account_name_forms", "accounts", "finished_game_ids", "games", "known_servers", "moves",
         "online_games", "online_moves", "ratings", "recovery_codes", "sessions",
-        "sign_in_failures", "two_factor",
+        "sign_in_attempts", "sign_in_failures", "two_factor",
       ])
   }
 

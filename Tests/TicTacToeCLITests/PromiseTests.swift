@@ -225,6 +225,27 @@ struct CredentialTests {
     #expect(try database.run("stats", "alice", "--json").json()["games"] as? Int == 0)
   }
 
+  /// Eight programs signing alice in at once with her password all get in: attempts in
+  /// flight are no failed attempts, and none is told to wait for a lock that is not there.
+  @Test func rightSignInsInManyProgramsAtOnceAllGetIn() throws {
+    let database = try TemporaryDatabase()
+    // The cost real accounts have: slow enough for the programs' checks to overlap.
+    let realCost = ["TICTACTOE_DATABASE": database.path]
+    let created = try TicTacToeCLITests.run(
+      arguments: ["account", "create", "alice", "--password-stdin"], input: password + "\n",
+      environment: realCost)
+    #expect(created.status == 0, "\(created.error)")
+    let programs = try (0..<8).map { _ in
+      try launch(arguments: ["login", "alice", "--password-stdin"], environment: realCost)
+    }
+    for program in programs {
+      program.input.fileHandleForWriting.write(Data((password + "\n").utf8))
+      try program.input.fileHandleForWriting.close()
+    }
+    let results = programs.map { $0.finish() }
+    #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.error))")
+  }
+
   @Test func aResetRefusedForWantOfYesSpendsNoRecoveryCode() async throws {
     let database = try TemporaryDatabase()
     let alice = try database.createAccount("alice", password: password)
