@@ -193,6 +193,7 @@ package final class ToastOverlay: Element {
 
   isolated deinit {
     if let watchedChildren { g_object_unref(UnsafeMutableRawPointer(watchedChildren)) }
+    if let latest { g_object_unref(UnsafeMutableRawPointer(latest)) }
   }
 
   /// The close buttons of the toasts shown: buttons showing only the close icon (a toast's
@@ -219,11 +220,31 @@ package final class ToastOverlay: Element {
     self.init(Box.column())
   }
 
-  /// Shows `text` for a few seconds; a problem shows before what was waiting.
+  /// The toast shown last, held until the next replaces it.
+  private var latest: OpaquePointer?
+
+  /// The titles of the toasts on screen, for tests.
+  package var titlesShowing: [String] {
+    let content = adw_toast_overlay_get_child(cadw_toast_overlay(widget))
+    return children(of: widget).filter { $0 != content }.flatMap(widgetTree).compactMap {
+      cgtk_label_text($0).map { String(cString: $0) }
+    }.filter { !$0.isEmpty }
+  }
+
+  /// Shows `text` for a few seconds, in place of the toast before: like a status line, the
+  /// overlay says the latest, which would otherwise wait for the one before to time out
+  /// ("2 moves taken back." still showing after Redo had put them back).
   func show(_ text: String, isProblem: Bool = false) {
     // A toast's title is Pango markup in libadwaita 1.2, with no way to turn that off.
     guard let toast = adw_toast_new(markupEscaped(text)) else { return }
     if isProblem { adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH) }
+    if let latest {
+      adw_toast_dismiss(latest)
+      g_object_unref(UnsafeMutableRawPointer(latest))
+    }
+    // The overlay takes the toast; the reference kept here lets the next one dismiss it.
+    g_object_ref(UnsafeMutableRawPointer(toast))
+    latest = toast
     adw_toast_overlay_add_toast(cadw_toast_overlay(widget), toast)
     shown.append(text)
   }

@@ -183,6 +183,27 @@ final class DesktopTests: XCTestCase {
     }
   }
 
+  func testTheLatestToastReplacesTheOneBefore() throws {
+    let preferences = preferences
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let app = AppWindow(
+        application: nil, store: makeStoreInAGameOfAnnAndBob(), preferences: preferences)
+      defer { app.window.destroy() }
+      gtk_window_present(cgtk_window(app.window.widget))
+      let game = try XCTUnwrap(app.gameView)
+      game.cells[1][1].click()
+      pump { game.cells[1][1].accessibleName == "Row 2, column 2, X" }
+      game.undoButton.click()
+      pump { app.toasts.titlesShowing == ["One move taken back."] }
+      XCTAssertEqual(app.toasts.titlesShowing, ["One move taken back."])
+      // Redo's sentence shows at once, not after Undo's has timed out.
+      game.redoButton.click()
+      pump { app.toasts.titlesShowing == ["One move played again."] }
+      XCTAssertEqual(app.toasts.titlesShowing, ["One move played again."])
+    }
+  }
+
   func testAToastsCloseButtonIsNamed() throws {
     let preferences = preferences
     try MainActor.assumeIsolated {
