@@ -73,9 +73,16 @@ def run(binary, arguments, stdin=b"", env=None, timeout=20):
 
 
 def fingerprint(database):
-    """The database file's digest and the files beside it (SQLite's own aside), as a list."""
+    """The database's rows and schema (a digest of its dump) and the files beside it (SQLite's
+    own aside), as a list: a refused input may have started a sign-in attempt and ended it,
+    which writes pages but leaves every row as it was."""
     folder = os.path.dirname(database)
-    digest = hashlib.sha256(open(database, "rb").read()).hexdigest()
+    connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        dump = "\n".join(connection.iterdump())
+    finally:
+        connection.close()
+    digest = hashlib.sha256(dump.encode()).hexdigest()
     return [digest, sorted(n for n in os.listdir(folder) if not n.endswith(("-wal", "-shm")))]
 
 
