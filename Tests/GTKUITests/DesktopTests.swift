@@ -183,17 +183,25 @@ final class DesktopTests: XCTestCase {
     }
   }
 
+  /// The window shown over a game of Ann and Bob, once X's first move, at b2, shows.
+  @MainActor
+  private static func shownWithXAtB2(_ preferences: PreferencesFile) throws -> AppWindow {
+    try requireDisplay()
+    let app = AppWindow(
+      application: nil, store: makeStoreInAGameOfAnnAndBob(), preferences: preferences)
+    gtk_window_present(cgtk_window(app.window.widget))
+    let board = try XCTUnwrap(app.gameView)
+    board.cells[1][1].click()
+    pump { board.cells[1][1].accessibleName == "Row 2, column 2, X" }
+    return app
+  }
+
   func testTheLatestToastReplacesTheOneBefore() throws {
     let preferences = preferences
     try MainActor.assumeIsolated {
-      try requireDisplay()
-      let app = AppWindow(
-        application: nil, store: makeStoreInAGameOfAnnAndBob(), preferences: preferences)
+      let app = try Self.shownWithXAtB2(preferences)
       defer { app.window.destroy() }
-      gtk_window_present(cgtk_window(app.window.widget))
       let game = try XCTUnwrap(app.gameView)
-      game.cells[1][1].click()
-      pump { game.cells[1][1].accessibleName == "Row 2, column 2, X" }
       game.undoButton.click()
       pump { app.toasts.titlesShowing == ["One move taken back."] }
       XCTAssertEqual(app.toasts.titlesShowing, ["One move taken back."])
@@ -207,14 +215,9 @@ final class DesktopTests: XCTestCase {
   func testAToastsCloseButtonIsNamed() throws {
     let preferences = preferences
     try MainActor.assumeIsolated {
-      try requireDisplay()
-      let app = AppWindow(
-        application: nil, store: makeStoreInAGameOfAnnAndBob(), preferences: preferences)
+      let app = try Self.shownWithXAtB2(preferences)
       defer { app.window.destroy() }
-      gtk_window_present(cgtk_window(app.window.widget))
       let board = try XCTUnwrap(app.gameView)
-      board.cells[1][1].click()
-      pump { board.cells[1][1].accessibleName == "Row 2, column 2, X" }
       board.cells[1][1].click()
       XCTAssertEqual(app.toasts.shown, ["b2 is taken."])
       var names: [String?] = []

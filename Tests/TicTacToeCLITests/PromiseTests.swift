@@ -165,6 +165,14 @@ struct CredentialTests {
 
   /// alice with two-factor on and one finished game; returns her TOTP secret.
   private func aliceWithTwoFactor(_ database: TemporaryDatabase) async throws -> [UInt8] {
+    try await aliceWithTwoFactorAndRecoveryCodes(database).secret
+  }
+
+  /// alice with two-factor on and one finished game; returns her TOTP secret and recovery
+  /// codes.
+  private func aliceWithTwoFactorAndRecoveryCodes(
+    _ database: TemporaryDatabase
+  ) async throws -> (secret: [UInt8], recoveryCodes: [String]) {
     let alice = try database.createAccount("alice", password: password)
     try await database.seed([
       try .finished(
@@ -173,7 +181,7 @@ struct CredentialTests {
     ])
     let (enabled, secret) = try database.enableTwoFactor("alice", password: password)
     #expect(enabled.status == 0)
-    return secret
+    return (secret, recoveryCodes(in: enabled.output))
   }
 
   private func nextCode(_ secret: [UInt8]) -> String {
@@ -248,14 +256,8 @@ struct CredentialTests {
 
   @Test func aResetRefusedForWantOfYesSpendsNoRecoveryCode() async throws {
     let database = try TemporaryDatabase()
-    let alice = try database.createAccount("alice", password: password)
-    try await database.seed([
-      try .finished(
-        x: PlayerRecord(name: "alice", accountID: alice), o: PlayerRecord(name: "Bob"),
-        moves: "a1 a2 b1 b2 c1", endedAt: 1_700_000_000_000)
-    ])
-    let (enabled, _) = try database.enableTwoFactor("alice", password: password)
-    let code = try #require(recoveryCodes(in: enabled.output).first)
+    let code = try #require(
+      try await aliceWithTwoFactorAndRecoveryCodes(database).recoveryCodes.first)
     let refused = try database.run(
       "stats", "alice", "--reset", "--password-stdin", "--code", code, input: "\(password)\n")
     #expect(refused.status == 2)
