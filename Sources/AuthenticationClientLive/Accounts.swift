@@ -698,16 +698,19 @@ final class Accounts: Sendable {
   }
 
   private func tryToAdmit(_ key: String) throws(AuthenticationError) -> Admission {
-    let time = now()
-    return try storage { database throws(SQLiteError) -> Admission in
+    try storage { database throws(SQLiteError) -> Admission in
       try database.transaction { () throws(SQLiteError) -> Admission in
-        // Attempts older than their lifetime (or dated after now: the clock was set back) are
-        // of programs that ended without ending them.
+        // Read once the transaction holds the database: an attempt another program began
+        // while this one waited for it is dated no later than now.
+        let time = now()
+        // Attempts older than their lifetime (or dated well after now: the clock was set back)
+        // are of programs that ended without ending them.
         try database.run(
           """
           DELETE FROM sign_in_attempts
           WHERE user_key = ? AND started_at NOT BETWEEN ? AND ?
-          """, .text(key), SQLiteValue(time - Lockout.attemptLifetime), SQLiteValue(time))
+          """, .text(key), SQLiteValue(time - Lockout.attemptLifetime),
+          SQLiteValue(time + Lockout.clockSlack))
         var failures = 0
         if let row = try database.query(
           "SELECT failures, last_failure_at FROM sign_in_failures WHERE user_key = ?", .text(key)

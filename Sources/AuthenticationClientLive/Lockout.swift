@@ -17,6 +17,10 @@ enum Lockout {
   /// program that died in the middle: far longer than any password check takes.
   static let attemptLifetime: Int64 = 30_000
 
+  /// How far after now, in milliseconds, an attempt may be dated before it is taken for one
+  /// begun before the clock was set back: programs read the clock a moment apart.
+  static let clockSlack: Int64 = 5_000
+
   /// The wait after `failures` failures, in milliseconds.
   static func delay(afterFailures failures: Int) -> Int64 {
     guard failures >= freeFailures else { return 0 }

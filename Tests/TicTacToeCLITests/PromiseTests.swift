@@ -233,25 +233,42 @@ struct CredentialTests {
     #expect(try database.run("stats", "alice", "--json").json()["games"] as? Int == 0)
   }
 
-  /// Eight programs signing alice in at once with her password all get in: attempts in
-  /// flight are no failed attempts, and none is told to wait for a lock that is not there.
-  @Test func rightSignInsInManyProgramsAtOnceAllGetIn() throws {
+  /// Programs signing alice in at once, one a password, over a database where her account
+  /// has the cost real accounts have: slow enough for the programs' checks to overlap.
+  private func signInsAtOnce(_ passwords: [String]) throws -> [RunResult] {
     let database = try TemporaryDatabase()
-    // The cost real accounts have: slow enough for the programs' checks to overlap.
     let realCost = ["TICTACTOE_DATABASE": database.path]
     let created = try TicTacToeCLITests.run(
       arguments: ["account", "create", "alice", "--password-stdin"], input: password + "\n",
       environment: realCost)
     #expect(created.status == 0, "\(created.error)")
-    let programs = try (0..<8).map { _ in
-      try launch(arguments: ["login", "alice", "--password-stdin"], environment: realCost)
-    }
-    for program in programs {
-      program.input.fileHandleForWriting.write(Data((password + "\n").utf8))
+    let programs = try passwords.map { typed in
+      let program = try launch(
+        arguments: ["login", "alice", "--password-stdin"], environment: realCost)
+      program.input.fileHandleForWriting.write(Data((typed + "\n").utf8))
       try program.input.fileHandleForWriting.close()
+      return program
     }
-    let results = programs.map { $0.finish() }
+    return programs.map { $0.finish() }
+  }
+
+  /// Eight right sign-ins at once all get in: attempts in flight are no failed attempts, and
+  /// none is told to wait for a lock that is not there.
+  @Test func rightSignInsInManyProgramsAtOnceAllGetIn() throws {
+    let results = try signInsAtOnce(Array(repeating: password, count: 8))
     #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.error))")
+  }
+
+  /// Ten wrong guesses at once are held to the five failures allowed before the wait.
+  @Test func wrongGuessesInManyProgramsAtOnceMeetTheWaitAtTheSixth() throws {
+    let results = try signInsAtOnce((0..<10).map { "wrong horse \($0)" })
+    let errors = results.map(\.error)
+    #expect(
+      errors.filter { $0 == "tictactoe: The user name or password is incorrect.\n" }.count == 5,
+      "\(errors)")
+    #expect(
+      errors.filter { $0 == "tictactoe: Too many failed attempts. Try again in 30 seconds.\n" }
+        .count == 5, "\(errors)")
   }
 
   @Test func aResetRefusedForWantOfYesSpendsNoRecoveryCode() async throws {
