@@ -235,7 +235,8 @@ public final class AppWindow {
     case .screen(.signIn): loginView = LoginView(over: window) { store.send(.login(.view($0))) }
     case .screen(.twoFactor):
       twoFactorView = TwoFactorView { store.send(.login(.twoFactor(.view($0)))) }
-    case .screen(.newGame): newGameView = NewGameView { store.send(.newGame(.view($0))) }
+    case .screen(.newGame):
+      newGameView = NewGameView(over: window) { store.send(.newGame(.view($0))) }
     case .screen(.game):
       gameView = GameView(over: window) { store.send(.newGame(.game(.view($0)))) }
     case .screen(.stats):

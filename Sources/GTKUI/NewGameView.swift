@@ -45,9 +45,16 @@ public final class NewGameView {
   private let playersList: BoxedList
   private let opponentList: BoxedList
   private let onlineList: BoxedList
+  private let send: (NewGame.Action.View) -> Void
+  private let asked: AskedQuestion
+  /// The question asked before the game offered for resume is discarded, while it is asked.
+  package var confirmation: MessageDialog? { asked.dialog }
 
-  /// Creates the screen; `send` receives the player's actions.
-  public init(send: @escaping (NewGame.Action.View) -> Void) {
+  /// Creates the screen over `parent`, which its question is asked over; `send` receives the
+  /// player's actions.
+  public init(over parent: Window? = nil, send: @escaping (NewGame.Action.View) -> Void) {
+    self.send = send
+    asked = AskedQuestion(over: parent)
     Entry.send(
       [xNameEntry: NewGame.Action.View.xNameChanged, oNameEntry: { .oNameChanged($0) }],
       submit: .letsPlayTapped, to: send)
@@ -137,6 +144,26 @@ public final class NewGameView {
     if isOnline { validationLabel.message = nil }
     inviteCodeEntry.text = state.inviteCode
     recoveryCodesButton.isVisible = state.session != nil
+    renderQuestion(state)
+  }
+
+  isolated deinit {
+    confirmation?.onResponse = { _ in }
+    confirmation?.close()
+  }
+
+  /// Asks the core's question before a discard in a dialog while the core asks it.
+  private func renderQuestion(_ state: NewGame.State) {
+    let answers = NewGame.State.discardAnswers
+    let question = state.discardQuestion.map { text in
+      Question(
+        heading: "Discard the unfinished game?", body: text,
+        answers: [("keep", answers.keep, .plain), ("discard", answers.discard, .destructive)],
+        cancel: "keep", preferred: "keep")
+    }
+    asked.render(question) { [send] response in
+      send(response == "discard" ? .discardConfirmed : .discardCancelled)
+    }
   }
 
   /// Puts the keyboard focus on Resume when a game waits, else on Let's play!.

@@ -103,13 +103,25 @@ extension NewGame.State {
   /// The offer to resume, such as `Resume Blob vs Computer (3 moves played)?`; names from the
   /// records are escaped.
   public var resumeMessage: String? {
-    resumableGame.map { record in
-      let moves = record.moves.count
-      return "Resume \(record.x.name.escapingControlCharacters) vs "
-        + "\(record.o.name.escapingControlCharacters) (\(moves) move\(moves == 1 ? "" : "s") "
-        + "played)?"
-    }
+    resumableGame.map { "Resume \(Self.described($0))?" }
   }
+
+  /// The question asked before the game offered for resume is discarded.
+  public var discardQuestion: String? {
+    guard isConfirmingDiscard, let record = resumableGame else { return nil }
+    return "Discard \(Self.described(record))? It cannot be resumed afterwards."
+  }
+
+  /// A game left unfinished, such as `Blob vs Computer (3 moves played)`.
+  private static func described(_ record: GameRecord) -> String {
+    let moves = record.moves.count
+    return "\(record.x.name.escapingControlCharacters) vs "
+      + "\(record.o.name.escapingControlCharacters) (\(moves) move\(moves == 1 ? "" : "s") "
+      + "played)"
+  }
+
+  /// The answers to ``discardQuestion``: discard, or keep the game.
+  public static let discardAnswers = (discard: "Discard", keep: "Keep it")
 
   /// The offer to resume as plain mode asks it, with the answers it takes.
   public var typedResumeQuestion: String? {

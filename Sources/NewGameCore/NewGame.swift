@@ -65,6 +65,8 @@ public struct NewGame: Reducer {
     public var closedGameSentence: String?
     /// The Open games screen, while it is shown.
     public var openGames: OpenGames.State?
+    /// Whether the player is being asked before the game offered for resume is discarded.
+    public var isConfirmingDiscard = false
 
     /// Creates the form, with the signed-in player's name filled in for X.
     public init(signedInName: String? = nil, accountID: Int64? = nil) {
@@ -155,8 +157,12 @@ public struct NewGame: Reducer {
       case letsPlayTapped
       /// Continue the game in progress.
       case resumeTapped
-      /// Leave the game in progress behind.
+      /// Leave the game in progress behind (asked first).
       case discardResumeTapped
+      /// Discard it, answering the question.
+      case discardConfirmed
+      /// Keep it, answering the question.
+      case discardCancelled
       /// A line typed in plain mode: `resume` or `new` answer the offer to resume.
       case lineTyped(String)
       /// Show the stats.
@@ -463,6 +469,17 @@ public struct NewGame: Reducer {
 
     case .discardResumeTapped:
       guard state.resumableGame != nil else { return .none }
+      // A game discarded cannot be resumed: a button beside Resume is asked about first.
+      state.isConfirmingDiscard = true
+      return .none
+
+    case .discardCancelled:
+      state.isConfirmingDiscard = false
+      return .none
+
+    case .discardConfirmed:
+      guard state.isConfirmingDiscard, state.resumableGame != nil else { return .none }
+      state.isConfirmingDiscard = false
       state.resumableGame = nil
       let owner = state.settings.owner
       return .run { [database = gameFeature.database] _ in

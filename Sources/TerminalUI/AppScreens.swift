@@ -227,6 +227,10 @@ public enum AppScreens {
       form.message = state.exitQuestion
       form.messageIsError = false
       form.shortcuts = exitButtons
+    } else if let discard = state.newGameState?.discardQuestion {
+      form.message = discard
+      form.messageIsError = false
+      form.shortcuts = discardButtons
     }
     form.question = question(state)
     return form.frame(width: width, height: height)
@@ -261,6 +265,15 @@ public enum AppScreens {
       switch key {
       case .character("y"), .character("Y"): return .send(.view(.exitConfirmed))
       case .character("n"), .character("N"), .escape: return .send(.view(.exitCancelled))
+      default: return .none
+      }
+    }
+    if state.newGameState?.isConfirmingDiscard == true, state.game == nil {
+      // Keys that press buttons (Enter, Space) keep the game: only y discards it.
+      switch key {
+      case .character("y"), .character("Y"): return .send(.newGame(.view(.discardConfirmed)))
+      case .character("n"), .character("N"), .escape, .enter, .character(" "):
+        return .send(.newGame(.view(.discardCancelled)))
       default: return .none
       }
     }
@@ -335,10 +348,19 @@ public enum AppScreens {
     if let online = state.newGameState?.online, online.isConfirmingResign {
       return online.resignQuestion + " [y] Resign [n] Keep playing"
     }
+    if let discard = state.newGameState?.discardQuestion {
+      let answers = NewGame.State.discardAnswers
+      return discard + " [y] \(answers.discard) [n] \(answers.keep)"
+    }
     return nil
   }
 
   private static let exitButtons = [ScreenButton("y", "Leave"), ScreenButton("n", "Stay")]
+
+  private static let discardButtons = [
+    ScreenButton("y", NewGame.State.discardAnswers.discard),
+    ScreenButton("n", NewGame.State.discardAnswers.keep),
+  ]
 
   /// The keys of the form screens, shown by F1.
   static let formHelp = [

@@ -2,6 +2,7 @@ import AppCore
 import Architecture
 import AuthenticationClient
 import CGTK
+import DatabaseClient
 import Foundation
 import GTKUI
 import GameCore
@@ -43,6 +44,36 @@ final class AppWindowTests: XCTestCase {
       try XCTUnwrap(board.confirmation, "quitting a game in progress asks").respond("quit")
       pump { app.screen == .newGame }
       XCTAssertEqual(app.screen, .newGame)
+    }
+  }
+
+  func testDiscardingTheUnfinishedGameIsAskedFirst() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      let record = GameRecord(
+        x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), moves: [.a1], startedAt: 0)
+      let database = InMemoryDatabase(gamesInProgress: [.guest: record])
+      var state = TicTacToe.State()
+      state.destination = .newGame(NewGame.State())
+      let store = Store(initialState: state) {
+        TicTacToe(
+          authentication: .demo, database: database.client, engine: .firstEmptyCell,
+          clock: .immediate, random: .lowest, thinkingPause: .zero)
+      }
+      store.send(.newGame(.started))
+      let app = AppWindow(application: nil, store: store)
+      defer { app.window.destroy() }
+      let form = try XCTUnwrap(app.newGameView)
+      pump { store.state.newGameState?.resumableGame != nil }
+      form.discardButton.click()
+      try XCTUnwrap(form.confirmation, "Discard asks first").respond("keep")
+      pump { form.confirmation == nil }
+      XCTAssertEqual(store.state.newGameState?.resumableGame, record, "Keep it keeps the game")
+      form.discardButton.click()
+      try XCTUnwrap(form.confirmation).respond("discard")
+      pump { database.gamesInProgress.isEmpty }
+      XCTAssertNil(store.state.newGameState?.resumableGame)
+      XCTAssertTrue(database.gamesInProgress.isEmpty)
     }
   }
 

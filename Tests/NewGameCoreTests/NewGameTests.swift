@@ -536,7 +536,19 @@ struct NewGameTests {
       $0.isLoading = false
       $0.resumableGame = record
     }
-    await store.send(.view(.discardResumeTapped)) { $0.resumableGame = nil }
+    // Asked first; keeping it keeps it.
+    await store.send(.view(.discardResumeTapped)) { $0.isConfirmingDiscard = true }
+    #expect(
+      store.state.discardQuestion
+        == "Discard Blob vs Blob Jr (1 move played)? It cannot be resumed afterwards.")
+    await store.send(.view(.discardCancelled)) { $0.isConfirmingDiscard = false }
+    await store.send(.view(.discardConfirmed))
+    #expect(database.gamesInProgress[.guest] == record)
+    await store.send(.view(.discardResumeTapped)) { $0.isConfirmingDiscard = true }
+    await store.send(.view(.discardConfirmed)) {
+      $0.isConfirmingDiscard = false
+      $0.resumableGame = nil
+    }
     await store.finish()
     #expect(database.gamesInProgress.isEmpty)
   }

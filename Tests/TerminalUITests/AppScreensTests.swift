@@ -469,6 +469,31 @@ struct AppScreensTests {
       ])
   }
 
+  @Test func discardingTheUnfinishedGameIsAskedFirst() {
+    var form = NewGame.State()
+    form.resumableGame = GameRecord(
+      x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), moves: [.a1, .b2],
+      startedAt: 0)
+    form.isConfirmingDiscard = true
+    let state = app(.newGame(form))
+    let text = shown(state).frame.text
+    #expect(text.contains(" Discard Ann vs Bob (2 moves played)? It cannot be resumed afterwards."))
+    #expect(text.hasSuffix(" [y] Discard  [n] Keep it"))
+    // Only y discards: Enter and Space, which press buttons, keep the game, as n and Esc do.
+    #expect(
+      press(.character("y"), .character("x"), .enter, .character(" "), .escape, state: state)
+        == [
+          .send(.newGame(.view(.discardConfirmed))), .none,
+          .send(.newGame(.view(.discardCancelled))), .send(.newGame(.view(.discardCancelled))),
+          .send(.newGame(.view(.discardCancelled))),
+        ])
+    // On a terminal too small, the question still shows first and y still answers it.
+    #expect(shown(state, width: 30, height: 10).frame.text.hasPrefix("Discard Ann vs Bob"))
+    #expect(
+      press(.character("y"), state: state, width: 30, height: 10)
+        == [.send(.newGame(.view(.discardConfirmed)))])
+  }
+
   @Test func gameKeysReachTheGameFeature() throws {
     let state = try inGame()
     #expect(state.screen == .game)
