@@ -157,7 +157,7 @@ public final class NewGameView {
     let answers = NewGame.State.discardAnswers
     let question = state.discardQuestion.map { text in
       Question(
-        heading: "Discard the unfinished game?", body: text,
+        heading: NewGame.State.discardHeading, body: text,
         answers: [("keep", answers.keep, .plain), ("discard", answers.discard, .destructive)],
         cancel: "keep", preferred: "keep")
     }

@@ -120,6 +120,9 @@ extension NewGame.State {
       + "played)"
   }
 
+  /// The heading of ``discardQuestion`` where a dialog asks it.
+  public static let discardHeading = "Discard the unfinished game?"
+
   /// The answers to ``discardQuestion``: discard, or keep the game.
   public static let discardAnswers = (discard: "Discard", keep: "Keep it")
 
