@@ -59,11 +59,6 @@ public final class GameView {
     }
   }
 
-  isolated deinit {
-    confirmation?.onResponse = { _ in }
-    confirmation?.close()
-  }
-
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: GameFeature.State) {
     let previous = presented

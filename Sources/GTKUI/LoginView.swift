@@ -99,11 +99,6 @@ public final class LoginView {
     renderTrustQuestion(state)
   }
 
-  isolated deinit {
-    trustDialog?.onResponse = { _ in }
-    trustDialog?.close()
-  }
-
   /// Asks whether to trust a server seen for the first time, while the core asks it.
   private func renderTrustQuestion(_ state: Login.State) {
     let answers = Login.State.trustAnswers

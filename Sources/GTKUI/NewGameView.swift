@@ -147,11 +147,6 @@ public final class NewGameView {
     renderQuestion(state)
   }
 
-  isolated deinit {
-    confirmation?.onResponse = { _ in }
-    confirmation?.close()
-  }
-
   /// Asks the core's question before a discard in a dialog while the core asks it.
   private func renderQuestion(_ state: NewGame.State) {
     let answers = NewGame.State.discardAnswers

@@ -71,11 +71,6 @@ public final class OnlineGameView {
     }
   }
 
-  isolated deinit {
-    confirmation?.onResponse = { _ in }
-    confirmation?.close()
-  }
-
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: OnlineGame.State) {
     let previous = presented

@@ -29,11 +29,6 @@ public final class RecoveryCodesView {
       newCodesButton.centered(), width: 420, spacing: 18)
   }
 
-  isolated deinit {
-    confirmation?.onResponse = { _ in }
-    confirmation?.close()
-  }
-
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: RecoveryCodes.State) {
     spinner.isSpinning = state.isRequestInFlight

@@ -121,11 +121,6 @@ public final class StatsView {
     root = Box.column(spacing: 0, serverColumn, spinner.centered(), emptyPage, scrolled)
   }
 
-  isolated deinit {
-    confirmation?.onResponse = { _ in }
-    confirmation?.close()
-  }
-
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: StatsFeature.State) {
     spinner.isSpinning = state.isLoading

@@ -560,6 +560,12 @@ package final class AskedQuestion {
   /// Asks over `parent`.
   init(over parent: Window?) { self.parent = parent }
 
+  /// Closes the dialog left open, unanswered, when the view that asks goes.
+  isolated deinit {
+    dialog?.onResponse = { _ in }
+    dialog?.close()
+  }
+
   /// Shows `question` while it is not `nil`; `answer` receives the id of the answer chosen.
   func render(_ question: Question?, answer: @escaping (String) -> Void) {
     guard let question else {

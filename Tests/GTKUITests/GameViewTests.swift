@@ -226,6 +226,22 @@ final class GameViewTests: XCTestCase {
     }
   }
 
+  func testADialogLeftOpenClosesUnansweredWhenItsViewGoes() throws {
+    try MainActor.assumeIsolated {
+      try requireDisplay()
+      var sent: [GameFeature.Action.View] = []
+      var asking = try game(.hotSeat, moves: ["b2"])
+      asking.phase = .confirming(.quit)
+      var view: GameView? = GameView { sent.append($0) }
+      view?.render(asking)
+      let dialog = try XCTUnwrap(view?.confirmation)
+      XCTAssertTrue(dialog.isVisible)
+      view = nil
+      XCTAssertFalse(dialog.isVisible, "the view went: its dialog closed")
+      XCTAssertEqual(sent, [], "closing it answers nothing")
+    }
+  }
+
   func testBoardGrowsToTheGameSize() throws {
     try MainActor.assumeIsolated {
       try requireDisplay()
