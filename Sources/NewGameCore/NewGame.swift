@@ -216,6 +216,8 @@ public struct NewGame: Reducer {
       case resume
       /// Another game on the Game screen, once the last is over.
       case again
+      /// Not a game: the game offered for resume is discarded, which only its account may do.
+      case discard
     }
   }
 
@@ -480,12 +482,7 @@ public struct NewGame: Reducer {
     case .discardConfirmed:
       guard state.isConfirmingDiscard, state.resumableGame != nil else { return .none }
       state.isConfirmingDiscard = false
-      state.resumableGame = nil
-      let owner = state.settings.owner
-      return .run { [database = gameFeature.database] _ in
-        // Failing to forget it only means it is offered again next time.
-        try? await database.clearGameInProgress(owner)
-      }
+      return begin(&state, .discard)
 
     case .lineTyped(let line):
       guard state.resumableGame != nil else { return .none }
@@ -611,6 +608,14 @@ public struct NewGame: Reducer {
       let effect = gameFeature.reduce(into: &game, action: .view(.playAgainTapped))
       state.game = game
       return effect.map(Action.game)
+    case .discard:
+      guard state.resumableGame != nil else { return .none }
+      state.resumableGame = nil
+      let owner = state.settings.owner
+      return .run { [database = gameFeature.database] _ in
+        // Failing to forget it only means it is offered again next time.
+        try? await database.clearGameInProgress(owner)
+      }
     }
   }
 

@@ -379,6 +379,42 @@ struct NewGameTests {
     await store.finish()
   }
 
+  /// Discarding the account's unfinished game is the account's to do: once its sign-in has
+  /// ended (another program changed the password), the game is kept and Sign in comes back.
+  @Test
+  func discardWaitsForTheSignInCheck() async throws {
+    let record = GameRecord(
+      x: PlayerRecord(name: "ada", accountID: 1), o: PlayerRecord(name: "Bob"),
+      moves: [.a1], startedAt: TestClock.epoch - 60_000)
+    let session = Session(accountID: 1, userName: "ada", token: "t")
+    let database = InMemoryDatabase(gamesInProgress: [.account(1): record])
+    let holds = Mutex(false)
+    var accounts = AuthenticationClient.unimplemented
+    accounts.checkSession = { _ in
+      guard holds.withLock({ $0 }) else { throw AuthenticationError.notSignedIn }
+    }
+    var state = NewGame.State(session: session)
+    (state.resumableGame, state.isConfirmingDiscard) = (record, true)
+    let store = TestStore(initialState: state) {
+      NewGame(
+        engine: .unimplemented, clock: .immediate, random: .unimplemented,
+        database: database.client, accounts: accounts)
+    }
+    await store.send(.view(.discardConfirmed)) { $0.isConfirmingDiscard = false }
+    await store.receive(.sessionChecked(.ended, then: .discard))
+    await store.receive(.delegate(.didEndSession(store.state.endedSessionSentence)))
+    await store.finish()
+    #expect(store.state.resumableGame == record)
+    #expect(database.gamesInProgress[.account(1)] == record, "the game is kept")
+
+    holds.withLock { $0 = true }
+    await store.send(.view(.discardResumeTapped)) { $0.isConfirmingDiscard = true }
+    await store.send(.view(.discardConfirmed)) { $0.isConfirmingDiscard = false }
+    await store.receive(.sessionChecked(.holds, then: .discard)) { $0.resumableGame = nil }
+    await store.finish()
+    #expect(database.gamesInProgress.isEmpty)
+  }
+
   /// A saved game whose moves cannot be played again is kept and offered again; nothing starts
   /// in its place unless the player asks for a new game.
   @Test
