@@ -286,15 +286,19 @@ struct NewGameTests {
     #expect(database.gamesInProgress[.account(1)]?.moves == [.a1, .b2, .c3, .c1])
   }
 
+  /// ada's unfinished game against Bob, saved a minute ago.
+  private static let adasGame = GameRecord(
+    x: PlayerRecord(name: "ada", accountID: 1), o: PlayerRecord(name: "Bob"),
+    moves: [.a1], startedAt: TestClock.epoch - 60_000)
+  /// ada's sign-in on this computer.
+  private static let adasSession = Session(accountID: 1, userName: "ada", token: "t")
+
   /// Each game on this computer begins once the signed-in player's sign-in is found to hold;
   /// one that has ended (another program changed the password) or cannot be checked plays
   /// nothing.
   @Test
   func theSignInIsCheckedBeforeAGameBegins() async throws {
-    let record = GameRecord(
-      x: PlayerRecord(name: "ada", accountID: 1), o: PlayerRecord(name: "Bob"),
-      moves: [.a1], startedAt: TestClock.epoch - 60_000)
-    let session = Session(accountID: 1, userName: "ada", token: "t")
+    let (record, session) = (Self.adasGame, Self.adasSession)
     let checks = Mutex<[Session]>([])
     var accounts = AuthenticationClient.unimplemented
     accounts.checkSession = { session in checks.withLock { $0.append(session) } }
@@ -355,7 +359,7 @@ struct NewGameTests {
   /// check too.
   @Test
   func anotherGameAfterAFinishedOneWaitsForTheSignInCheck() async throws {
-    let session = Session(accountID: 1, userName: "ada", token: "t")
+    let session = Self.adasSession
     var accounts = AuthenticationClient.unimplemented
     accounts.checkSession = { _ in throw AuthenticationError.notSignedIn }
     var state = NewGame.State(session: session)
@@ -383,10 +387,7 @@ struct NewGameTests {
   /// ended (another program changed the password), the game is kept and Sign in comes back.
   @Test
   func discardWaitsForTheSignInCheck() async throws {
-    let record = GameRecord(
-      x: PlayerRecord(name: "ada", accountID: 1), o: PlayerRecord(name: "Bob"),
-      moves: [.a1], startedAt: TestClock.epoch - 60_000)
-    let session = Session(accountID: 1, userName: "ada", token: "t")
+    let (record, session) = (Self.adasGame, Self.adasSession)
     let database = InMemoryDatabase(gamesInProgress: [.account(1): record])
     let holds = Mutex(false)
     var accounts = AuthenticationClient.unimplemented
