@@ -123,6 +123,21 @@ public struct TwoFactorEnrolment: Equatable, Sendable {
     self.secret = secret
     self.uri = uri
   }
+
+  /// Whether an authenticator app could take it: a secret of 16 to 128 base32 characters
+  /// (A–Z, 2–7), and an `otpauth://totp/` URI of printable ASCII that carries that secret.
+  /// One that came from elsewhere (a server) is shown only if it is.
+  public var isUsable: Bool {
+    let base32 = secret.unicodeScalars.allSatisfy {
+      ("A"..."Z").contains($0) || ("2"..."7").contains($0)
+    }
+    guard base32, (16...128).contains(secret.unicodeScalars.count),
+      uri.hasPrefix("otpauth://totp/"),
+      uri.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }),
+      let query = uri.split(separator: "?", maxSplits: 1).dropFirst().first
+    else { return false }
+    return query.split(separator: "&").contains { $0 == "secret=\(secret)" }
+  }
 }
 
 /// An account as listed.

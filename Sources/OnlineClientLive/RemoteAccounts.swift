@@ -120,14 +120,20 @@ extension AuthenticationClient {
           case .twoFactorSecret(let secret, let uri) = try await answer(
             session, .beginTwoFactor(userName: userName, password: password))
         else { throw unexpected(session) }
-        return TwoFactorEnrolment(secret: secret, uri: uri)
+        let enrolment = TwoFactorEnrolment(secret: secret, uri: uri)
+        guard enrolment.isUsable else {
+          throw AuthenticationError.storage(
+            "The server at \(session.address) sent a two-factor secret no authenticator app "
+              + "could take, so it is not shown; two-factor stays off.")
+        }
+        return enrolment
       },
       confirmTwoFactor: { userName, code in
         guard
           case .recoveryCodes(let codes) = try await answer(
             session, .confirmTwoFactor(userName: userName, code: code))
         else { throw unexpected(session) }
-        return codes
+        return try recoveryCodes(codes, session)
       },
       disableTwoFactor: { credentials in
         try await accepted(
@@ -144,7 +150,7 @@ extension AuthenticationClient {
       regenerateRecoveryCodes: { _ in
         guard case .recoveryCodes(let codes) = try await answer(session, .regenerateRecoveryCodes)
         else { throw unexpected(session) }
-        return codes
+        return try recoveryCodes(codes, session)
       },
       checkSession: { _ in
         // Any request for a signed-in player is refused notSignedIn once the server has ended
@@ -185,6 +191,18 @@ private func signedIn(_ session: RemoteSession, asked: String, _ signed: Session
     )
   }
   return signed
+}
+
+/// `codes`, when they can be recovery codes; ones that cannot are not shown.
+private func recoveryCodes(_ codes: [String], _ session: RemoteSession)
+  throws(AuthenticationError) -> [String]
+{
+  guard CodeForm.areRecoveryCodes(codes) else {
+    throw .storage(
+      "The server at \(session.address) sent recovery codes that cannot be real ones, so none "
+        + "is shown.")
+  }
+  return codes
 }
 
 private func unexpected(_ session: RemoteSession) -> AuthenticationError {

@@ -177,7 +177,7 @@ extension CLI {
           client: client)
         let codes = try await calling { try await client.regenerateRecoveryCodes(session) }
         Console.line("New recovery codes for \(session.userName); the old ones no longer work:")
-        for code in codes { Console.line(code) }
+        for code in codes { Console.line(code.escapingControlCharacters) }
       }
     }
   }
@@ -223,8 +223,8 @@ extension CLI {
   ) async throws(CommandFailure) {
     let password = try await calling { try input.password(prompt: "Password for \(user): ") }
     let enrolment = try await calling { try await client.beginTwoFactor(user, password) }
-    Console.line("Secret: \(enrolment.secret)")
-    Console.line("URI: \(enrolment.uri)")
+    Console.line("Secret: \(enrolment.secret.escapingControlCharacters)")
+    Console.line("URI: \(enrolment.uri.escapingControlCharacters)")
     // A person may mistype; a script gets one try.
     let attempts = input.isInteractive ? 3 : 1
     for attempt in 1...attempts {
@@ -243,7 +243,7 @@ extension CLI {
         let recoveryCodes = try await client.confirmTwoFactor(user, code)
         Console.announce("Two-factor is on for \(user).")
         Console.line("Recovery codes, each usable once instead of a code; keep them safe:")
-        for recoveryCode in recoveryCodes { Console.line(recoveryCode) }
+        for recoveryCode in recoveryCodes { Console.line(recoveryCode.escapingControlCharacters) }
         return
       } catch AuthenticationError.invalidCode where attempt < attempts {
         printError(AuthenticationError.invalidCode.message)

@@ -9,6 +9,33 @@ import TestSupport
 import Testing
 
 struct TwoFactorTests {
+  /// A secret or URI no authenticator app could take (control characters, not base32, a URI
+  /// for another secret) is not usable; nor are recovery codes that cannot be real ones.
+  @Test func whatCameFromElsewhereIsShownOnlyIfItCanBeReal() {
+    let secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+    let uri = "otpauth://totp/TicTacToe:ann?secret=\(secret)&issuer=TicTacToe"
+    #expect(TwoFactorEnrolment(secret: secret, uri: uri).isUsable)
+    for (badSecret, badURI) in [
+      ("JBSW\u{1B}[2JY3DPEHPK3PXP", uri), (secret, uri + "\u{1B}]0;t\u{7}"),
+      ("JBSWY3DPEHPK3PX1", "otpauth://totp/a?secret=JBSWY3DPEHPK3PX1"),
+      ("JBSW", "otpauth://totp/a?secret=JBSW"),
+      (secret, "https://example.com/?secret=\(secret)"),
+      (secret, "otpauth://totp/a?secret=JBSWY3DPEHPK3PXP"),
+      (secret, "otpauth://totp/a b?secret=\(secret)"),
+    ] {
+      #expect(
+        !TwoFactorEnrolment(secret: badSecret, uri: badURI).isUsable, "\(badSecret) \(badURI)")
+    }
+    let codes = ["o5l6g-2hyut", "abcde-fghij", "KLMNO PQRST"]
+    #expect(CodeForm.areRecoveryCodes(codes))
+    for bad in [
+      [], ["ab\u{1B}[2Jcd"], ["o5l6g-2hyut", "O5L6G2HYUT"], ["123456"], ["abcde-fghi"],
+      (0..<17).map { "abcde-fghi" + String(UnicodeScalar(UInt8(97 + $0))) },
+    ] {
+      #expect(!CodeForm.areRecoveryCodes(bad), "\(bad)")
+    }
+  }
+
   @Test func enrolmentShowsTheSecretAndURIAndTurnsOnOnlyAfterAValidCode() async throws {
     let harness = try Harness()
     let session = try await harness.client.createAccount("ann", "correct horse")
@@ -32,6 +59,9 @@ struct TwoFactorTests {
     #expect(codes.count == 8)
     #expect(Set(codes).count == 8)
     #expect(codes.allSatisfy { $0.count == 11 && $0.split(separator: "-").count == 2 })
+    // What a client checks before showing what a server sent passes what this computer makes.
+    #expect(enrolment.isUsable)
+    #expect(CodeForm.areRecoveryCodes(codes))
     guard case .twoFactorRequired = try await harness.client.login("ann", "correct horse") else {
       Issue.record("two-factor is not on after confirming")
       return
