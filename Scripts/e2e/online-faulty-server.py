@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Online play against a server that misbehaves: a fake TLS server on a loopback port goes
-silent, answers in text like a web server, sends frames that are not messages, or a version the
-client did not offer, and the client must say so in one sentence and stop (trusting nothing), or count the connection as lost. It also plays a
-fake game to check what the client sends: nothing for a cell off the board, an answer for a
-spectator's typing, and the server's refusal of a join whose input ended after the password.
+silent, answers in text like a web server, sends frames that are not messages, a version the
+client did not offer, or a two-factor secret and recovery codes that cannot be real, and the
+client must say so in one sentence and stop (trusting nothing, showing none of it), or count
+the connection as lost. It also plays a fake game to check what the client sends: nothing for a
+cell off the board, an answer for a spectator's typing, and the server's refusal of a join
+whose input ended after the password.
 
-The timeouts are the client's own: 10 seconds for the greeting, 30 for a request's answer, and
-one ping interval (30 seconds) plus a deadline (30) without a frame during a game; the checks
-run side by side, so the whole run takes about a minute.
+The timeouts are the client's own: 10 seconds for the greeting, 30 for the answer to a request
+or a move, and one ping interval (30 seconds) plus a deadline (30) without a frame during a
+game; the checks run side by side, so the whole run takes about a minute.
 
 Usage: python3 Scripts/e2e/online-faulty-server.py PATH_TO_TICTACTOE
 """
@@ -595,7 +597,74 @@ def two_factor_confirmation_lost():
           f"2fa-enable with the code refused: {status} {err!r}")
 
 
-checks = [two_factor_confirmation_lost, flood_while_watching, records_of_something_else, silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
+def two_factor_lies():
+    """A secret no authenticator app could take, or recovery codes that cannot be real (here
+    with terminal escapes in them), are named and not shown."""
+    secret = "JBSWY3DPEHPK3PXP"
+    uri = "otpauth://totp/tictactoe:bob?secret=" + secret
+    codes = ["abcde-fghij", "ab\x1b[2Jcd-efghi"]
+
+    def script(connection, server, sent_secret, sent_uri):
+        server.read(connection)  # beginTwoFactor
+        connection.sendall(frame(b"\x86" + string(sent_secret) + string(sent_uri)))
+        if server.read(connection) is not None:  # confirmTwoFactor
+            connection.sendall(frame(b"\x87" + struct.pack(">H", len(codes))
+                                     + b"".join(string(code) for code in codes)))
+        hold(connection, server, 10)
+
+    arguments = ["account", "2fa-enable", "bob", "--password-stdin"]
+    for sent_secret, sent_uri, sentence in [
+        ("JBSW\x1b[2JY3DPEHPK3PXP", uri, "sent a two-factor secret no authenticator app could "
+         "take, so it is not shown; two-factor stays off."),
+        (secret, uri + "\x1b]0;t\x07", "sent a two-factor secret no authenticator app could take"),
+        (secret, uri, "sent recovery codes that cannot be real ones, so none is shown."),
+    ]:
+        server = FakeServer(lambda connection, server, sent_secret=sent_secret,
+                            sent_uri=sent_uri: script(connection, server, sent_secret, sent_uri))
+        status, out, err, seconds = client(server, arguments, "correct horse\n123456\n",
+                                           timeout=60)
+        check(status == 1 and f"The server at {server.address} {sentence}" in err
+              and "Two-factor is on" not in out,
+              f"2fa-enable with a lying server: {status} {out!r} {err!r}")
+        check(not has_control_characters(out + err),
+              f"raw control characters reached the terminal: {out!r} {err!r}")
+
+
+def unanswered_move():
+    """A server that answers pings but never the player's move: after 30 seconds the
+    connection counts as lost, as a silent one does, and the client connects again."""
+    def script(connection, server):
+        if not seat(connection, server, [(1, 1)], role=1):
+            return
+        connection.settimeout(120)
+        try:
+            while (payload := read_frame(connection)) is not None:
+                server.received.append(payload)
+                if payload[0] == 0x17:  # ping: pong, with its nonce
+                    connection.sendall(frame(b"\x98" + payload[1:9]))
+                elif payload[0] == 0x14 and server.move_at is None:  # move: no answer
+                    server.move_at = time.time()
+        except (OSError, ssl.SSLError):
+            pass
+
+    server = FakeServer(script)
+    server.move_at = None
+    player = Client(server, player_arguments())
+    player.type("secret\n")
+    check(player.wait_for("bob, place your O") is not None, "the game was not shown")
+    player.type("a1\n")
+    lost = player.wait_for("Lost the connection to the server", timeout=60)
+    player.process.kill()
+    player.process.wait()
+    check(lost is not None and server.move_at is not None,
+          f"a move never answered was waited on for good: {player.lines!r}")
+    if lost and server.move_at:
+        seconds = lost - server.move_at
+        check(29 <= seconds <= 36, f"a move unanswered was given up after {seconds:.1f} s")
+        print(f"a move unanswered counted as a lost connection after {seconds:.1f} s")
+
+
+checks = [two_factor_lies, unanswered_move, two_factor_confirmation_lost, flood_while_watching, records_of_something_else, silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
           oversized_while_playing, impossible_move, cell_off_the_board, spectator_typing,
           join_refused_after_input_ends, silent_mid_game]
 threads = [threading.Thread(target=each) for each in checks]

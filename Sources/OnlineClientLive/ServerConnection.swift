@@ -44,6 +44,8 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   private let fault = Mutex<OnlineFailure?>(nil)
   /// Whether a frame came since the last ping was sent.
   private let heardSincePing = Mutex(true)
+  /// The deadline of the player's move sent last, until the server answers it.
+  private let moveDeadline = Mutex<Int?>(nil)
 
   /// How long a request may wait for its answer.
   public static let deadlineMilliseconds: Int64 = 30_000
@@ -149,10 +151,34 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
     return server
   }
 
-  /// Sends a message.
+  /// Sends a message; a move must be answered (played or refused) within
+  /// ``deadlineMilliseconds``, or the connection is given up as lost, as a request's is.
   public func send(_ message: ClientMessage) {
+    if case .move = message {
+      let timer = deadline(Self.deadlineMilliseconds, answering: "the move")
+      if let earlier = moveDeadline.withLock({ held in
+        defer { held = timer }
+        return held
+      }) {
+        loop.cancel(timer: earlier)
+      }
+    }
     connection.withLock { $0 }?.send(message.encoded())
   }
+
+  /// Lets the move's deadline go once `message` answers the move.
+  private func settleMove(_ message: ServerMessage) {
+    switch message {
+    case .moved, .game, .ended, .cancelled: break
+    case .refused(let refusal) where refusal.request == Self.moveType: break
+    default: return
+    }
+    if let timer = moveDeadline.withLock({ $0.take() }) { loop.cancel(timer: timer) }
+  }
+
+  private static let moveType = ClientMessage.move(
+    code: "", ply: 0, cell: Cell(row: 0, column: 0)
+  ).type
 
   /// The next message, or `nil` once the connection has closed.
   public func next() async -> ServerMessage? {
@@ -230,11 +256,14 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   }
 
   /// Gives the connection up unless the returned timer is cancelled within `milliseconds`.
-  private func deadline(_ milliseconds: Int64) -> Int {
-    loop.after(milliseconds: milliseconds) { [weak self, address] in
+  ///
+  /// - Parameter answering: What the answer is to, where the sentence names it.
+  private func deadline(_ milliseconds: Int64, answering: String? = nil) -> Int {
+    let what = answering.map { " \($0)" } ?? ""
+    return loop.after(milliseconds: milliseconds) { [weak self, address] in
       self?.giveUp(
         OnlineFailure(
-          "The server at \(address) did not answer within \(seconds(milliseconds))."))
+          "The server at \(address) did not answer\(what) within \(seconds(milliseconds))."))
     }
   }
 
@@ -255,8 +284,10 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   public func connection(_ connection: Connection, received payload: [UInt8]) {
     heardSincePing.withLock { $0 = true }
     do {
+      let message = try ServerMessage(decoding: payload)
+      settleMove(message)
       // A server that sends faster than this client reads waits in the socket's buffers.
-      if continuation.yield(.message(try ServerMessage(decoding: payload))) {
+      if continuation.yield(.message(message)) {
         connection.pauseReading()
       }
     } catch {
@@ -302,6 +333,7 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
   public func connectionClosed(_ connection: Connection, reason: CloseReason) {
     if let timer = pinger.withLock({ $0 }) { loop.cancel(timer: timer) }
+    if let timer = moveDeadline.withLock({ $0.take() }) { loop.cancel(timer: timer) }
     // A server that closes during the handshake is most often full (or not this program's).
     let said =
       reason == .closedDuringHandshake
