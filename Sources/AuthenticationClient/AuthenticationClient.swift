@@ -124,9 +124,11 @@ public struct TwoFactorEnrolment: Equatable, Sendable {
     self.uri = uri
   }
 
-  /// Whether an authenticator app could take it: a secret of 16 to 128 base32 characters
-  /// (A–Z, 2–7), and an `otpauth://totp/` URI of printable ASCII that carries that secret.
-  /// One that came from elsewhere (a server) is shown only if it is.
+  /// Whether an authenticator app could take it.
+  ///
+  /// That is a secret of 16 to 128 base32 characters (A–Z, 2–7), and an `otpauth://totp/` URI
+  /// of printable ASCII that carries that secret. One that came from elsewhere (a server) is
+  /// shown only if it is.
   public var isUsable: Bool {
     let base32 = secret.unicodeScalars.allSatisfy {
       ("A"..."Z").contains($0) || ("2"..."7").contains($0)

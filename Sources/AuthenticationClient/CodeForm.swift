@@ -33,9 +33,10 @@ public enum CodeForm {
       && code.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
   }
 
-  /// Whether `codes` can be a set of new recovery codes, as they are shown: 1 to 16 of them,
-  /// each a recovery code (no authenticator app's), none given twice. Codes that came from
-  /// elsewhere (a server) are shown only if they can.
+  /// Whether `codes` can be a set of new recovery codes, as they are shown.
+  ///
+  /// That is 1 to 16 of them, each a recovery code (no authenticator app's), none given twice.
+  /// Codes that came from elsewhere (a server) are shown only if they can.
   public static func areRecoveryCodes(_ codes: [String]) -> Bool {
     let forms = codes.map { recoveryForm(normalized($0)) }
     return (1...16).contains(codes.count) && Set(forms).count == codes.count

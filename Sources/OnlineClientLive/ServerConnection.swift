@@ -257,7 +257,10 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
 
   /// Gives the connection up unless the returned timer is cancelled within `milliseconds`.
   ///
-  /// - Parameter answering: What the answer is to, where the sentence names it.
+  /// - Parameters:
+  ///   - milliseconds: How long the answer may take.
+  ///   - answering: What the answer is to, where the sentence names it.
+  /// - Returns: The timer, to cancel once the answer comes.
   private func deadline(_ milliseconds: Int64, answering: String? = nil) -> Int {
     let what = answering.map { " \($0)" } ?? ""
     return loop.after(milliseconds: milliseconds) { [weak self, address] in
