@@ -47,7 +47,7 @@ public final class AppWindow {
   private let content = Box.column(spacing: 0).expanding()
   private var observation: ObservationToken?
   private var shownPanel: Panel?
-  private var shownToast: Int?
+  private var shownToast: (key: Int, text: String)?
   private var shownClosedGameSentence: String?
   /// How many of the online game's notices have been considered for toasts.
   private var shownNotices = 0
@@ -177,10 +177,16 @@ public final class AppWindow {
     let closed = state.newGameState?.closedGameSentence
     if let closed, closed != shownClosedGameSentence { toasts.show(closed) }
     shownClosedGameSentence = closed
-    guard let toast = state.game?.toast else { return }
-    guard toast.key != shownToast else { return }
-    shownToast = toast.key
-    toasts.show(toast.text, isProblem: toast.isProblem)
+    guard let toast = state.game?.toast else {
+      // The game's sentence no longer holds (the player or the computer moved on): it goes,
+      // as it goes from the status line ("It is not your turn." once it is).
+      if let shown = shownToast { toasts.dismiss(saying: shown.text) }
+      shownToast = nil
+      return
+    }
+    guard toast.key != shownToast?.key else { return }
+    shownToast = toast
+    toasts.show(toast.text)
   }
 
   /// Shows the online game's news as toasts.
@@ -195,7 +201,7 @@ public final class AppWindow {
     if online.notices.count < shownNotices { shownNotices = 0 }
     for notice in online.notices.dropFirst(shownNotices) where Self.isToasted(notice) {
       guard let sentence = online.statusSentence(for: notice) else { continue }
-      toasts.show(sentence, isProblem: online.isProblem(notice))
+      toasts.show(sentence)
     }
     shownNotices = online.notices.count
   }

@@ -138,7 +138,7 @@ public final class StatsView {
     renderQuestion(state)
     if state.errorMessage != shownError {
       shownError = state.errorMessage
-      if let error = state.errorMessage { toasts?.show(error, isProblem: true) }
+      if let error = state.errorMessage { toasts?.show(error) }
     }
   }
 

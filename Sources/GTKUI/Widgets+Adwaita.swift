@@ -193,7 +193,7 @@ package final class ToastOverlay: Element {
 
   isolated deinit {
     if let watchedChildren { g_object_unref(UnsafeMutableRawPointer(watchedChildren)) }
-    if let latest { g_object_unref(UnsafeMutableRawPointer(latest)) }
+    if let current { g_object_unref(UnsafeMutableRawPointer(current)) }
   }
 
   /// The close buttons of the toasts shown: buttons showing only the close icon (a toast's
@@ -220,8 +220,14 @@ package final class ToastOverlay: Element {
     self.init(Box.column())
   }
 
-  /// The toast shown last, held until the next replaces it.
-  private var latest: OpaquePointer?
+  /// The toast on screen, held until it is dismissed: each new sentence takes its place in it.
+  private var current: OpaquePointer?
+  /// The sentences said so far, so that only the latest one's timer dismisses the toast.
+  private var sentences = 0
+  /// The sentence the toast on screen says.
+  private var saying: String?
+  /// How long a toast stays after its latest sentence.
+  package var duration: Duration = .seconds(5)
 
   /// The titles of the toasts on screen, for tests.
   package var titlesShowing: [String] {
@@ -231,22 +237,52 @@ package final class ToastOverlay: Element {
     }.filter { !$0.isEmpty }
   }
 
-  /// Shows `text` for a few seconds, in place of the toast before: like a status line, the
+  /// Shows `text` for `duration`, in place of the sentence before: like a status line, the
   /// overlay says the latest, which would otherwise wait for the one before to time out
   /// ("2 moves taken back." still showing after Redo had put them back).
-  func show(_ text: String, isProblem: Bool = false) {
-    // A toast's title is Pango markup in libadwaita 1.2, with no way to turn that off.
-    guard let toast = adw_toast_new(markupEscaped(text)) else { return }
-    if isProblem { adw_toast_set_priority(toast, ADW_TOAST_PRIORITY_HIGH) }
-    if let latest {
-      adw_toast_dismiss(latest)
-      g_object_unref(UnsafeMutableRawPointer(latest))
-    }
-    // The overlay takes the toast; the reference kept here lets the next one dismiss it.
-    g_object_ref(UnsafeMutableRawPointer(toast))
-    latest = toast
-    adw_toast_overlay_add_toast(cadw_toast_overlay(widget), toast)
+  ///
+  /// The toast on screen takes the new sentence as its title, and is dismissed `duration`
+  /// after the last one. A toast dismissed and another added for each sentence crashed
+  /// libadwaita 1.2 within a second when sentences came 40 ms apart (Undo held down), as each
+  /// replaced one still coming in or going out.
+  package func show(_ text: String) {
     shown.append(text)
+    sentences += 1
+    saying = text
+    // A toast's title is Pango markup in libadwaita 1.2, with no way to turn that off.
+    let title = markupEscaped(text)
+    if let current {
+      adw_toast_set_title(current, title)
+    } else {
+      guard let toast = adw_toast_new(title) else { return }
+      adw_toast_set_timeout(toast, 0)
+      // The overlay holds the toast until it has gone; this reference, until it is dismissed.
+      g_object_ref(UnsafeMutableRawPointer(toast))
+      current = toast
+      connect(UnsafeMutableRawPointer(toast), "dismissed") { [weak self] in
+        self?.forget(toast)
+      }
+      adw_toast_overlay_add_toast(cadw_toast_overlay(widget), toast)
+    }
+    let sentence = sentences
+    Task { [weak self, duration] in
+      try? await Task.sleep(for: duration)
+      guard let self, sentences == sentence, let current else { return }
+      adw_toast_dismiss(current)
+    }
+  }
+
+  /// Dismisses the toast on screen if it says `text`: what it says no longer holds.
+  func dismiss(saying text: String) {
+    guard let current, saying == text else { return }
+    adw_toast_dismiss(current)
+  }
+
+  /// Lets go of `toast` once dismissed, by its close button or after its time.
+  private func forget(_ toast: OpaquePointer) {
+    guard current == toast else { return }
+    current = nil
+    g_object_unref(UnsafeMutableRawPointer(toast))
   }
 }
 

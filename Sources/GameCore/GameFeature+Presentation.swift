@@ -259,13 +259,13 @@ extension GameFeature.State {
   ///
   /// The latest notice (the analysis has a line of its own), or the result once the game is
   /// over. The `key` changes with every new message, so one said twice shows twice.
-  public var toast: (key: Int, text: String, isProblem: Bool)? {
+  public var toast: (key: Int, text: String)? {
     if let notice, notice.kind != .analysis, !isConfirmingQuit, failure == nil {
-      return (notice.number, line(for: notice.kind), notice.kind.isProblem)
+      return (notice.number, line(for: notice.kind))
     }
     if let resultSentence, case .finished(let recordID) = phase {
       // Negative, so it never meets a notice's number.
-      return (-Int(truncatingIfNeeded: recordID) - 1, resultSentence, false)
+      return (-Int(truncatingIfNeeded: recordID) - 1, resultSentence)
     }
     return nil
   }

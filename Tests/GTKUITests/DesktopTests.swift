@@ -196,6 +196,24 @@ final class DesktopTests: XCTestCase {
     return app
   }
 
+  /// "b2 is taken." goes once the player has moved on, as it goes from the status line: a
+  /// toast never stays to contradict the board ("It is not your turn." once it is).
+  func testAToastGoesOnceItsSentenceNoLongerHolds() throws {
+    let preferences = preferences
+    try MainActor.assumeIsolated {
+      let app = try Self.shownWithXAtB2(preferences)
+      defer { app.window.destroy() }
+      let board = try XCTUnwrap(app.gameView)
+      board.cells[1][1].click()
+      pump { app.toasts.titlesShowing == ["b2 is taken."] }
+      XCTAssertEqual(app.toasts.titlesShowing, ["b2 is taken."])
+      board.cells[0][0].click()
+      pump { app.toasts.titlesShowing.isEmpty }
+      XCTAssertEqual(app.toasts.titlesShowing, [], "O played a1: b2 being taken is old news")
+      XCTAssertEqual(board.cells[0][0].accessibleName, "Row 1, column 1, O")
+    }
+  }
+
   func testTheLatestToastReplacesTheOneBefore() throws {
     let preferences = preferences
     try MainActor.assumeIsolated {
@@ -209,6 +227,54 @@ final class DesktopTests: XCTestCase {
       game.redoButton.click()
       pump { app.toasts.titlesShowing == ["One move played again."] }
       XCTAssertEqual(app.toasts.titlesShowing, ["One move played again."])
+    }
+  }
+
+  /// Undo held down (key repeat, 25 presses a second) says "There is no move to undo." each
+  /// time: each toast replaces one still coming in or going out, which must not crash.
+  func testToastsInQuickSuccessionReplaceEachOther() throws {
+    let preferences = preferences
+    try MainActor.assumeIsolated {
+      let app = try Self.shownWithXAtB2(preferences)
+      defer { app.window.destroy() }
+      for index in 0..<40 {
+        app.toasts.show("Toast \(index).")
+        let next = Date().addingTimeInterval(0.04)
+        pump { Date() >= next }
+      }
+      pump { app.toasts.titlesShowing == ["Toast 39."] }
+      XCTAssertEqual(app.toasts.titlesShowing, ["Toast 39."])
+    }
+  }
+
+  /// A toast goes its time after its latest sentence, or when closed; the next sentence then
+  /// comes in a toast of its own.
+  func testAToastGoesAfterItsLatestSentenceOrWhenClosed() throws {
+    let preferences = preferences
+    try MainActor.assumeIsolated {
+      let app = try Self.shownWithXAtB2(preferences)
+      defer { app.window.destroy() }
+      let toasts = app.toasts
+      toasts.duration = .milliseconds(300)
+      toasts.show("First.")
+      let half = Date().addingTimeInterval(0.2)
+      pump { Date() >= half }
+      toasts.show("Second.")
+      let second = Date()
+      pump { toasts.titlesShowing.isEmpty }
+      XCTAssertEqual(toasts.titlesShowing, [])
+      XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(second), 0.3, "timed from the latest")
+      toasts.show("Third.")
+      pump { toasts.titlesShowing == ["Third."] && !toasts.closeButtons.isEmpty }
+      toasts.duration = .seconds(60)
+      toasts.show("Fourth.")
+      let close = try XCTUnwrap(toasts.closeButtons.first)
+      gtk_widget_activate(close)
+      pump { toasts.titlesShowing.isEmpty }
+      XCTAssertEqual(toasts.titlesShowing, [])
+      toasts.show("Fifth.")
+      pump { toasts.titlesShowing == ["Fifth."] }
+      XCTAssertEqual(toasts.titlesShowing, ["Fifth."])
     }
   }
 
