@@ -114,11 +114,26 @@ enum RecordFormatting {
     }
     lines.append("")
     lines += narration.dropFirst(game.moves.count)
-    if !game.board.outcome.isOver { lines.append("The game stopped here.") }
+    if !game.board.outcome.isOver { lines.append(stoppedText(record)) }
     // The narration names the players; whatever the database holds, nothing reaches the
     // terminal unescaped.
     return lines.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false)
       .map { String($0).escapingControlCharacters }.joined(separator: "\n")
+  }
+
+  /// The end of a game its moves did not finish: an online game one player resigned, or left
+  /// and did not come back to in time, which the other won.
+  private static func stoppedText(_ record: GameRecord) -> String {
+    let (winner, loser): (Mark, Mark)
+    switch record.result {
+    case .xWins?: (winner, loser) = (.x, .o)
+    case .oWins?: (winner, loser) = (.o, .x)
+    case .draw?: return "The game stopped here, counted a draw."
+    case nil: return "The game stopped here."
+    }
+    let name = { (mark: Mark) in "\(record.player(mark).name) (\(mark.symbol))" }
+    return "The game stopped here: \(name(winner)) won, as \(name(loser)) resigned or did not "
+      + "come back in time."
   }
 
   /// A timestamp as `2026-11-30 09:08` in local time, or ISO 8601 in UTC.

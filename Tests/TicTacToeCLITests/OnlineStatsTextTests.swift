@@ -1,5 +1,7 @@
+import DatabaseClient
 import GameProtocol
 import GameRules
+import TestSupport
 import Testing
 
 @testable import TicTacToeCLI
@@ -48,3 +50,24 @@ struct OnlineStatsTextTests {
     #expect(json.unicodeScalars.allSatisfy { $0.isPrintable })
   }
 }
+
+/// The replay of a game its moves did not finish says how it ended and who won.
+struct ReplayEndingTests {
+  func replay(_ result: GameResult?) throws -> String {
+    let record = GameRecord(
+      id: 3, x: PlayerRecord(name: "ann"), o: PlayerRecord(name: "b\u{1B}[2Jo"),
+      moves: [.b2, .a1], result: result, startedAt: 0, endedAt: 60_000)
+    return try #require(RecordFormatting.replayText(record))
+  }
+
+  @Test func aResignationOrAForfeitNamesTheWinner() throws {
+    #expect(
+      try replay(.xWins).hasSuffix(
+        "The game stopped here: ann (X) won, as b\\u{1B}[2Jo (O) resigned or did not come back "
+          + "in time."))
+    #expect(try replay(.oWins).contains("b\\u{1B}[2Jo (O) won, as ann (X) resigned"))
+    #expect(try replay(.draw).hasSuffix("The game stopped here, counted a draw."))
+    #expect(try replay(nil).hasSuffix("The game stopped here."))
+  }
+}
+
