@@ -70,4 +70,3 @@ struct ReplayEndingTests {
     #expect(try replay(nil).hasSuffix("The game stopped here."))
   }
 }
-
