@@ -30,6 +30,8 @@ public struct ServerAddress: Hashable, Sendable, CustomStringConvertible {
       }
       guard host.contains(":") else { return nil }
     } else if text.filter({ $0 == ":" }).count > 1 {
+      // A bare IPv6 address: eight groups, or fewer with `::` (`127.0.0.1:7457:1` is none).
+      guard text.contains("::") || text.filter({ $0 == ":" }).count == 7 else { return nil }
       host = Substring(text)
     } else if let colon = text.firstIndex(of: ":") {
       host = text[..<colon]

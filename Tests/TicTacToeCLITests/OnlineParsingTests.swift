@@ -110,7 +110,14 @@ struct OnlineParsingTests {
     #expect(ServerAddress(parsing: "::1") == ServerAddress(host: "::1", port: 7457))
     #expect(ServerAddress(parsing: "[::1]") == ServerAddress(host: "::1", port: 7457))
     #expect(ServerAddress(parsing: "[::1]:9")?.description == "[::1]:9")
-    for bad in ["", ":80", "host:", "host:x", "host:70000", "[::1", "[host]:1", "a b", "h\u{1B}"] {
+    #expect(
+      ServerAddress(parsing: "2001:db8:0:0:0:0:0:1")
+        == ServerAddress(host: "2001:db8:0:0:0:0:0:1", port: 7457))
+    let bad = [
+      "", ":80", "host:", "host:x", "host:70000", "[::1", "[host]:1", "a b", "h\u{1B}",
+      "127.0.0.1:7457:1", "host:1:2",
+    ]
+    for bad in bad {
       #expect(ServerAddress(parsing: bad) == nil, "\(bad)")
     }
     // Port 0 is any free port to a server listening, and no port to connect to.
