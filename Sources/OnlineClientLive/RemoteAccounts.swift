@@ -239,9 +239,6 @@ func authenticationError(for refusal: Refusal, _ address: ServerAddress) -> Auth
     default:
       return .twoFactorState("Two-factor on the server is not in the state this request needs.")
     }
-  case .rateLimited:
-    return .storage(
-      "Too many sign-in attempts from this address; try again in \(refusal.detail) seconds.")
   case .serverError:
     return .storage("The server at \(address) could not complete the request; nothing changed.")
   default:
