@@ -72,8 +72,14 @@ extension GameFeature.State {
     case .inProgress:
       let mark = board.toMove
       let name = shownName(of: mark)
-      return settings.isComputer(mark)
-        ? "\(name) is thinking…" : "\(name), place your \(mark.symbol)"
+      guard settings.isComputer(mark) else { return "\(name), place your \(mark.symbol)" }
+      switch phase {
+      case .confirming, .stopped:
+        // Its move waits for the answer (or for ever): it is not thinking meanwhile.
+        return "\(name)'s turn"
+      case .playing, .thinking, .saving, .finished:
+        return "\(name) is thinking…"
+      }
     }
   }
 

@@ -48,6 +48,9 @@ struct GamePresentationTests {
     #expect(try state([]).title == "Blob, place your X")
     #expect(try state([.a1]).title == "Blob Jr, place your O")
     #expect(try state([.a1], settings: .versusComputer).title == "Computer is thinking…")
+    var asking = try state([.a1], settings: .versusComputer)
+    asking.phase = .confirming(.quit)
+    #expect(asking.title == "Computer's turn", "its move waits for the answer")
     #expect(try state([.a1, .b1, .b2, .c1, .c3]).title == "Winner! Congrats Blob!")
   }
 
