@@ -143,6 +143,9 @@ public struct GameSettings: Equatable, Sendable {
     }
     let people = Mark.allCases.filter { !isComputer($0) }
     for mark in people where old.isComputer(mark) {
+      // A name typed over the computer's is the player's there now.
+      let typed = old.name(of: mark)
+      if !Self.isDefaultName(typed), typed != personName, accountSide != mark { continue }
       setName(personName != nil && accountSide == mark ? personName ?? "" : "", of: mark)
     }
     if let personName, people.contains(accountSide) {

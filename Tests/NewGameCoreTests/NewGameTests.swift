@@ -698,6 +698,15 @@ struct NewGameTests {
     }
   }
 
+  /// A name typed over the computer's stays on that side when a person takes it.
+  @Test
+  func aNameTypedOverTheComputersStaysWhenTwoPeoplePlay() async {
+    let store = newGame(NewGame.State(), clock: TestClock().client)
+    await store.send(.view(.oNameChanged("Zed"))) { $0.settings.oName = "Zed" }
+    await store.send(.view(.modeChanged(.hotSeat))) { $0.settings.mode = .hotSeat }
+    #expect(store.state.settings.oName == "Zed")
+  }
+
   /// Long runs of mode and side changes, signed in and as a guest: nobody is seated twice,
   /// and a typed name stays with a person's side while there is one.
   @Test
