@@ -142,6 +142,13 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
   public init(_ error: any Error, or sentence: String) {
     self = error as? DatabaseError ?? DatabaseError(sentence)
   }
+
+  /// Another program holds the owner's games: it is signed in as the account, or on New game
+  /// or in a game as the guest, whether or not it plays just now.
+  public static let heldByAnotherProgram = DatabaseError(
+    "Another Tic-Tac-Toe holds this player's games just now (signed in as them, or playing as "
+      + "the guest); sign out of it or close it first.",
+    kind: .busy)
 }
 
 /// The game records: finished games, the game in progress, stats and history.

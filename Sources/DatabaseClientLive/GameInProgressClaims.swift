@@ -39,10 +39,6 @@ final class GameInProgressClaims: Sendable {
     }
   }
 
-  /// The sentence for an owner whose game another program plays.
-  static let takenMessage =
-    "Another Tic-Tac-Toe is already playing as this player; sign out of it or close it first."
-
   /// Takes the owner's game in progress for this client, or confirms it holds it already.
   ///
   /// - Throws: ``DatabaseError`` (busy) when another client holds it.
@@ -62,7 +58,7 @@ final class GameInProgressClaims: Sendable {
       }
       guard Self.lock(held.descriptor, key, type: F_WRLCK) == 0 else {
         if errno == EAGAIN || errno == EACCES {
-          throw DatabaseError(Self.takenMessage, kind: .busy)
+          throw DatabaseError.heldByAnotherProgram
         }
         let reason = String(cString: strerror(errno))
         throw DatabaseError(

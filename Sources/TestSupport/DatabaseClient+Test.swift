@@ -91,9 +91,7 @@ public final class InMemoryDatabase: Sendable {
   private func hold(_ owner: RecordOwner, for session: Int) throws {
     try contents.withLock { (contents: inout Contents) throws in
       guard contents.claims[owner] ?? session == session else {
-        throw DatabaseError(
-          "Another Tic-Tac-Toe is already playing as this player; sign out of it or close it first.",
-          kind: .busy)
+        throw DatabaseError.heldByAnotherProgram
       }
       contents.claims[owner] = session
     }

@@ -309,9 +309,7 @@ struct TicTacToeTests {
     await playAsGuest(first)
 
     // Another program, as a guest too: refused with a sentence, and no game can start.
-    let taken = DatabaseError(
-      "Another Tic-Tac-Toe is already playing as this player; sign out of it or close it first.",
-      kind: .busy)
+    let taken = DatabaseError.heldByAnotherProgram
     var state = TicTacToe.State()
     var form = NewGame.State()
     (form.settings.xName, form.settings.oName) = ("Ada", "Bob")

@@ -46,7 +46,7 @@ struct GameInProgressClaimsTests {
       Issue.record("the second session took the guest's game")
     } catch let error as DatabaseError {
       #expect(error.kind == .busy)
-      #expect(error.message == GameInProgressClaims.takenMessage)
+      #expect(error.message == DatabaseError.heldByAnotherProgram.message)
     }
     // Another player's game is free.
     try await second.claimGameInProgress(.account(7))

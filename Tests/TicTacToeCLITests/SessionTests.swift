@@ -95,8 +95,8 @@ struct SessionTests {
     #expect(second.status == 1)
     #expect(
       second.error
-        == "tictactoe: Another Tic-Tac-Toe is already playing as this player; sign out of it or "
-        + "close it first.\n")
+        == "tictactoe: Another Tic-Tac-Toe holds this player's games just now (signed in as them, "
+        + "or playing as the guest); sign out of it or close it first.\n")
     #expect(second.output.isEmpty)
     first.type("a1")
     try await first.waitFor("O plays a1.")
