@@ -2,6 +2,7 @@ public import GameProtocol
 import GameRules
 public import NetworkIO
 public import OnlineClient
+import OnlineCore
 import Synchronization
 import TLS
 
@@ -170,15 +171,11 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   private func settleMove(_ message: ServerMessage) {
     switch message {
     case .moved, .game, .ended, .cancelled: break
-    case .refused(let refusal) where refusal.request == Self.moveType: break
+    case .refused(let refusal) where refusal.request == OnlineGame.moveRequest: break
     default: return
     }
     if let timer = moveDeadline.withLock({ $0.take() }) { loop.cancel(timer: timer) }
   }
-
-  private static let moveType = ClientMessage.move(
-    code: "", ply: 0, cell: Cell(row: 0, column: 0)
-  ).type
 
   /// The next message, or `nil` once the connection has closed.
   public func next() async -> ServerMessage? {
