@@ -147,10 +147,14 @@ extension GameListing {
 }
 
 extension [GameListing] {
-  /// Why a server's list of games cannot be, in one sentence, or `nil` when it can: a code
-  /// that is not an invite code or comes twice, a board that cannot be, more moves than cells,
-  /// or seats and moves that contradict whether the game is open.
+  /// Why a server's list of games cannot be, in one sentence, or `nil` when it can: more games
+  /// than a list holds, a code that is not an invite code or comes twice, a board that cannot
+  /// be, more moves than cells, or seats and moves that contradict whether the game is open.
   public func violation(server: ServerAddress) -> String? {
+    guard count <= ProtocolLimits.maximumListedGames else {
+      return "The server at \(server) listed \(count) games, more than the "
+        + "\(ProtocolLimits.maximumListedGames) a list holds."
+    }
     var codes: Set<String> = []
     for listing in self {
       let code = listing.code.escapingControlCharacters
@@ -220,12 +224,24 @@ public enum OnlineRecords {
   }
 
   /// Why `games` cannot be finished games of `userName`, in one sentence, or `nil` when they
-  /// can: a result the moves do not give, or a game the account did not play.
+  /// can: a result the moves do not give, a game sent twice, played by one account on both
+  /// sides, ended before it began, or that the account did not play.
   public static func violation(
     _ games: [FinishedGame], of userName: String, server: ServerAddress
   ) -> String? {
     if let wrong = games.first(where: { !$0.resultFollowsFromItsMoves }) {
       return "The server at \(server) sent game \(wrong.id) with a result its moves do not give."
+    }
+    var ids: Set<Int64> = []
+    if let twice = games.first(where: { !ids.insert($0.id).inserted }) {
+      return "The server at \(server) sent game \(twice.id) twice."
+    }
+    if let alone = games.first(where: { UserName.key($0.xName) == UserName.key($0.oName) }) {
+      return "The server at \(server) sent game \(alone.id) as played by "
+        + "\(alone.xName.escapingControlCharacters) against themselves."
+    }
+    if let backwards = games.first(where: { $0.endedAt < $0.startedAt }) {
+      return "The server at \(server) sent game \(backwards.id) as ending before it began."
     }
     let key = UserName.key(userName)
     if let stranger = games.first(where: {

@@ -215,6 +215,10 @@ struct GameListingFaultTests {
     for (listings, sentence) in faults {
       #expect(listings.violation(server: server) == said + sentence)
     }
+    let tooMany = Array(repeating: listing(), count: 101)
+    #expect(
+      tooMany.violation(server: server) == said
+        + "listed 101 games, more than the 100 a list holds.")
     #expect(
       [
         listing(isOpen: true, o: nil, moves: 0), listing("XYZ789"),
@@ -294,5 +298,16 @@ struct OnlineRecordsFaultTests {
     #expect(
       OnlineRecords.violation([game(6, winner: nil)], of: "ann", server: server)
         == said + "sent game 6 with a result its moves do not give.")
+    #expect(
+      OnlineRecords.violation([game(7), game(8), game(7)], of: "ann", server: server)
+        == said + "sent game 7 twice.")
+    #expect(
+      OnlineRecords.violation([game(9, o: "ANN")], of: "ann", server: server)
+        == said + "sent game 9 as played by ann against themselves.")
+    var backwards = game(10)
+    (backwards.startedAt, backwards.endedAt) = (5, 4)
+    #expect(
+      OnlineRecords.violation([backwards], of: "ann", server: server)
+        == said + "sent game 10 as ending before it began.")
   }
 }
