@@ -209,7 +209,7 @@ public final class AppWindow {
   private static func isToasted(_ notice: OnlineGame.Notice) -> Bool {
     switch notice {
     case .joined, .refused, .away, .back, .ended, .reconnecting, .retrying, .reconnected,
-      .notConnected, .stopped, .keptPlaying, .notOnline, .digitsNeedTheClassicBoard,
+      .notConnected, .stillSending, .stopped, .keptPlaying, .notOnline, .digitsNeedTheClassicBoard,
       .unknownCommand, .cancelled:
       true
     // The title, the invite code and the board show these; the dialog asks the question; the

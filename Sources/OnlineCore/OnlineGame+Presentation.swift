@@ -60,8 +60,12 @@ extension OnlineGame.State {
       return [.sentence("\(reason.dropLast()); trying again…")]
     case .reconnected:
       return [.sentence("Reconnected to the server.")]
-    case .notConnected:
-      return [.sentence("Not connected to the server just now; the move was not sent.")]
+    case .notConnected(let resigning):
+      let what =
+        resigning ? "the resignation was not sent, and the game goes on" : "the move was not sent"
+      return [.sentence("Not connected to the server just now; \(what).")]
+    case .stillSending:
+      return [.sentence("That did nothing: the last move is still on its way to the server.")]
     case .stopped(let sentence):
       return [.sentence(sentence)]
     case .cancelled(let code):
@@ -214,8 +218,9 @@ extension OnlineGame.State {
   /// show it as one.
   public func isProblem(_ notice: OnlineGame.Notice) -> Bool {
     switch notice {
-    case .refused, .notConnected, .stopped, .answerYesOrNo, .digitsNeedTheClassicBoard,
-      .unknownCommand, .notOnline, .reconnecting, .retrying, .notCancelled:
+    case .refused, .notConnected, .stillSending, .stopped, .answerYesOrNo,
+      .digitsNeedTheClassicBoard, .unknownCommand, .notOnline, .reconnecting, .retrying,
+      .notCancelled:
       return true
     case .created, .shown, .joined, .moved, .away, .back, .ended, .reconnected, .askedToResign,
       .keptPlaying, .help, .board, .inputEnded, .cancelled:
@@ -254,7 +259,7 @@ extension OnlineGame.State {
     case .inputEnded:
       return "Input ended; the seat is held for a while: \(continuing)"
     case .joined, .refused, .away, .back, .reconnecting, .retrying, .reconnected, .notConnected,
-      .stopped, .cancelled, .notCancelled:
+      .stillSending, .stopped, .cancelled, .notCancelled:
       return lines(for: notice).first.flatMap { line in
         if case .sentence(let text) = line { text } else { nil }
       }

@@ -62,8 +62,11 @@ public struct OnlineGame: Reducer {
     case retrying(String)
     /// This client is back.
     case reconnected
-    /// A move was typed while the connection is down; it was not sent.
-    case notConnected
+    /// A move (or, with `resigning`, the resignation) was asked for while the connection is
+    /// down; it was not sent.
+    case notConnected(resigning: Bool = false)
+    /// A move was asked for while the player's last one was still on its way to the server.
+    case stillSending
     /// This client stopped: the reason in one sentence.
     case stopped(String)
     /// The player asked to give up: the question waits for yes or no.
@@ -275,7 +278,10 @@ public struct OnlineGame: Reducer {
       return sending(request(for: state))
 
     case .link(.message(let message)):
-      return receive(message, state: &state)
+      let effect = receive(message, state: &state)
+      // A game that ended (a forfeit, the opponent's resignation) has nothing left to resign.
+      if !state.isResignable { state.isConfirmingResign = false }
+      return effect
 
     case .link(.closed(let reason, let isPermanent)):
       return dropped(reason: reason, isPermanent: isPermanent, state: &state)
@@ -313,7 +319,7 @@ public struct OnlineGame: Reducer {
       case .resignConfirmed:
         state.isConfirmingResign = false
         guard let code = state.code, state.link == .live else {
-          state.notices.append(.notConnected)
+          state.notices.append(.notConnected(resigning: true))
           return .none
         }
         state.hasResigned = true
@@ -434,7 +440,7 @@ public struct OnlineGame: Reducer {
       return .none
     }
     guard let snapshot = state.snapshot, state.link == .live else {
-      state.notices.append(.notConnected)
+      state.notices.append(.notConnected())
       return .none
     }
     guard snapshot.role != nil else {
@@ -455,8 +461,7 @@ public struct OnlineGame: Reducer {
     }
     guard state.pendingMove == nil else {
       // The move on its way gives the turn away; the server would refuse this one.
-      state.notices.append(
-        .refused(Refusal(.notYourTurn, request: Self.moveRequest), cell: cell))
+      state.notices.append(.stillSending)
       return .none
     }
     state.pendingMove = cell

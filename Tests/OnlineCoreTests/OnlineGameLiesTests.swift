@@ -72,17 +72,36 @@ struct OnlineGameLiesTests {
     await store.send(.view(.cellTapped(Self.b2))) { $0.pendingMove = Self.b2 }
     #expect(await link.waitForSent() == [.move(code: code, ply: 0, cell: Self.b2)])
     // A second move before the first is answered is not sent: the turn is gone with the first.
-    await store.send(.view(.cellTapped(Self.a1))) {
-      $0.notices = [
-        .refused(Refusal(.notYourTurn, request: OnlineGame.moveRequest), cell: Self.a1)
-      ]
-    }
+    await store.send(.view(.cellTapped(Self.a1))) { $0.notices = [.stillSending] }
+    #expect(
+      store.state.statusLine
+        == "That did nothing: the last move is still on its way to the server.")
     await store.send(.link(.message(.moved(code: code, ply: 0, cell: Self.b2)))) {
       $0.snapshot?.moves = [Self.b2]
       $0.pendingMove = nil
       $0.notices.append(.moved(ply: 0))
     }
     #expect(link.takeSent().isEmpty)
+    await store.finish()
+  }
+
+  /// The resign question goes when the game ends under it (bob left, or resigned): the end is
+  /// said, and nothing is left to answer.
+  @Test func theResignQuestionGoesWhenTheGameEndsUnderIt() async {
+    let store = annPlayingX(ScriptedLink(), moves: [Self.b2])
+    await store.send(.view(.quitTapped)) {
+      $0.isConfirmingResign = true
+      $0.notices = [.askedToResign]
+    }
+    let end = GameEnd(winner: .x, reason: .forfeit, xRating: 1_216, oRating: 1_184)
+    await store.send(.link(.message(.ended(code: code, end)))) {
+      $0.snapshot?.status = .finished(end)
+      $0.sawTheEnd = true
+      $0.notices.append(.ended(end))
+      $0.link = .closed
+      $0.isConfirmingResign = false
+    }
+    #expect(store.state.statusLine == "bob left; you win.")
     await store.finish()
   }
 

@@ -309,9 +309,22 @@ struct OnlineGameViewTests {
     #expect(
       store.state.connectionLine == "Game ABC234 on example.org:7457 · reconnecting to the server…")
     #expect(store.state.statusIsProblem)
-    await store.send(.view(.cellTapped(b2))) { $0.notices.append(.notConnected) }
+    await store.send(.view(.cellTapped(b2))) { $0.notices.append(.notConnected()) }
     #expect(
       store.state.statusLine == "Not connected to the server just now; the move was not sent.")
+    #expect(link.takeSent().isEmpty)
+    await store.send(.view(.quitTapped)) {
+      $0.isConfirmingResign = true
+      $0.notices.append(.askedToResign)
+    }
+    await store.send(.view(.resignConfirmed)) {
+      $0.isConfirmingResign = false
+      $0.notices.append(.notConnected(resigning: true))
+    }
+    #expect(
+      store.state.statusLine
+        == "Not connected to the server just now; the resignation was not sent, and the game "
+        + "goes on.")
     #expect(link.takeSent().isEmpty)
     // Whether the seat is held is the server's to say: it is not said to be.
     await store.send(.view(.inputEnded)) {
