@@ -159,7 +159,16 @@ public struct StyledLine: Hashable, Sendable, ExpressibleByStringLiteral {
         current = candidate
       } else {
         if !current.isEmpty { lines.append(current) }
-        current = String(word.prefix(columns: width))
+        // A word longer than a line (a fingerprint) goes on over the next lines rather than
+        // losing its end.
+        var rest = word
+        while rest.columns > width {
+          let head = rest.prefix(columns: width)
+          // A character wider than the line is dropped, as the line could not show it.
+          if !head.isEmpty { lines.append(String(head)) }
+          rest = rest.dropFirst(max(1, head.count))
+        }
+        current = String(rest)
       }
     }
     if !current.isEmpty { lines.append(current) }

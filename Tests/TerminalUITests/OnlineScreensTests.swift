@@ -85,6 +85,20 @@ struct OnlineScreensTests {
       ])
   }
 
+  /// The fingerprint to compare is shown whole however narrow the terminal: a word longer than
+  /// a line goes on over the next.
+  @Test func theFingerprintToCompareIsShownWholeOnANarrowTerminal() {
+    var login = Login.State(userName: "ann", server: "example.org")
+    login.trustQuestion = Login.TrustQuestion(
+      address: .example, fingerprint: Array(repeating: 0xab, count: 32), request: .signIn)
+    for width in [50, 60, 71] {
+      let text = shown(app(.login(login)), width: width, height: 22).frame.text
+      let joined = text.split(separator: "\n").map { $0.filter { $0 != " " } }
+        .joined()
+      #expect(joined.contains("SHA256:" + String(repeating: "ab", count: 32)), "\(width)")
+    }
+  }
+
   @Test func aLongRefusalWrapsUnderTheForm() {
     var login = Login.State(server: "example.org")
     login.errorMessage =
