@@ -282,6 +282,9 @@ public enum AppScreens {
       switch key {
       case .character("q"), .character("Q"): return .send(.view(.exitTapped))
       case .character("y"), .character("n"):
+        if state.loginState?.trustQuestion != nil {
+          return .send(.login(.view(key == .character("y") ? .trustConfirmed : .trustCancelled)))
+        }
         if let online = state.newGameState?.online, online.isConfirmingResign {
           return .send(
             .newGame(
@@ -351,6 +354,9 @@ public enum AppScreens {
     if let discard = state.newGameState?.discardQuestion {
       let answers = NewGame.State.discardAnswers
       return discard + " [y] \(answers.discard) [n] \(answers.keep)"
+    }
+    if let trust = state.loginState?.trustQuestionMessage {
+      return trust + " [y] Trust it [n] Do not trust it"
     }
     return nil
   }

@@ -315,4 +315,22 @@ struct OnlineScreensTests {
       AppScreens.handle(.character("y"), state: state, frame: frame, terminal: &terminal)
         == .send(.newGame(.online(.view(.resignConfirmed)))))
   }
+
+  @Test func aTinyTerminalStillAsksAndAnswersTheTrustQuestion() {
+    var login = Login.State(userName: "ann", server: "example.org")
+    login.trustQuestion = Login.TrustQuestion(
+      address: .example, fingerprint: Array(repeating: 0xab, count: 32), request: .signIn)
+    let state = app(.login(login))
+    let (frame, _) = shown(state, width: 30, height: 8)
+    #expect(frame.isTooSmall)
+    #expect(frame.text.contains("example.org:7457 is new"))
+    for (key, view) in [("y", Login.Action.View.trustConfirmed), ("n", .trustCancelled)] {
+      var terminal = AppTerminalState()
+      AppScreens.follow(state, terminal: &terminal)
+      #expect(
+        AppScreens.handle(
+          .character(Character(key)), state: state, frame: frame, terminal: &terminal)
+          == .send(.login(.view(view))))
+    }
+  }
 }
