@@ -414,9 +414,13 @@ public struct NewGame: Reducer {
       return .none
 
     case .online(.delegate(.didQuit)):
+      let sessionEnded = state.online?.hasSessionEnded == true
       state.closedGameSentence = state.online?.closingSentence
       state.online = nil
-      return .none
+      // The server ended the session (a password changed elsewhere): New game would say the
+      // player is signed in, and every game would be refused.
+      guard sessionEnded, !state.isStandalone else { return .none }
+      return .send(.delegate(.didEndSession(OnlineGame.signedOutSentence)))
 
     case .openGames(.delegate(.didChoose(let intent))):
       state.openGames = nil

@@ -125,6 +125,9 @@ public struct OnlineGame: Reducer {
     public var hasBeenLive = false
     /// Whether the player is asked before giving the game up.
     public var isConfirmingResign = false
+    /// Whether the server has ended the player's session (a password or two-factor changed
+    /// elsewhere): leaving the game leads back to Sign in.
+    public var hasSessionEnded = false
     /// Whether this client sent a resignation, so that a game lost by one can be believed.
     public var hasResigned = false
     /// Whether the game ended while this client watched it, so that the ratings the snapshot
@@ -817,6 +820,7 @@ public struct OnlineGame: Reducer {
     // A player the server signed in, refused as not signed in, has had its session ended
     // since, as a password or two-factor changed elsewhere ends every session of the account.
     if refusal.code == .notSignedIn, state.token != nil {
+      state.hasSessionEnded = true
       return stop(OnlineGame.signedOutSentence, state: &state)
     }
     if refusal.request == Self.cancelRequest {

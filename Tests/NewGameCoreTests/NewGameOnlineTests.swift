@@ -118,6 +118,26 @@ struct NewGameOnlineTests {
     #expect(link.closeCount == 1)
   }
 
+  /// A game the server refused because it ended the session (a password changed elsewhere)
+  /// leads back to Sign in once left, rather than to a New game that says "Signed in".
+  @Test func leavingAGameWhoseSessionTheServerEndedLeadsToSignIn() async {
+    var state = NewGame.State(server: .example, session: session)
+    var online = OnlineGame.State(
+      server: .example, intent: .create(GameOptions()), userName: "ann", token: "T0KEN")
+    online.link = .closed
+    online.hasSessionEnded = true
+    state.online = online
+    var client = OnlineClient.unimplemented
+    client.link = { _ in ClosingLink().client }
+    let store = newGame(state, online: client)
+    await store.send(.online(.delegate(.didQuit))) {
+      $0.online = nil
+      $0.closedGameSentence = online.closingSentence
+    }
+    await store.receive(.delegate(.didEndSession(OnlineGame.signedOutSentence)))
+    await store.finish()
+  }
+
   /// Leaving one's waiting game cancels it; the form then says so until the next action.
   @Test
   func theFormSaysThatTheGameLeftWasCancelled() async {

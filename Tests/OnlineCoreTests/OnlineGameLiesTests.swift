@@ -503,6 +503,7 @@ struct OnlineGameLiesTests {
       await store.send(.link(.message(.refused(Refusal(.notSignedIn, request: request))))) {
         $0.link = .closed
         $0.leaving = nil
+        $0.hasSessionEnded = true
         $0.notices = [
           .stopped(
             "The server ended this player's session, as it does when the account's password or "
