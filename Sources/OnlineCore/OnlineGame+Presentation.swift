@@ -115,6 +115,11 @@ extension OnlineGame.State {
     }
     if isCancelled { return "Game cancelled" }
     if leaving != nil { return "Cancelling game \(snapshot.code)…" }
+    if link == .closed, !isOver {
+      // This client stopped (the seat taken over, the server gave up on): whose turn it was
+      // is no longer its to say; the line under the board says why.
+      return "No longer following game \(snapshot.code)"
+    }
     switch snapshot.status {
     case .waiting:
       return "Waiting for an opponent…"

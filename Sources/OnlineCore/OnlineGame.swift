@@ -93,6 +93,12 @@ public struct OnlineGame: Reducer {
     /// The player left their game nobody had joined without the server's word that it is
     /// cancelled: it did not answer in time, or the connection dropped first.
     case notCancelled(code: String)
+
+    /// Whether this is why the client stopped.
+    var isStop: Bool {
+      if case .stopped = self { return true }
+      return false
+    }
   }
 
   /// Why the player leaves a game of theirs that nobody joined, while the server cancels it.
@@ -128,6 +134,8 @@ public struct OnlineGame: Reducer {
     /// Whether the server has ended the player's session (a password or two-factor changed
     /// elsewhere): leaving the game leads back to Sign in.
     public var hasSessionEnded = false
+    /// Whether another client of the account took the player's seat: the game is its now.
+    public var hasLostTheSeat = false
     /// Whether this client sent a resignation, so that a game lost by one can be believed.
     public var hasResigned = false
     /// Whether the game ended while this client watched it, so that the ratings the snapshot
@@ -363,7 +371,7 @@ public struct OnlineGame: Reducer {
 
     case .quitTapped:
       if state.isCancellable, state.link == .live { return cancel(&state, leaving: .quit) }
-      if state.isCancellable, let code = state.code {
+      if state.isCancellable, let code = state.code, !state.hasLostTheSeat {
         // Nothing can reach the server to cancel it: it drops the game after the grace.
         state.notices.append(.notCancelled(code: code))
       }
@@ -440,6 +448,11 @@ public struct OnlineGame: Reducer {
     }
     if state.isOver {
       state.notices.append(.refused(Refusal(.gameOver, request: Self.moveRequest), cell: cell))
+      return .none
+    }
+    if state.link == .closed, let stop = state.notices.last(where: \.isStop) {
+      // This client stopped for good: why, again, rather than "not connected just now".
+      state.notices.append(stop)
       return .none
     }
     guard let snapshot = state.snapshot, state.link == .live else {
@@ -831,6 +844,7 @@ public struct OnlineGame: Reducer {
       // The server is restarting: the drop that follows brings the reconnection.
       return .none
     case .sessionExpired, .seatTakenOver:
+      state.hasLostTheSeat = refusal.code == .seatTakenOver
       return stop(OnlineGame.sentence(for: refusal, code: state.code), state: &state)
     default:
       break

@@ -105,6 +105,22 @@ struct OnlineGameLiesTests {
     await store.finish()
   }
 
+  /// ann's waiting game, its seat taken over by her other client: leaving it says nothing of
+  /// a cancellation, as the game is the other client's now.
+  @Test func leavingAGameWhoseSeatWasTakenOverSaysNothingOfCancelling() async {
+    let store = annPlayingX(ScriptedLink(), o: nil, status: .waiting)
+    let sentence = "This seat was taken over by another connection of the same account."
+    await store.send(.link(.message(.refused(Refusal(.seatTakenOver))))) {
+      $0.link = .closed
+      $0.hasLostTheSeat = true
+      $0.notices = [.stopped(sentence)]
+    }
+    await store.send(.view(.quitTapped))
+    await store.receive(.delegate(.didQuit))
+    #expect(store.state.notices == [.stopped(sentence)])
+    await store.finish()
+  }
+
   @Test func aMoveForAnEmptySeatStopsTheClient() async {
     var state = OnlineGame.State(
       server: server, intent: .watch(code: code), userName: nil, token: nil)

@@ -350,7 +350,14 @@ struct OnlineGameTests {
     await store.send(.link(.message(.refused(Refusal(refused))))) {
       $0.link = .closed
       $0.notices = [.stopped(sentence)]
+      $0.hasLostTheSeat = refused == .seatTakenOver
     }
+    #expect(store.state.title == "No longer following game \(code)")
+    // A cell asked for after that gets the reason again, not "not connected just now".
+    await store.send(.view(.cellTapped(Cell(row: 0, column: 0)))) {
+      $0.notices.append(.stopped(sentence))
+    }
+    #expect(link.takeSent().isEmpty)
     await store.finish()
   }
 
