@@ -545,7 +545,7 @@ public struct NewGame: Reducer {
       }
       guard let server = state.server else { return .none }
       state.errorMessage = nil
-      state.openGames = OpenGames.State(server: server, canJoin: state.session != nil)
+      state.openGames = OpenGames.State(server: server, player: state.session?.userName)
       return .send(.openGames(.started))
     }
     return .none

@@ -11,8 +11,10 @@ public struct OpenGames: Reducer {
   public struct State: Equatable, Sendable {
     /// The server asked.
     public var server: ServerAddress
+    /// The player's account on the server, or `nil` for a guest, who can only watch.
+    public var player: String?
     /// Whether the player has an account on the server, so that an open game can be joined.
-    public var canJoin: Bool
+    public var canJoin: Bool { player != nil }
     /// The games, open ones first, as the server last listed them.
     public var listings: [GameListing] = []
     /// Whether the list is being asked for.
@@ -20,10 +22,18 @@ public struct OpenGames: Reducer {
     /// Why the list could not be had, in one sentence.
     public var errorMessage: String?
 
-    /// Creates the screen for `server`; it loads once started.
-    public init(server: ServerAddress, canJoin: Bool) {
+    /// Creates the screen for `server` for `player` (`nil`: a guest); it loads once started.
+    public init(server: ServerAddress, player: String?) {
       self.server = server
-      self.canJoin = canJoin
+      self.player = player
+    }
+
+    /// Whether the player has a seat in `listing`: choosing it takes the seat again.
+    func isOwn(_ listing: GameListing) -> Bool {
+      guard let player else { return false }
+      return [listing.xName, listing.oName].contains { name in
+        name.map { UserName.key($0) == UserName.key(player) } ?? false
+      }
     }
   }
 
@@ -95,7 +105,7 @@ public struct OpenGames: Reducer {
       guard state.listings.indices.contains(index) else { return .none }
       let listing = state.listings[index]
       let intent: OnlineGame.Intent =
-        listing.isOpen && state.canJoin
+        listing.isOpen && state.canJoin || state.isOwn(listing)
         ? .join(code: listing.code) : .watch(code: listing.code)
       return .merge(.cancel(id: CancelID.load), .send(.delegate(.didChoose(intent))))
 
@@ -129,7 +139,8 @@ extension OpenGames.State {
   public var lines: [String] { listings.map(line(for:)) }
 
   private func line(for listing: GameListing) -> String {
-    let action = listing.isOpen && canJoin ? "join" : "watch"
+    let action =
+      isOwn(listing) ? "your game: rejoin" : listing.isOpen && canJoin ? "join" : "watch"
     return "\(listing.code)  \(listing.summary) · \(action)"
   }
 }

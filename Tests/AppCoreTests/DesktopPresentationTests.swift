@@ -288,7 +288,7 @@ struct DesktopPresentationTests {
     var state = TicTacToe.State()
     let server = ServerAddress(host: "example.org")
     state.destination = .newGame(NewGame.State(server: server, session: nil))
-    state.newGameState?.openGames = OpenGames.State(server: server, canJoin: false)
+    state.newGameState?.openGames = OpenGames.State(server: server, player: nil)
     #expect(
       state.heading
         == Heading(

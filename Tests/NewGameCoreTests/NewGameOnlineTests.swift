@@ -270,7 +270,7 @@ struct NewGameOnlineTests {
     online.link = { _ in link.client }
     let store = newGame(NewGame.State(server: .example, session: session), online: online)
     await store.send(.view(.openGamesTapped)) {
-      $0.openGames = OpenGames.State(server: .example, canJoin: true)
+      $0.openGames = OpenGames.State(server: .example, player: "ann")
     }
     await store.receive(.openGames(.started)) { $0.openGames?.isLoading = true }
     #expect(store.state.openGames?.note == "Asking example.org:7457…")
@@ -296,7 +296,7 @@ struct NewGameOnlineTests {
     await store.receive(.online(.delegate(.didQuit))) { $0.online = nil }
 
     await store.send(.view(.openGamesTapped)) {
-      $0.openGames = OpenGames.State(server: .example, canJoin: true)
+      $0.openGames = OpenGames.State(server: .example, player: "ann")
     }
     await store.receive(.openGames(.started)) { $0.openGames?.isLoading = true }
     await store.receive(.openGames(.loaded(.success([open, full])))) {
@@ -315,13 +315,31 @@ struct NewGameOnlineTests {
     await store.finish()
   }
 
+  /// A game of the player's own in the list (the client that played it was closed) takes
+  /// the seat again rather than watching it.
+  @Test
+  func thePlayersOwnGameInTheListIsRejoined() async {
+    let own = GameListing(
+      code: "ABC234", isOpen: false, xName: "cy", oName: "ANN", rows: 3, columns: 3, k: 3,
+      moveCount: 1)
+    var state = OpenGames.State(server: .example, player: "ann")
+    state.listings = [own]
+    #expect(
+      state.lines == ["ABC234  cy (X) against ANN (O), 3×3, 3 in a row, 1 move · your game: rejoin"]
+    )
+    let store = TestStore(initialState: state) { OpenGames(online: .unimplemented) }
+    await store.send(.view(.gameTapped(0)))
+    await store.receive(.delegate(.didChoose(.join(code: "ABC234"))))
+    await store.finish()
+  }
+
   @Test
   func aGuestSeesOpenGamesAsWatchableAndAFailedListSaysWhy() async {
     var online = OnlineClient.unimplemented
     online.listGames = { _ in throw OnlineFailure("The server at example.org:7457 is down.") }
     let store = newGame(NewGame.State(server: .example, session: nil), online: online)
     await store.send(.view(.openGamesTapped)) {
-      $0.openGames = OpenGames.State(server: .example, canJoin: false)
+      $0.openGames = OpenGames.State(server: .example, player: nil)
     }
     await store.receive(.openGames(.started)) { $0.openGames?.isLoading = true }
     await store.receive(

@@ -172,7 +172,7 @@ struct OnlineScreensTests {
 
   @Test func openGamesListsTheGamesAsButtons() {
     var newGame = NewGame.State(server: .example, session: session)
-    var list = OpenGames.State(server: .example, canJoin: true)
+    var list = OpenGames.State(server: .example, player: "ann")
     list.listings = [
       GameListing(
         code: "K7M2QX", isOpen: true, xName: "bob", oName: nil, rows: 3, columns: 3, k: 3,
