@@ -50,9 +50,21 @@ extension StatsFeature.State {
         case .draw: "tied"
         case nil: "unfinished"
         }
-      // An online game can end with no move played: its creator's opponent left at once.
+      // An online game can end with no move played (its creator's opponent left at once), or
+      // before its moves finish it (a resignation, a player who did not come back); a game on
+      // this computer ends only by its moves.
+      let moves = Self.count(record.moves.count, "move")
+      let isPlayedOut =
+        serverAccount == nil || (try? record.game())?.board.outcome.isOver ?? true
+      let loser =
+        switch record.result {
+        case .xWins: "\(o) resigned or left"
+        case .oWins: "\(x) resigned or left"
+        case .draw, nil: "it stopped there"
+        }
       let length =
-        record.moves.isEmpty ? "before any move" : "in \(Self.count(record.moves.count, "move"))"
+        record.moves.isEmpty
+        ? "before any move" : isPlayedOut ? "in \(moves)" : "after \(moves): \(loser)"
       let line = "\(x) vs \(o): \(result) \(length)"
       return recentGameTimes.indices.contains(index) ? "\(recentGameTimes[index]) · \(line)" : line
     }

@@ -305,6 +305,15 @@ struct StatsPresentationTests {
       result: .oWins, startedAt: TestClock.epoch, endedAt: TestClock.epoch + 1_000)
     let line = state(Stats(recentGames: [forfeited])).recentGameLines.first ?? ""
     #expect(line.hasPrefix("ann vs bob: bob won before any move"), "\(line)")
+    // Moves that do not finish the game: the loser resigned, or did not come back in time.
+    var resigned = forfeited
+    resigned.moves = [.b2, .a1, .c3]
+    resigned.result = .xWins
+    var online = StatsFeature.State(
+      serverAccount: StatsFeature.ServerAccount(server: "example.org:7457", userName: "ann"))
+    online.stats = Stats(recentGames: [resigned])
+    let after = online.recentGameLines.first ?? ""
+    #expect(after.hasPrefix("ann vs bob: ann won after 3 moves: bob resigned or left"), "\(after)")
   }
 
   @Test func theResetQuestionSplitsIntoHeadingAndDetail() {
