@@ -313,6 +313,8 @@ public struct Login: Reducer {
       guard let question = state.trustQuestion else { return .none }
       state.trustQuestion = nil
       state.password = ""
+      // The repeat goes with the password it repeated.
+      if state.repeatedPassword != nil { state.repeatedPassword = "" }
       state.errorMessage = "\(question.address) is not trusted; nothing was sent to it."
       return .none
 

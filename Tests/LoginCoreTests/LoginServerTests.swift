@@ -171,6 +171,24 @@ struct LoginServerTests {
     await store.finish()
   }
 
+  /// Creating an account on a server refused trust: the password and its repeat both go.
+  @Test func aDistrustedServerForANewAccountClearsThePasswordAndItsRepeat() async {
+    var state = form(server: "example.org")
+    (state.password, state.repeatedPassword) = ("correct horse", "correct horse")
+    state.trustQuestion = Login.TrustQuestion(
+      address: .example, fingerprint: fingerprint, request: .signIn)
+    let store = TestStore(initialState: state) {
+      Login(authentication: .unimplemented, online: .unimplemented)
+    }
+    await store.send(.view(.trustCancelled)) {
+      $0.trustQuestion = nil
+      $0.password = ""
+      $0.repeatedPassword = ""
+      $0.errorMessage = "example.org:7457 is not trusted; nothing was sent to it."
+    }
+    await store.finish()
+  }
+
   @Test func aHostileServerNameIsRefusedWithoutEchoingIt() async {
     for typed in [
       String(repeating: "a", count: 100_000), "evil\u{1B}[2J.example", "host:99999", "[::1",
