@@ -183,6 +183,23 @@ final class DesktopTests: XCTestCase {
     }
   }
 
+  /// Runs `body` on the window shown over Ann and Bob's game with X at b2, and closes it.
+  private func onTheWindowWithXAtB2(_ body: @MainActor (AppWindow) throws -> Void) throws {
+    let preferences = preferences
+    try MainActor.assumeIsolated {
+      let app = try Self.shownWithXAtB2(preferences)
+      defer { app.window.destroy() }
+      try body(app)
+    }
+  }
+
+  /// Runs the main loop for `seconds`.
+  @MainActor
+  private static func wait(_ seconds: TimeInterval) {
+    let end = Date().addingTimeInterval(seconds)
+    pump { Date() >= end }
+  }
+
   /// The window shown over a game of Ann and Bob, once X's first move, at b2, shows.
   @MainActor
   private static func shownWithXAtB2(_ preferences: PreferencesFile) throws -> AppWindow {
@@ -199,10 +216,7 @@ final class DesktopTests: XCTestCase {
   /// "b2 is taken." goes once the player has moved on, as it goes from the status line: a
   /// toast never stays to contradict the board ("It is not your turn." once it is).
   func testAToastGoesOnceItsSentenceNoLongerHolds() throws {
-    let preferences = preferences
-    try MainActor.assumeIsolated {
-      let app = try Self.shownWithXAtB2(preferences)
-      defer { app.window.destroy() }
+    try onTheWindowWithXAtB2 { app in
       let board = try XCTUnwrap(app.gameView)
       board.cells[1][1].click()
       pump { app.toasts.titlesShowing == ["b2 is taken."] }
@@ -215,10 +229,7 @@ final class DesktopTests: XCTestCase {
   }
 
   func testTheLatestToastReplacesTheOneBefore() throws {
-    let preferences = preferences
-    try MainActor.assumeIsolated {
-      let app = try Self.shownWithXAtB2(preferences)
-      defer { app.window.destroy() }
+    try onTheWindowWithXAtB2 { app in
       let game = try XCTUnwrap(app.gameView)
       game.undoButton.click()
       pump { app.toasts.titlesShowing == ["One move taken back."] }
@@ -233,14 +244,10 @@ final class DesktopTests: XCTestCase {
   /// Undo held down (key repeat, 25 presses a second) says "There is no move to undo." each
   /// time: each toast replaces one still coming in or going out, which must not crash.
   func testToastsInQuickSuccessionReplaceEachOther() throws {
-    let preferences = preferences
-    try MainActor.assumeIsolated {
-      let app = try Self.shownWithXAtB2(preferences)
-      defer { app.window.destroy() }
+    try onTheWindowWithXAtB2 { app in
       for index in 0..<40 {
         app.toasts.show("Toast \(index).")
-        let next = Date().addingTimeInterval(0.04)
-        pump { Date() >= next }
+        Self.wait(0.04)
       }
       pump { app.toasts.titlesShowing == ["Toast 39."] }
       XCTAssertEqual(app.toasts.titlesShowing, ["Toast 39."])
@@ -250,15 +257,11 @@ final class DesktopTests: XCTestCase {
   /// A toast goes its time after its latest sentence, or when closed; the next sentence then
   /// comes in a toast of its own.
   func testAToastGoesAfterItsLatestSentenceOrWhenClosed() throws {
-    let preferences = preferences
-    try MainActor.assumeIsolated {
-      let app = try Self.shownWithXAtB2(preferences)
-      defer { app.window.destroy() }
+    try onTheWindowWithXAtB2 { app in
       let toasts = app.toasts
       toasts.duration = .milliseconds(300)
       toasts.show("First.")
-      let half = Date().addingTimeInterval(0.2)
-      pump { Date() >= half }
+      Self.wait(0.2)
       toasts.show("Second.")
       let second = Date()
       pump { toasts.titlesShowing.isEmpty }
@@ -279,10 +282,7 @@ final class DesktopTests: XCTestCase {
   }
 
   func testAToastsCloseButtonIsNamed() throws {
-    let preferences = preferences
-    try MainActor.assumeIsolated {
-      let app = try Self.shownWithXAtB2(preferences)
-      defer { app.window.destroy() }
+    try onTheWindowWithXAtB2 { app in
       let board = try XCTUnwrap(app.gameView)
       board.cells[1][1].click()
       XCTAssertEqual(app.toasts.shown, ["b2 is taken."])
