@@ -478,6 +478,9 @@ extension OnlineGame {
         + "\(WaitText.phrase(seconds: Int(refusal.detail)))."
     case .shuttingDown:
       return "The server is shutting down."
+    case .serverError where refusal.request == 0:
+      // Sent of itself, answering nothing asked: nothing of the player's was refused.
+      return "The server reported a fault of its own; nothing asked of it was refused."
     case .serverError:
       return "The server could not store that; nothing changed. Try again."
     case .sessionExpired:

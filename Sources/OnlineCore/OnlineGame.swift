@@ -841,7 +841,8 @@ public struct OnlineGame: Reducer {
     }
     switch refusal.code {
     case .shuttingDown:
-      // The server is restarting: the drop that follows brings the reconnection.
+      // The server is restarting: said, and the drop that follows brings the reconnection.
+      state.notices.append(.refused(refusal, cell: nil))
       return .none
     case .sessionExpired, .seatTakenOver:
       state.hasLostTheSeat = refusal.code == .seatTakenOver

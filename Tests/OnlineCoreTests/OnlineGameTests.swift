@@ -361,6 +361,23 @@ struct OnlineGameTests {
     await store.finish()
   }
 
+  /// A server stopping says so before the drop; a fault it reports of itself refuses
+  /// nothing the player asked, and is not said as if it had.
+  @Test func aServerStoppingOrAtFaultSaysWhat() async {
+    let store = bobPlayingO(ScriptedLink())
+    await store.send(.link(.message(.refused(Refusal(.shuttingDown))))) {
+      $0.notices = [.refused(Refusal(.shuttingDown), cell: nil)]
+    }
+    #expect(store.state.statusLine == "The server is shutting down.")
+    await store.send(.link(.message(.refused(Refusal(.serverError))))) {
+      $0.notices.append(.refused(Refusal(.serverError), cell: nil))
+    }
+    #expect(
+      store.state.statusLine
+        == "The server reported a fault of its own; nothing asked of it was refused.")
+    await store.finish()
+  }
+
   @Test func aRefusedMoveIsSaidAndTheGameGoesOn() async {
     let link = ScriptedLink()
     let store = bobPlayingO(link)
