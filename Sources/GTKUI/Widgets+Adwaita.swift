@@ -222,10 +222,17 @@ package final class ToastOverlay: Element {
 
   /// The toast on screen, held until it is dismissed: each new sentence takes its place in it.
   private var current: OpaquePointer?
-  /// The sentences said so far, so that only the latest one's timer dismisses the toast.
+  /// The sentences said and dismissals asked so far, so that only the latest one's timer
+  /// dismisses the toast.
   private var sentences = 0
   /// The sentence the toast on screen says.
   private var saying: String?
+  /// When the toast on screen came.
+  private var arrivedAt = ContinuousClock.now
+  /// How long a toast is left to come in before it may be dismissed: libadwaita 1.2 crashes
+  /// when a toast dismissed while it comes in is followed by another (Undo and Redo pressed
+  /// in turn, 20 to 60 ms apart).
+  static let settling: Duration = .seconds(1)
   /// How long a toast stays after its latest sentence.
   package var duration: Duration = .seconds(5)
 
@@ -247,7 +254,6 @@ package final class ToastOverlay: Element {
   /// replaced one still coming in or going out.
   package func show(_ text: String) {
     shown.append(text)
-    sentences += 1
     saying = text
     // A toast's title is Pango markup in libadwaita 1.2, with no way to turn that off.
     let title = markupEscaped(text)
@@ -262,20 +268,29 @@ package final class ToastOverlay: Element {
       connect(UnsafeMutableRawPointer(toast), "dismissed") { [weak self] in
         self?.forget(toast)
       }
+      arrivedAt = .now
       adw_toast_overlay_add_toast(cadw_toast_overlay(widget), toast)
     }
-    let sentence = sentences
-    Task { [weak self, duration] in
-      try? await Task.sleep(for: duration)
-      guard let self, sentences == sentence, let current else { return }
-      adw_toast_dismiss(current)
-    }
+    dismiss(after: duration)
   }
 
   /// Dismisses the toast on screen if it says `text`: what it says no longer holds.
-  func dismiss(saying text: String) {
-    guard let current, saying == text else { return }
-    adw_toast_dismiss(current)
+  ///
+  /// A toast still coming in goes once it has settled, unless another sentence takes it first.
+  package func dismiss(saying text: String) {
+    guard current != nil, saying == text else { return }
+    dismiss(after: max(.zero, arrivedAt + Self.settling - .now))
+  }
+
+  /// Dismisses the toast on screen after `wait`, unless a sentence comes first.
+  private func dismiss(after wait: Duration) {
+    sentences += 1
+    let sentence = sentences
+    Task { [weak self] in
+      if wait > .zero { try? await Task.sleep(for: wait) }
+      guard let self, sentences == sentence, let current else { return }
+      adw_toast_dismiss(current)
+    }
   }
 
   /// Lets go of `toast` once dismissed, by its close button or after its time.

@@ -251,6 +251,24 @@ final class DesktopTests: XCTestCase {
       }
       pump { app.toasts.titlesShowing == ["Toast 39."] }
       XCTAssertEqual(app.toasts.titlesShowing, ["Toast 39."])
+      // Undo and Redo alternated: each sentence goes (the move it named is saved again)
+      // before the next comes, 20 to 60 ms apart.
+      for index in 0..<30 {
+        app.toasts.show("Sentence \(index).")
+        Self.wait(0.01 * Double(index % 3 + 1))
+        app.toasts.dismiss(saying: "Sentence \(index).")
+        Self.wait(0.01 * Double(index % 3 + 1))
+      }
+      // A settled toast dismissed, and the next sentence at once while it goes.
+      for index in 0..<3 {
+        Self.wait(1.1)
+        app.toasts.dismiss(saying: app.toasts.shown.last ?? "")
+        Self.wait(0.01)
+        app.toasts.show("After \(index).")
+      }
+      app.toasts.show("Last.")
+      pump { app.toasts.titlesShowing == ["Last."] }
+      XCTAssertEqual(app.toasts.titlesShowing, ["Last."])
     }
   }
 
