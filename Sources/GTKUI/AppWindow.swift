@@ -49,6 +49,8 @@ public final class AppWindow {
   private var shownPanel: Panel?
   private var shownToast: (key: Int, text: String)?
   private var shownClosedGameSentence: String?
+  /// The online game's sentence last shown as a toast, until a move makes it old news.
+  private var shownOnlineToast: String?
   /// How many of the online game's notices have been considered for toasts.
   private var shownNotices = 0
 
@@ -199,9 +201,15 @@ public final class AppWindow {
       return
     }
     if online.notices.count < shownNotices { shownNotices = 0 }
-    for notice in online.notices.dropFirst(shownNotices) where Self.isToasted(notice) {
-      guard let sentence = online.statusSentence(for: notice) else { continue }
-      toasts.show(sentence)
+    for notice in online.notices.dropFirst(shownNotices) {
+      if Self.isToasted(notice), let sentence = online.statusSentence(for: notice) {
+        toasts.show(sentence)
+        shownOnlineToast = sentence
+      } else if case .moved = notice, let shown = shownOnlineToast {
+        // A move is played: what the toast said before ("It is bob's turn.") is old news.
+        toasts.dismiss(saying: shown)
+        shownOnlineToast = nil
+      }
     }
     shownNotices = online.notices.count
   }

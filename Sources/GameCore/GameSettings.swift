@@ -145,7 +145,8 @@ public struct GameSettings: Equatable, Sendable {
     for mark in people where old.isComputer(mark) {
       // A name typed over the computer's is the player's there now.
       let typed = old.name(of: mark)
-      if !Self.isDefaultName(typed), typed != personName, accountSide != mark { continue }
+      let isAccountsSide = personName != nil && accountSide == mark
+      if !Self.isDefaultName(typed), typed != personName, !isAccountsSide { continue }
       setName(personName != nil && accountSide == mark ? personName ?? "" : "", of: mark)
     }
     if let personName, people.contains(accountSide) {

@@ -175,6 +175,9 @@ final class OnlineViewTests: XCTestCase {
       XCTAssertTrue(app.toasts.shown.contains("The game goes on."))
 
       link.emit(.message(.moved(code: "K7M2QX", ply: 1, cell: .b2)))
+      // bob's move makes the toast before it old news: it goes once it has settled.
+      for _ in 0..<2 { pump { !app.toasts.titlesShowing.contains("The game goes on.") } }
+      XCTAssertFalse(app.toasts.titlesShowing.contains("The game goes on."))
       link.emit(
         .message(
           .ended(

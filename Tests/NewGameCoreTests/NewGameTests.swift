@@ -705,6 +705,17 @@ struct NewGameTests {
     await store.send(.view(.oNameChanged("Zed"))) { $0.settings.oName = "Zed" }
     await store.send(.view(.modeChanged(.hotSeat))) { $0.settings.mode = .hotSeat }
     #expect(store.state.settings.oName == "Zed")
+
+    // The same on X, whose side a guest's name is not kept for.
+    let onX = newGame(NewGame.State(), clock: TestClock().client)
+    await onX.send(.view(.computerMarkChanged(.x))) {
+      $0.settings.computerMark = .x
+      $0.settings.xName = "Computer"
+      $0.settings.oName = ""
+    }
+    await onX.send(.view(.xNameChanged("Xena"))) { $0.settings.xName = "Xena" }
+    await onX.send(.view(.modeChanged(.hotSeat))) { $0.settings.mode = .hotSeat }
+    #expect(onX.state.settings.xName == "Xena")
   }
 
   /// Long runs of mode and side changes, signed in and as a guest: nobody is seated twice,
