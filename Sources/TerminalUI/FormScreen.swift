@@ -176,7 +176,13 @@ public struct FormScreen: Hashable, Sendable {
     let wrapped = StyledLine.wrapping(
       message ?? "", width: max(1, width - ScreenLayout.margin), style: style)
     let room = 1 + max(0, height - needed.1)
-    for line in wrapped.isEmpty ? [StyledLine("")] : Array(wrapped.prefix(room)) {
+    var shown = wrapped.isEmpty ? [StyledLine("")] : Array(wrapped.prefix(room))
+    if wrapped.count > room, let last = shown.popLast() {
+      // What does not fit is marked, never cut silently: it may be a command to copy.
+      let kept = last.text.prefix(columns: max(0, width - ScreenLayout.margin - 1))
+      shown.append(StyledLine(kept + "…", style))
+    }
+    for line in shown {
       frame.append(line.indented(by: ScreenLayout.margin))
     }
     frame.append(

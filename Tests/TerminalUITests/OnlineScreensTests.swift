@@ -99,6 +99,22 @@ struct OnlineScreensTests {
     }
   }
 
+  /// A refusal longer than the rows the form leaves is marked where it stops, never cut
+  /// silently: its end is a command to copy.
+  @Test func aRefusalTooLongForTheRowsLeftIsMarkedWhereItStops() {
+    var login = Login.State(server: "example.org")
+    let print = "SHA256:" + String(repeating: "cd", count: 32)
+    login.errorMessage =
+      "The server at tictactoe-games.example.org:7457 presented the fingerprint \(print), but another "
+      + "was trusted before; nothing was sent to it. If its certificate really changed, trust "
+      + "the new one with tictactoe games --server tictactoe-games.example.org:7457 "
+      + "--server-fingerprint \(print)."
+    let cut = shown(app(.login(login)), width: 50, height: 22).frame.text
+    #expect(cut.split(separator: "\n").contains { $0.trimmingSuffixSpaces.hasSuffix("…") })
+    let whole = shown(app(.login(login)), width: 50, height: 40).frame.text
+    #expect(!whole.contains("…"))
+  }
+
   @Test func aLongRefusalWrapsUnderTheForm() {
     var login = Login.State(server: "example.org")
     login.errorMessage =
@@ -332,5 +348,13 @@ struct OnlineScreensTests {
           .character(Character(key)), state: state, frame: frame, terminal: &terminal)
           == .send(.login(.view(view))))
     }
+  }
+}
+
+extension Substring {
+  fileprivate var trimmingSuffixSpaces: Substring {
+    var text = self
+    while text.last == " " { text = text.dropLast() }
+    return text
   }
 }
