@@ -554,6 +554,8 @@ def records_of_something_else():
          "answered the request for game 5 with other games."),
         (["replay", "5"], finished_games((5, "ann", "bob", TOP_ROW, None)),
          "sent game 5 with a result its moves do not give."),
+        (["replay", "5"], finished_games((5, "ann", "ANN", TOP_ROW, 0)),
+         "sent game 5 as played by ann against themselves."),
         (["games"], struct.pack(">BHBI", 0x82, RATE_LIMITED, LIST_GAMES, 0xFFFFFFFF),
          "refused the request with a reason that does not apply to it (rateLimited)."),
     ]

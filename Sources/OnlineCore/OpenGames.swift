@@ -235,11 +235,25 @@ public enum OnlineRecords {
   }
 
   /// Why `games` cannot be finished games of `userName`, in one sentence, or `nil` when they
-  /// can: a result the moves do not give, a game sent twice, played by one account on both
-  /// sides, ended before it began, or that the account did not play.
+  /// can: one that cannot be (``violation(_:server:)``), or that the account did not play.
   public static func violation(
     _ games: [FinishedGame], of userName: String, server: ServerAddress
   ) -> String? {
+    if let violation = violation(games, server: server) { return violation }
+    let key = UserName.key(userName)
+    if let stranger = games.first(where: {
+      UserName.key($0.xName) != key && UserName.key($0.oName) != key
+    }) {
+      return "The server at \(server) sent game \(stranger.id), which "
+        + "\(userName.escapingControlCharacters) did not play, as one of theirs."
+    }
+    return nil
+  }
+
+  /// Why `games` cannot be finished games, in one sentence, or `nil` when they can: a result
+  /// the moves do not give, a game sent twice, played by one account on both sides, or ended
+  /// before it began.
+  public static func violation(_ games: [FinishedGame], server: ServerAddress) -> String? {
     if let wrong = games.first(where: { !$0.resultFollowsFromItsMoves }) {
       return "The server at \(server) sent game \(wrong.id) with a result its moves do not give."
     }
@@ -253,13 +267,6 @@ public enum OnlineRecords {
     }
     if let backwards = games.first(where: { $0.endedAt < $0.startedAt }) {
       return "The server at \(server) sent game \(backwards.id) as ending before it began."
-    }
-    let key = UserName.key(userName)
-    if let stranger = games.first(where: {
-      UserName.key($0.xName) != key && UserName.key($0.oName) != key
-    }) {
-      return "The server at \(server) sent game \(stranger.id), which "
-        + "\(userName.escapingControlCharacters) did not play, as one of theirs."
     }
     return nil
   }

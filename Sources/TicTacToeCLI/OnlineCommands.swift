@@ -197,11 +197,12 @@ extension CLI {
         throw .failure(
           "The server at \(server) answered the request for game \(gameID) with other games.")
       }
-      guard game.resultFollowsFromItsMoves,
-        let text = RecordFormatting.replayText(GameRecord(game))
-      else {
+      if let violation = OnlineRecords.violation(games, server: server) {
+        throw .failure(violation)
+      }
+      guard let text = RecordFormatting.replayText(GameRecord(game)) else {
         throw .failure(
-          "The server at \(server) sent game \(gameID) with a result its moves do not give.")
+          "The server at \(server) sent game \(gameID) with moves that cannot be played.")
       }
       Console.line(text)
     }
