@@ -362,8 +362,8 @@ public final class AppWindow {
 
   private func addShortcuts() {
     let store = store
-    window.addShortcut("<Control>z") { [weak self] in self?.send(.undoTapped) }
-    window.addShortcut("<Control><Shift>z") { [weak self] in self?.send(.redoTapped) }
+    window.addShortcut("<Control>z") { [weak self] in self?.undoOrRedoKey(redo: false) }
+    window.addShortcut("<Control><Shift>z") { [weak self] in self?.undoOrRedoKey(redo: true) }
     window.addShortcut("<Control>n") { [weak self] in self?.newGame() }
     for help in ["F1", "<Control>question"] {
       window.addShortcut(help) { store.send(.view(.menuItemChosen(.keyboardShortcuts))) }
@@ -372,10 +372,15 @@ public final class AppWindow {
   }
 
   /// Ctrl+Z and Ctrl+Shift+Z: the Game screen's Undo and Redo, which say why when there is
-  /// nothing to take back or play again (their buttons, insensitive then, say nothing).
-  private func send(_ action: GameFeature.Action.View) {
+  /// nothing to take back or play again (their buttons, insensitive then, say nothing); in an
+  /// online game, which takes nothing back, they say that.
+  package func undoOrRedoKey(redo: Bool) {
+    if page == .onlineGame {
+      store.send(.newGame(.online(.view(.lineTyped(redo ? "redo" : "undo")))))
+      return
+    }
     guard page == .screen(.game) else { return }
-    store.send(.newGame(.game(.view(action))))
+    store.send(.newGame(.game(.view(redo ? .redoTapped : .undoTapped))))
   }
 
   /// Ctrl+N: on the Game screen, another game once this one is over and a new game (asked

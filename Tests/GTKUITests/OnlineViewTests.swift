@@ -122,6 +122,15 @@ final class OnlineViewTests: XCTestCase {
       XCTAssertFalse(view.inviteCodeLabel.isVisible && view.inviteCodeLabel.text.isEmpty)
       XCTAssertEqual(view.titleLabel.text, "ada, place your X")
       XCTAssertEqual(app.backButton.accessibleName, "Resign")
+      // Ctrl+Z takes nothing back online, and says so.
+      app.undoOrRedoKey(redo: false)
+      pump {
+        app.toasts.shown.last
+          == "Undo, hints, analysis and new games are not part of an online game."
+      }
+      XCTAssertEqual(
+        app.toasts.shown.last,
+        "Undo, hints, analysis and new games are not part of an online game.")
 
       view.cells[0][0].click()
       pump { link.sent.count == 3 }
