@@ -233,7 +233,26 @@ extension OnlineGame.State {
     {
       return "The server at \(server) said this player resigned, which it did not."
     }
-    return violation(ending: end, on: board)
+    if let violation = violation(ending: end, on: board) { return violation }
+    return violation(ratings: end)
+  }
+
+  /// Why the ratings after `end` cannot be, in one sentence, or `nil` when they can: one game
+  /// moves each rating by 32 points at the most (33 as shown, rounded), the winner's up and the
+  /// loser's down, and keeps their sum (within the rounding).
+  private func violation(ratings end: GameEnd) -> String? {
+    guard let x = snapshot?.x?.rating, let o = snapshot?.o?.rating else { return nil }
+    let (xChange, oChange) = (Int(end.xRating) - Int(x), Int(end.oRating) - Int(o))
+    let directions =
+      switch end.winner {
+      case .x: xChange >= 0 && oChange <= 0
+      case .o: xChange <= 0 && oChange >= 0
+      case nil: true
+      }
+    guard abs(xChange) > 33 || abs(oChange) > 33 || abs(xChange + oChange) > 2 || !directions
+    else { return nil }
+    return "The server at \(server) ended the game with ratings one game cannot give "
+      + "(\(x) to \(end.xRating), \(o) to \(end.oRating))."
   }
 
   /// Why a player joining as `mark` cannot be, in one sentence, or `nil` when it can: the

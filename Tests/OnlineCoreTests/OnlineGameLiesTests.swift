@@ -121,6 +121,28 @@ struct OnlineGameLiesTests {
     await store.finish()
   }
 
+  /// One game moves each rating by 32 at the most, the winner's up: ratings no game gives are
+  /// the server's fault; those one can give are shown.
+  @Test func ratingsOneGameCannotGiveStopTheClient() async {
+    for (xRating, oRating) in [(9_999, 0), (1_250, 1_150), (1_184, 1_216), (1_216, 1_200)] {
+      let end = GameEnd(
+        winner: .x, reason: .forfeit, xRating: xRating, oRating: oRating)
+      await stops(
+        annPlayingX(ScriptedLink(), moves: [Self.b2]), on: .ended(code: code, end),
+        saying: "The server at example.org:7457 ended the game with ratings one game cannot "
+          + "give (1200 to \(xRating), 1200 to \(oRating)).")
+    }
+    let store = annPlayingX(ScriptedLink(), moves: [Self.b2])
+    let fair = GameEnd(winner: .x, reason: .forfeit, xRating: 1_216, oRating: 1_184)
+    await store.send(.link(.message(.ended(code: code, fair)))) {
+      $0.snapshot?.status = .finished(fair)
+      $0.sawTheEnd = true
+      $0.notices = [.ended(fair)]
+      $0.link = .closed
+    }
+    await store.finish()
+  }
+
   @Test func aMoveForAnEmptySeatStopsTheClient() async {
     var state = OnlineGame.State(
       server: server, intent: .watch(code: code), userName: nil, token: nil)
