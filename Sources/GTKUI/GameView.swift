@@ -100,13 +100,10 @@ public final class GameView {
   private func renderQuestion(_ state: GameFeature.State) {
     let question = Question(
       heading: state.quitConfirmationHeading, body: state.quitConfirmationDetail,
-      answers: [
-        ("keep", GameControl.keepPlaying.title, .plain),
-        ("quit", state.quitConfirmationAnswer, .destructive),
-      ], cancel: "keep", preferred: "keep")
-    asked.render(state.isConfirmingQuit ? question : nil) { [send] response in
-      send(response == "quit" ? .quitConfirmed : .quitCancelled)
-    }
+      keep: GameControl.keepPlaying.title, act: state.quitConfirmationAnswer)
+    asked.render(
+      state.isConfirmingQuit ? question : nil, actions: (.quitCancelled, .quitConfirmed),
+      send: send)
   }
 
   /// Moves the keyboard focus to the board: the last move, else the first cell.

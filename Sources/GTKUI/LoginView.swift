@@ -102,15 +102,12 @@ public final class LoginView {
   /// Asks whether to trust a server seen for the first time, while the core asks it.
   private func renderTrustQuestion(_ state: Login.State) {
     let answers = Login.State.trustAnswers
-    let question = state.trustQuestionMessage.map { message in
+    let question = state.trustQuestionMessage.map {
       Question(
-        heading: Login.State.trustQuestionTitle, body: message,
-        answers: [("refuse", answers.refuse, .plain), ("trust", answers.trust, .suggested)],
-        cancel: "refuse", preferred: "refuse")
+        heading: Login.State.trustQuestionTitle, body: $0, keep: answers.refuse,
+        act: answers.trust, actStyle: .suggested)
     }
-    asked.render(question) { [send] response in
-      send(response == "trust" ? .trustConfirmed : .trustCancelled)
-    }
+    asked.render(question, actions: (.trustCancelled, .trustConfirmed), send: send)
   }
 
   /// The logo's game: X wins along a diagonal.

@@ -150,15 +150,11 @@ public final class NewGameView {
   /// Asks the core's question before a discard in a dialog while the core asks it.
   private func renderQuestion(_ state: NewGame.State) {
     let answers = NewGame.State.discardAnswers
-    let question = state.discardQuestion.map { text in
+    let question = state.discardQuestion.map {
       Question(
-        heading: NewGame.State.discardHeading, body: text,
-        answers: [("keep", answers.keep, .plain), ("discard", answers.discard, .destructive)],
-        cancel: "keep", preferred: "keep")
+        heading: NewGame.State.discardHeading, body: $0, keep: answers.keep, act: answers.discard)
     }
-    asked.render(question) { [send] response in
-      send(response == "discard" ? .discardConfirmed : .discardCancelled)
-    }
+    asked.render(question, actions: (.discardCancelled, .discardConfirmed), send: send)
   }
 
   /// Puts the keyboard focus on Resume when a game waits, else on Let's play!.

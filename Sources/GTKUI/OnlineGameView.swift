@@ -106,14 +106,11 @@ public final class OnlineGameView {
   /// Asks the core's question in a dialog while the core asks it.
   private func renderQuestion(_ state: OnlineGame.State) {
     let question = Question(
-      heading: state.resignQuestion, body: "",
-      answers: [
-        ("keep", OnlineControl.keepPlaying.title, .plain),
-        ("resign", OnlineControl.confirmResign.title, .destructive),
-      ], cancel: "keep", preferred: "keep")
-    asked.render(state.isConfirmingResign ? question : nil) { [send] response in
-      send(response == "resign" ? .resignConfirmed : .resignCancelled)
-    }
+      heading: state.resignQuestion, body: "", keep: OnlineControl.keepPlaying.title,
+      act: OnlineControl.confirmResign.title)
+    asked.render(
+      state.isConfirmingResign ? question : nil, actions: (.resignCancelled, .resignConfirmed),
+      send: send)
   }
 
   /// Moves the keyboard focus to the board: the last move, else the first cell.

@@ -43,12 +43,11 @@ public final class RecoveryCodesView {
   private func renderQuestion(_ state: RecoveryCodes.State) {
     let answers = state.confirmationAnswers
     let question = Question(
-      heading: state.confirmationHeading, body: state.confirmationDetail,
-      answers: [("keep", answers.keep, .plain), ("make", answers.confirm, .destructive)],
-      cancel: "keep", preferred: "keep")
-    asked.render(state.isConfirming ? question : nil) { [send] response in
-      send(response == "make" ? .newCodesConfirmed : .newCodesCancelled)
-    }
+      heading: state.confirmationHeading, body: state.confirmationDetail, keep: answers.keep,
+      act: answers.confirm)
+    asked.render(
+      state.isConfirming ? question : nil, actions: (.newCodesCancelled, .newCodesConfirmed),
+      send: send)
   }
 
   /// Puts the keyboard focus on Make new codes.

@@ -265,13 +265,10 @@ public final class StatsView {
     let answers = state.resetConfirmationAnswers
     let question = Question(
       heading: state.resetConfirmationHeading, body: state.resetConfirmationDetail,
-      answers: [("keep", answers.keep, .plain), ("reset", answers.reset, .destructive)],
-      cancel: "keep", preferred: "keep")
+      keep: answers.keep, act: answers.reset)
     // An account's reset asks on the page, where its password is typed.
     let asks = state.isConfirmingReset && state.resetCredentials == nil
-    asked.render(asks ? question : nil) { [send] response in
-      send(response == "reset" ? .resetConfirmed : .resetCancelled)
-    }
+    asked.render(asks ? question : nil, actions: (.resetCancelled, .resetConfirmed), send: send)
   }
 
   /// Shows the password and code fields of an account's reset while it is confirmed, with the

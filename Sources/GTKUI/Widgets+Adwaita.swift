@@ -573,9 +573,9 @@ package final class MessageDialog: Element {
   /// Closes the dialog without answering.
   func close() { gtk_window_destroy(cgtk_window(widget)) }
 
-  /// Answers `id` as a click would, for tests.
-  package func respond(_ id: String) {
-    adw_message_dialog_response(cadw_message_dialog(widget), id)
+  /// Gives one of a question's answers as a click would, for tests.
+  package func respond(_ answer: AskedQuestion.Answer) {
+    adw_message_dialog_response(cadw_message_dialog(widget), answer.rawValue)
   }
 
   private func nameButtons(under parent: Widget) {
@@ -590,20 +590,28 @@ package final class MessageDialog: Element {
   }
 }
 
-/// A question the core asks, as a message dialog would ask it.
+/// A yes-or-no question the core asks, as a message dialog asks it: one answer keeps things as
+/// they are (Escape, Enter and closing the dialog give it), the other acts.
 struct Question {
   var heading: String
   var body: String
-  var answers: [(id: String, label: String, style: MessageDialog.Style)]
-  /// The answer Escape or closing the dialog gives, and the one Enter gives.
-  var cancel: String
-  var preferred: String
+  /// The answer that keeps things as they are.
+  var keep: String
+  /// The answer that acts, and how it looks: destructive when it loses something.
+  var act: String
+  var actStyle: MessageDialog.Style = .destructive
 }
 
 /// The dialog that asks the core's question while the core asks it: opened when the question
 /// appears, closed unanswered when the core stops asking (another window answered, or the
 /// screen changed), and forgotten once answered.
 package final class AskedQuestion {
+  /// The ids of a question's two answers, for `MessageDialog.respond(_:)`.
+  package enum Answer: String {
+    case keep
+    case act
+  }
+
   /// The dialog, while it is open.
   package private(set) var dialog: MessageDialog?
   private let parent: Window?
@@ -617,8 +625,16 @@ package final class AskedQuestion {
     dialog?.close()
   }
 
-  /// Shows `question` while it is not `nil`; `answer` receives the id of the answer chosen.
-  func render(_ question: Question?, answer: @escaping (String) -> Void) {
+  /// Shows `question` while it is not `nil`, and sends the action of the answer chosen.
+  ///
+  /// - Parameters:
+  ///   - question: The question, or `nil` once the core no longer asks it.
+  ///   - actions: The action each answer sends.
+  ///   - send: Where the action goes.
+  func render<Action>(
+    _ question: Question?, actions: (keep: Action, act: Action),
+    send: @escaping (Action) -> Void
+  ) {
     guard let question else {
       dialog?.onResponse = { _ in }
       dialog?.close()
@@ -627,12 +643,15 @@ package final class AskedQuestion {
     }
     guard dialog == nil else { return }
     let dialog = MessageDialog(
-      over: parent, heading: question.heading, body: question.body, answers: question.answers,
-      cancel: question.cancel, preferred: question.preferred)
+      over: parent, heading: question.heading, body: question.body,
+      answers: [
+        (Answer.keep.rawValue, question.keep, .plain),
+        (Answer.act.rawValue, question.act, question.actStyle),
+      ], cancel: Answer.keep.rawValue, preferred: Answer.keep.rawValue)
     dialog.onResponse = { [weak self] response in
       // The dialog closes itself after an answer.
       self?.dialog = nil
-      answer(response)
+      send(response == Answer.act.rawValue ? actions.act : actions.keep)
     }
     self.dialog = dialog
     dialog.present()

@@ -41,7 +41,7 @@ final class AppWindowTests: XCTestCase {
 
       XCTAssertEqual(app.backButton.accessibleName, "Quit")
       app.backButton.click()
-      try XCTUnwrap(board.confirmation, "quitting a game in progress asks").respond("quit")
+      try XCTUnwrap(board.confirmation, "quitting a game in progress asks").respond(.act)
       pump { app.screen == .newGame }
       XCTAssertEqual(app.screen, .newGame)
     }
@@ -66,11 +66,11 @@ final class AppWindowTests: XCTestCase {
       let form = try XCTUnwrap(app.newGameView)
       pump { store.state.newGameState?.resumableGame != nil }
       form.discardButton.click()
-      try XCTUnwrap(form.confirmation, "Discard asks first").respond("keep")
+      try XCTUnwrap(form.confirmation, "Discard asks first").respond(.keep)
       pump { form.confirmation == nil }
       XCTAssertEqual(store.state.newGameState?.resumableGame, record, "Keep it keeps the game")
       form.discardButton.click()
-      try XCTUnwrap(form.confirmation).respond("discard")
+      try XCTUnwrap(form.confirmation).respond(.act)
       pump { database.gamesInProgress.isEmpty }
       XCTAssertNil(store.state.newGameState?.resumableGame)
       XCTAssertTrue(database.gamesInProgress.isEmpty)

@@ -205,12 +205,12 @@ final class GameViewTests: XCTestCase {
       XCTAssertEqual(dialog.body, "It will not be saved.")
       view.render(asking)
       XCTAssertTrue(view.confirmation === dialog, "one dialog per question")
-      dialog.respond("keep")
+      dialog.respond(.keep)
       XCTAssertEqual(sent, [.quitCancelled])
       XCTAssertNil(view.confirmation)
 
       view.render(asking)
-      try XCTUnwrap(view.confirmation).respond("quit")
+      try XCTUnwrap(view.confirmation).respond(.act)
       XCTAssertEqual(sent, [.quitCancelled, .quitConfirmed])
 
       view.render(asking)

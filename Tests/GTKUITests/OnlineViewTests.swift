@@ -46,7 +46,7 @@ final class OnlineViewTests: XCTestCase {
       XCTAssertTrue(trusted.withLock { $0.isEmpty }, "nothing is pinned before the answer")
       XCTAssertFalse(login.signInButton.isSensitive, "the form waits for the answer")
 
-      dialog.respond("trust")
+      dialog.respond(.act)
       pump { app.screen == .newGame }
       XCTAssertEqual(trusted.withLock { $0 }, [[0xab, 0x01]])
       XCTAssertEqual(app.header.title.subtitle, "Signed in as ada on 127.0.0.1:7457")
@@ -69,7 +69,7 @@ final class OnlineViewTests: XCTestCase {
       login.serverEntry.type("127.0.0.1")
       login.signInButton.click()
       pump { login.trustDialog != nil }
-      try XCTUnwrap(login.trustDialog).respond("refuse")
+      try XCTUnwrap(login.trustDialog).respond(.keep)
       pump { login.errorLabel.isVisible }
       XCTAssertEqual(
         login.errorLabel.text, "127.0.0.1:7457 is not trusted; nothing was sent to it.")
@@ -178,7 +178,7 @@ final class OnlineViewTests: XCTestCase {
       app.backButton.click()
       let question = try XCTUnwrap(view.confirmation)
       XCTAssertEqual(question.heading, "Resign this game? bob wins.")
-      question.respond("keep")
+      question.respond(.keep)
       pump { view.confirmation == nil }
       XCTAssertEqual(link.sent.count, sentBeforeTheQuestion, "keeping the game sends nothing")
       XCTAssertTrue(app.toasts.shown.contains("The game goes on."))

@@ -140,7 +140,7 @@ final class StatsViewTests: XCTestCase {
       view.render(state)
       let dialog = try XCTUnwrap(view.confirmation)
       XCTAssertEqual(dialog.heading, "Reset your stats?")
-      dialog.respond("reset")
+      dialog.respond(.act)
       XCTAssertEqual(sent, [.resetConfirmed])
       state.isConfirmingReset = false
       state.errorMessage = "The database is locked."
