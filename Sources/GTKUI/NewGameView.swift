@@ -47,6 +47,8 @@ public final class NewGameView {
   private let onlineList: BoxedList
   private let send: (NewGame.Action.View) -> Void
   private let asked: AskedQuestion
+  /// Whether the focus goes back to the invite code (see `NewGame.State`).
+  private var returnsToInviteCode = false
   /// The question asked before the game offered for resume is discarded, while it is asked.
   package var confirmation: MessageDialog? { asked.dialog }
 
@@ -116,6 +118,7 @@ public final class NewGameView {
   /// Shows `state`, changing only what differs from what is shown.
   public func render(_ state: NewGame.State) {
     let settings = state.settings
+    returnsToInviteCode = state.returnsToInviteCode
     resumeRow.title = state.resumeMessage ?? ""
     resumeList.isVisible = state.resumeMessage != nil
     xNameEntry.title = state.nameTitle(of: .x)
@@ -161,6 +164,8 @@ public final class NewGameView {
   public func focus() {
     if resumeList.isVisible {
       resumeButton.grabFocus()
+    } else if returnsToInviteCode {
+      inviteCodeEntry.grabFocus()
     } else if onlineList.isVisible {
       createOnlineButton.grabFocus()
     } else {

@@ -63,6 +63,10 @@ public struct NewGame: Reducer {
     /// The form shows it until the player's next action: `Game K7M2QX is cancelled; no one had
     /// joined.`
     public var closedGameSentence: String?
+    /// Whether the game an invite code opened closed before it could be shown (the code
+    /// refused, the server unreachable): the form's focus goes back to the code, until the
+    /// player's next action.
+    public var returnsToInviteCode = false
     /// The Open games screen, while it is shown.
     public var openGames: OpenGames.State?
     /// Whether the player is being asked before the game offered for resume is discarded.
@@ -416,6 +420,11 @@ public struct NewGame: Reducer {
     case .online(.delegate(.didQuit)):
       let sessionEnded = state.online?.hasSessionEnded == true
       state.closedGameSentence = state.online?.closingSentence
+      if let online = state.online, online.snapshot == nil, online.closingSentence != nil,
+        online.intent.code != nil
+      {
+        state.returnsToInviteCode = true
+      }
       state.online = nil
       // The server ended the session (a password changed elsewhere): New game would say the
       // player is signed in, and every game would be refused.
@@ -437,6 +446,7 @@ public struct NewGame: Reducer {
 
   private func reduce(into state: inout State, view: Action.View) -> Effect<Action> {
     state.closedGameSentence = nil
+    state.returnsToInviteCode = false
     switch view {
     case .xNameChanged(let name):
       state.settings.xName = name

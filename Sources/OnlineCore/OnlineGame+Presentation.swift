@@ -177,13 +177,16 @@ extension OnlineGame.State {
   }
 
   /// What the player is told once the game's screen has closed, if anything: that leaving
-  /// cancelled their game nobody had joined, or that the server did not (or did not say so).
+  /// cancelled their game nobody had joined, or that the server did not (or did not say so),
+  /// or why no game could be shown (the code refused, the server unreachable).
   public var closingSentence: String? {
     switch notices.last {
     case .cancelled(let code)?: return OnlineGame.cancelledSentence(code: code)
     case .notCancelled(let code)?: return OnlineGame.notCancelledSentence(code: code)
     case .refused(let refusal, _)? where refusal.request == OnlineGame.cancelRequest:
       return sentence(for: refusal, cell: nil)
+    case .stopped(let sentence)? where snapshot == nil:
+      return sentence
     default: return nil
     }
   }
@@ -464,7 +467,7 @@ extension OnlineGame {
       return "There is no game with the code \(code ?? "given"); check the invite code."
     case .gameFull:
       return
-        "\(game.capitalizedFirst) already has two players; watch it with --watch \(code ?? "CODE")."
+        "\(game.capitalizedFirst) already has two players; watch it instead."
     case .gameOver:
       return "\(game.capitalizedFirst) is over."
     case .notSignedIn:

@@ -18,6 +18,14 @@ public struct OnlineGame: Reducer {
     case join(code: String)
     /// Watch a game.
     case watch(code: String)
+
+    /// The invite code the player gave, if any.
+    public var code: String? {
+      switch self {
+      case .create: nil
+      case .join(let code), .watch(let code): code
+      }
+    }
   }
 
   /// The connection to the server.
@@ -160,13 +168,7 @@ public struct OnlineGame: Reducer {
     }
 
     /// The invite code, once known.
-    public var code: String? {
-      if let snapshot { return snapshot.code }
-      switch intent {
-      case .create: return nil
-      case .join(let code), .watch(let code): return code
-      }
-    }
+    public var code: String? { snapshot?.code ?? intent.code }
 
     /// The moves seen so far.
     public var moves: [Cell] { snapshot?.moves ?? [] }
@@ -245,7 +247,7 @@ public struct OnlineGame: Reducer {
 
   /// What the parent must act on.
   public enum Delegate: Equatable, Sendable {
-    /// Close the game's screen.
+    /// Close the game's screen: the player left, or no game could be shown.
     case didQuit
   }
 
@@ -629,9 +631,13 @@ public struct OnlineGame: Reducer {
     // A question open when the client stops is answered by nothing: the stop is said instead.
     state.isConfirmingResign = false
     state.notices.append(.stopped(sentence))
-    return .merge(
+    let close = Effect<Action>.merge(
       .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
       .cancel(id: CancelID.cancellation), .run { [link] _ in await link.close() })
+    // Stopped before a game was shown (the code refused, the server unreachable): there is
+    // nothing to look at, so the screen closes and the one before says why.
+    guard state.snapshot == nil else { return close }
+    return .merge(close, .send(.delegate(.didQuit)))
   }
 
   // MARK: - Messages

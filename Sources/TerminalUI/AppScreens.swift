@@ -171,7 +171,8 @@ public enum AppScreens {
       } else if let openGames = newGame.openGames {
         terminal.focus = openGames.listings.isEmpty ? .refreshGames : .listedGame(0)
       } else if newGame.isOnline {
-        terminal.focus = newGame.session == nil ? .inviteCode : .createOnline
+        terminal.focus =
+          newGame.session == nil || newGame.returnsToInviteCode ? .inviteCode : .createOnline
       } else if newGame.resumableGame != nil {
         terminal.focus = .resume
       } else if !newGame.canStart {

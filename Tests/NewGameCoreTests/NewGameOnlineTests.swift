@@ -232,6 +232,66 @@ struct NewGameOnlineTests {
     await store.finish()
   }
 
+  /// A code the server does not know leaves no game to look at: the form comes back with the
+  /// code as typed and the server's answer, rather than a screen titled "No game".
+  @Test
+  func aCodeTheServerRefusesBringsTheFormBackSayingWhy() async {
+    let link = ClosingLink()
+    var online = OnlineClient.unimplemented
+    online.link = { _ in link.client }
+    var state = NewGame.State(server: .example, session: session)
+    state.inviteCode = "ZZZZZZ"
+    var game = OnlineGame.State(
+      server: .example, intent: .join(code: "ZZZZZZ"), userName: "ann", token: "T0KEN")
+    game.link = .joining(attempt: 1)
+    state.online = game
+    let store = newGame(state, online: online)
+    let sentence = "There is no game with the code ZZZZZZ; check the invite code."
+    await store.send(.online(.link(.message(.refused(Refusal(.noSuchGame, request: 0x11)))))) {
+      $0.online?.link = .closed
+      $0.online?.notices = [.stopped(sentence)]
+    }
+    await store.receive(.online(.delegate(.didQuit))) {
+      $0.online = nil
+      $0.closedGameSentence = sentence
+      $0.returnsToInviteCode = true
+    }
+    #expect(store.state.inviteCode == "ZZZZZZ")
+    // The next action (the code mended) clears both.
+    await store.send(.view(.inviteCodeChanged("K7M2QX"))) {
+      $0.inviteCode = "K7M2QX"
+      $0.closedGameSentence = nil
+      $0.returnsToInviteCode = false
+    }
+    await store.finish()
+    #expect(link.closeCount == 1)
+  }
+
+  /// A session the server ended before any game was shown leads to Sign in at once.
+  @Test
+  func aSessionEndedBeforeAGameIsShownLeadsToSignIn() async {
+    var state = NewGame.State(server: .example, session: session)
+    var game = OnlineGame.State(
+      server: .example, intent: .join(code: "K7M2QX"), userName: "ann", token: "T0KEN")
+    game.link = .joining(attempt: 1)
+    state.online = game
+    var online = OnlineClient.unimplemented
+    online.link = { _ in ClosingLink().client }
+    let store = newGame(state, online: online)
+    await store.send(.online(.link(.message(.refused(Refusal(.notSignedIn, request: 0x11)))))) {
+      $0.online?.link = .closed
+      $0.online?.hasSessionEnded = true
+      $0.online?.notices = [.stopped(OnlineGame.signedOutSentence)]
+    }
+    await store.receive(.online(.delegate(.didQuit))) {
+      $0.online = nil
+      $0.closedGameSentence = OnlineGame.signedOutSentence
+      $0.returnsToInviteCode = true
+    }
+    await store.receive(.delegate(.didEndSession(OnlineGame.signedOutSentence)))
+    await store.finish()
+  }
+
   @Test
   func watchingSendsNoTokenAndJoiningTakesTheCodeInCapitals() async {
     let link = ClosingLink()

@@ -46,10 +46,13 @@ struct OnlineGameLiesTests {
   private func stops(
     _ store: TestStore<OnlineGame>, on message: ServerMessage, saying sentence: String
   ) async {
+    let wasShown = store.state.snapshot != nil
     await store.send(.link(.message(message))) {
       $0.link = .closed
       $0.notices = [.stopped(sentence)]
     }
+    // With no game shown there is nothing to look at: the screen closes.
+    if !wasShown { await store.receive(.delegate(.didQuit)) }
     await store.finish()
   }
 

@@ -288,6 +288,7 @@ struct OnlineGameTests {
       $0.link = .closed
       $0.notices = [.stopped("The fingerprint changed.")]
     }
+    await store.receive(.delegate(.didQuit))
     await store.finish()
   }
 
@@ -317,6 +318,8 @@ struct OnlineGameTests {
               + (shown ? "the game is left as it is." : "no game was shown."))
         ]
       }
+      // Only a game shown keeps its screen.
+      if !shown { await store.receive(.delegate(.didQuit)) }
       await store.finish()
     }
   }
@@ -431,6 +434,11 @@ struct OnlineGameTests {
       $0.link = .closed
       $0.notices = [.stopped("There is no game with the code QQQQQQ; check the invite code.")]
     }
+    // No game to show: the screen closes, and the one before says why.
+    await store.receive(.delegate(.didQuit))
+    #expect(
+      store.state.closingSentence
+        == "There is no game with the code QQQQQQ; check the invite code.")
     await store.finish()
   }
 
@@ -455,6 +463,7 @@ struct OnlineGameTests {
       }
       #expect(store.state.lines(for: .stopped(sentence)) == [.sentence(sentence)])
       #expect(OnlineGame.sentence(for: refusal, code: nil) == sentence)
+      await store.receive(.delegate(.didQuit))
       await store.finish()
     }
   }

@@ -137,6 +137,7 @@ struct OnlineGameViewTests {
       $0.link = .closed
       $0.notices = [.stopped("There is no game with the code ZZZZZZ; check the invite code.")]
     }
+    await store.receive(.delegate(.didQuit))
     await store.finish()
   }
 

@@ -54,6 +54,30 @@ struct OnlineScreensTests {
     return app(.newGame(newGame))
   }
 
+  /// Back on New game from an online game, the focus is on Create online game, unless the
+  /// game the invite code opened could not be shown: then it is on the code, to mend it.
+  @Test func aRefusedCodeBringsTheFocusBackToIt() {
+    var terminal = AppTerminalState()
+    let playing = online([])
+    AppScreens.follow(playing, terminal: &terminal)
+    #expect(terminal.focus == nil)
+    var newGame = NewGame.State(server: .example, session: session)
+    newGame.inviteCode = "ZZZZZZ"
+    newGame.closedGameSentence = "There is no game with the code ZZZZZZ; check the invite code."
+    newGame.returnsToInviteCode = true
+    AppScreens.follow(app(.newGame(newGame)), terminal: &terminal)
+    #expect(terminal.focus == .inviteCode)
+    let frame = AppScreens.frame(
+      app(.newGame(newGame)), terminal: terminal, width: 80, height: 24)
+    #expect(frame.text.contains(" > Invite code      [ZZZZZZ_"))
+    #expect(frame.text.contains(" There is no game with the code ZZZZZZ; check the invite code."))
+
+    AppScreens.follow(playing, terminal: &terminal)
+    newGame.returnsToInviteCode = false
+    AppScreens.follow(app(.newGame(newGame)), terminal: &terminal)
+    #expect(terminal.focus == .createOnline)
+  }
+
   // MARK: - Sign in
 
   @Test func theServerFieldTakesTypingAndSaysWhereTheAccountsAre() {
