@@ -632,6 +632,24 @@ def two_factor_lies():
               f"raw control characters reached the terminal: {out!r} {err!r}")
 
 
+def recovery_codes_left_lie():
+    """A count of recovery codes left that no account holds is named, and the sign-in it
+    followed is not said."""
+    def script(connection, server):
+        server.read(connection)  # signIn
+        connection.sendall(frame(signed_in("bob")))
+        server.read(connection)  # countRecoveryCodes
+        connection.sendall(frame(b"\x88\x01" + struct.pack(">H", 65535)))
+        hold(connection, server, 10)
+
+    server = FakeServer(script)
+    status, out, err, seconds = client(server, ["login", "bob", "--password-stdin"],
+                                       "correct horse\n", timeout=60)
+    check(status == 1 and f"The server at {server.address} said bob has 65535 recovery codes "
+          "left, more than an account ever holds." in err and "Signed in" not in out,
+          f"login with a lying count of recovery codes: {status} {out!r} {err!r}")
+
+
 def unanswered_move():
     """A server that answers pings but never the player's move: after 30 seconds the
     connection counts as lost, as a silent one does, and the client connects again."""
@@ -666,7 +684,7 @@ def unanswered_move():
         print(f"a move unanswered counted as a lost connection after {seconds:.1f} s")
 
 
-checks = [two_factor_lies, unanswered_move, two_factor_confirmation_lost, flood_while_watching, records_of_something_else, silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
+checks = [two_factor_lies, recovery_codes_left_lie, unanswered_move, two_factor_confirmation_lost, flood_while_watching, records_of_something_else, silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
           oversized_while_playing, impossible_move, cell_off_the_board, spectator_typing,
           join_refused_after_input_ends, silent_mid_game]
 threads = [threading.Thread(target=each) for each in checks]

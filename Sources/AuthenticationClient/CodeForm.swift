@@ -7,6 +7,8 @@ public enum CodeForm {
   public static let authenticatorDigits = 6
   /// The letters and digits of a recovery code.
   public static let recoveryCodeLength = 10
+  /// The most recovery codes an account holds at once.
+  public static let mostRecoveryCodes = 16
 
   /// Drops spaces and hyphens and lowercases, as codes are often typed in groups.
   public static func normalized(_ code: String) -> String {
@@ -35,11 +37,11 @@ public enum CodeForm {
 
   /// Whether `codes` can be a set of new recovery codes, as they are shown.
   ///
-  /// That is 1 to 16 of them, each a recovery code (no authenticator app's), none given twice.
+  /// That is 1 to ``mostRecoveryCodes`` of them, each a recovery code (no authenticator app's), none given twice.
   /// Codes that came from elsewhere (a server) are shown only if they can.
   public static func areRecoveryCodes(_ codes: [String]) -> Bool {
     let forms = codes.map { recoveryForm(normalized($0)) }
-    return (1...16).contains(codes.count) && Set(forms).count == codes.count
+    return (1...mostRecoveryCodes).contains(codes.count) && Set(forms).count == codes.count
       && codes.allSatisfy { isWellFormed($0) && !isAuthenticatorCode(normalized($0)) }
   }
 

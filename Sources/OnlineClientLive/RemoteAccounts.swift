@@ -142,9 +142,14 @@ extension AuthenticationClient {
             userName: credentials.userName, password: credentials.password,
             code: credentials.code))
       },
-      remainingRecoveryCodes: { _ in
+      remainingRecoveryCodes: { signedIn in
         guard case .recoveryCodesLeft(let count) = try await answer(session, .countRecoveryCodes)
         else { throw unexpected(session) }
+        if let count, count > CodeForm.mostRecoveryCodes {
+          throw AuthenticationError.storage(
+            "The server at \(session.address) said \(signedIn.userName.escapingControlCharacters) "
+              + "has \(count) recovery codes left, more than an account ever holds.")
+        }
         return count
       },
       regenerateRecoveryCodes: { _ in
