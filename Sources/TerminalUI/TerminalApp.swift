@@ -192,7 +192,9 @@ private final class PlainSession {
     defer { token.cancel() }
     store.send(.started)
     await store.settled()
-    if store.state.termination == nil {
+    // Once what is said is lost, playing on would be playing blind: no line is played after,
+    // from the first on (the board shown at the start lost).
+    if store.state.termination == nil, Console.outputFailure == nil {
       for await line in Terminal.lines() {
         if line.isTooLong {
           say(Terminal.tooLongLineSentence)
@@ -202,7 +204,6 @@ private final class PlainSession {
         // The computer's answer and the save come before the next line, so a script's next
         // line meets the board it expects.
         await store.settled()
-        // Once what is said is lost, playing on would be playing blind: the input ends here.
         if store.state.termination != nil || Console.outputFailure != nil { break }
       }
     }

@@ -80,15 +80,19 @@ struct OutputFailureTests {
     #expect(lines.error == "tictactoe: " + sentence)
   }
 
-  @Test func aPlainGameIsNotPlayedBlind() throws {
+  @Test(arguments: ["none", "o"])
+  func aPlainGameIsNotPlayedBlind(computer: String) throws {
     let database = try TemporaryDatabase()
     let blind = try runFull(
-      ["play", "--plain", "--computer", "none"], input: "a1\nb1\na2\nb2\na3\n",
+      ["play", "--plain", "--computer", computer], input: "a1\nb1\na2\nb2\na3\n",
       environment: database.environment)
     #expect(blind.status == 1)
     #expect(blind.error == "tictactoe: " + sentence)
-    // Nothing after the first lost line was played: no game was won in the dark.
+    // The board shown at the start was lost already, so no line was played: no game was won
+    // in the dark, and none is kept half played (the computer answering a move no one saw).
     #expect(try database.run("history").output == "No games recorded for the guest.\n")
+    let next = try database.run("play", "--plain")
+    #expect(!next.output.contains("Resume"), "\(next.output)")
   }
 
   @Test func aReaderThatWentAwayEndsItSilentlyAsSIGPIPEWould() throws {
