@@ -535,7 +535,9 @@ public final class Statement {
         case .null: sqlite3_bind_null(handle, index)
         case .integer(let integer): sqlite3_bind_int64(handle, index, sqlite3_int64(integer))
         case .real(let real): sqlite3_bind_double(handle, index, real)
-        case .text(let text): sqlite3_bind_text(handle, index, text, -1, transient)
+        case .text(let text):
+          // By its length: a NUL inside the text is stored, not taken for its end.
+          sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), transient)
         case .blob(let bytes):
           bytes.withUnsafeBytes {
             // A zero-length blob needs a non-null pointer, or SQLite stores NULL.
@@ -585,9 +587,15 @@ public final class Statement {
       case SQLITE_FLOAT:
         values.append(.real(sqlite3_column_double(handle, column)))
       case SQLITE_TEXT:
-        // Checked type first: column_text is NULL for SQL NULL.
-        let text = sqlite3_column_text(handle, column).map { String(cString: $0) } ?? ""
-        values.append(.text(text))
+        // Checked type first: column_text is NULL for SQL NULL. Read by its length, so that a
+        // NUL another program stored inside the text does not cut it short.
+        let text = sqlite3_column_text(handle, column).map { start in
+          String(
+            decoding: UnsafeBufferPointer(
+              start: start, count: Int(sqlite3_column_bytes(handle, column))),
+            as: UTF8.self)
+        }
+        values.append(.text(text ?? ""))
       case SQLITE_BLOB:
         let length = Int(sqlite3_column_bytes(handle, column))
         let bytes = sqlite3_column_blob(handle, column).map {

@@ -207,7 +207,8 @@ struct IntegrityTests {
         INSERT INTO games (x_name, o_name, board_rows, board_columns, k, first_mover, result,
           started_at, ended_at)
         VALUES (char(27) || '[2J' || char(27) || ']0;PWNED' || char(7), '  Bob  ', 3, 3, 3, 'x',
-          'draw', 1, 2);
+          'draw', 1, 2),
+          (char(0) || 'Eve', 'Bob', 3, 3, 3, 'x', 'draw', 1, 2);
         """)
     }
     let record = try #require(try await DatabaseClient.live(database: database).game(1))
@@ -216,5 +217,8 @@ struct IntegrityTests {
     #expect(record.x.name.hasSuffix("…") && record.x.name.count == Name.maximumLength)
     #expect(record.x.name.unicodeScalars.allSatisfy { $0.isPrintable })
     #expect(record.o.name == "Bob")
+    // A NUL inside a name neither cuts it short nor reaches a terminal.
+    let nul = try #require(try await DatabaseClient.live(database: database).game(2))
+    #expect(nul.x.name == "\\u{0}Eve")
   }
 }

@@ -20,6 +20,16 @@ struct DatabaseTests {
     #expect(row[4] == .null)
   }
 
+  @Test func textHoldingANULKeepsAllOfIt() throws {
+    let database = try Database.inMemory()
+    try database.execute("CREATE TABLE t (s TEXT)")
+    try database.run("INSERT INTO t VALUES (?)", "a\u{0}b")
+    try database.execute("INSERT INTO t VALUES ('c' || char(0) || 'd')")
+    let rows = try database.query("SELECT s, length(CAST(s AS BLOB)) FROM t ORDER BY rowid")
+    #expect(try rows.map { try $0.get(0, as: String.self) } == ["a\u{0}b", "c\u{0}d"])
+    #expect(try rows.map { try $0.get(1, as: Int.self) } == [3, 3])
+  }
+
   @Test func emptyBlobStaysABlobAndEmptyTextStaysText() throws {
     let database = try Database.inMemory()
     try database.execute("CREATE TABLE t (b BLOB, s TEXT)")
