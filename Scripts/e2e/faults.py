@@ -444,8 +444,30 @@ def full_disk(binary, work, template, tally, fail):
             fail(f"full disk: a failed creation left {sorted(set(after) - set(before))}")
         os.remove(os.path.join(mount_point, "filler"))
 
+        # A database whose log holds changes the file lacks (its program killed), without the
+        # log's index, which a reader on a read-only file system cannot make.
+        logged = os.path.join(mount_point, "logged.sqlite")
+        source = os.path.join(work, "logged-source.sqlite")
+        shutil.copyfile(template, source)
+        writer = sqlite3.connect(source)
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute(
+            "INSERT INTO games (x_name, o_name, board_rows, board_columns, k, first_mover, "
+            "result, started_at, ended_at) VALUES ('Ann', 'Bob', 3, 3, 3, 'x', 'draw', 1, 2)")
+        writer.commit()
+        shutil.copyfile(source, logged)
+        shutil.copyfile(source + "-wal", logged + "-wal")
+        writer.close()
+
         # A read-only file system: the records stay readable, nothing is written.
         subprocess.run(["mount", "-o", "remount,ro", mount_point], check=True)
+        unreadable = subprocess.run(
+            [binary, "history", "--database", logged], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, check=False)
+        if unreadable.returncode != 1 or b"holds changes not yet in the file" not in \
+                unreadable.stderr:
+            fail(f"read-only file system, a log with changes: history exited "
+                 f"{unreadable.returncode}: {unreadable.stderr.decode().strip()}")
         read_only_checks(binary, clean, "read-only file system, a database without its log",
                          fail, reads=(["stats"], ["history"], ["replay", "1"],
                                       ["account", "list"]), history_shows=b"X won")

@@ -221,7 +221,7 @@ extension DatabaseError {
       case .busy: .busy
       case .readOnly: .readOnly
       case .notADatabase, .typeMismatch: .corrupt
-      case .cannotOpen, .hardLinked, .notAFile: .cannotOpen
+      case .cannotOpen, .hardLinked, .notAFile, .logUnreadable: .cannotOpen
       case .replaced: .gone
       case .schemaTooNew: .tooNew
       case .constraint: .invalidRequest

@@ -94,7 +94,13 @@ public final class Database {
       do {
         try Self.check(
           path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, accepting: accepting)
-      } catch  where Self.needsImmutableReading(path, after: error) {
+      } catch  where Self.isOnlyReadable(path, after: error) {
+        // Read as it is, the file would lack the log's changes.
+        guard !FileSystem.hasLogWithPages(path) else {
+          throw SQLiteError(
+            kind: .logUnreadable, code: error.code, message: error.message, path: path,
+            systemError: error.systemError)
+        }
         try Self.check(
           path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, accepting: accepting,
           asImmutable: true)
@@ -209,13 +215,6 @@ public final class Database {
   /// refuses even the log and index a reader makes): a reader may still open it read-only.
   public static func isOnlyReadable(_ path: String, after error: SQLiteError) -> Bool {
     [.readOnly, .cannotOpen, .full].contains(error.kind) && FileSystem.exists(path)
-  }
-
-  /// Whether a read-only connection to `path` failed only because the log of write-ahead
-  /// logging or its index could not be made beside it, and the file may be read as it is: no
-  /// log with pages is there, which would hold changes the file does not.
-  private static func needsImmutableReading(_ path: String, after error: SQLiteError) -> Bool {
-    isOnlyReadable(path, after: error) && !FileSystem.hasLogWithPages(path)
   }
 
   /// The URI that opens `path` as an immutable file, its bytes percent-encoded where a URI

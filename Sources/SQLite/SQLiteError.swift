@@ -30,6 +30,10 @@ public struct SQLiteError: Error, Equatable, Sendable {
     /// The file was deleted, or another put in its place, while it was open: what is written
     /// would go to a file nobody can open again.
     case replaced
+    /// The log beside the file holds changes the file lacks, and where it lies (a read-only
+    /// folder or file system, a full disk) nothing can be written: reading them needs the
+    /// log's index, which cannot be made.
+    case logUnreadable
     /// A column held a value of another type than the one asked for.
     case typeMismatch(column: Int, expected: String, found: String)
     /// Any other failure; `message` has SQLite's words.
@@ -159,6 +163,10 @@ extension SQLiteError: CustomStringConvertible {
     case .replaced:
       "\(file) was deleted or replaced while this program used it, so nothing more can be "
         + "saved in it."
+    case .logUnreadable:
+      "\(file) cannot be read here: its log (\(path ?? "")-wal) holds changes not yet in the "
+        + "file, which can be read only where something can be written beside it; open it once "
+        + "its folder can be written (or the disk has room), or copy the folder where it can."
     case .typeMismatch(let column, let expected, let found):
       "\(file) holds \(found) in column \(column) where \(expected) was expected."
     case .other:

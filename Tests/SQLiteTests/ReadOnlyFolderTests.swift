@@ -19,6 +19,19 @@ struct ReadOnlyFolderTests {
     #expect(SQLiteError.kind(forResultCode: 14, systemError: ENOENT) == .cannotOpen)
   }
 
+  @Test func aLogWithChangesThatCannotBeReadSaysWhatWouldReadIt() {
+    // The end-to-end faults script makes the case on a read-only file system.
+    let error = SQLiteError(
+      kind: .logUnreadable, code: 14, message: "unable to open database file",
+      path: "/srv/games.sqlite", systemError: ENOENT)
+    #expect(
+      error.description
+        == "The database /srv/games.sqlite cannot be read here: its log (/srv/games.sqlite-wal) "
+        + "holds changes not yet in the file, which can be read only where something can be "
+        + "written beside it; open it once its folder can be written (or the disk has room), or "
+        + "copy the folder where it can.")
+  }
+
   @Test func aFileOpenedAsImmutableReadsItsRowsAtAPathThatNeedsEscaping() throws {
     let folder = "/tmp/tictactoe-immutable-\(getpid()) #%"
     mkdir(folder, 0o700)
