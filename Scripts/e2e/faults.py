@@ -432,14 +432,22 @@ def full_disk(binary, work, template, tally, fail):
                          reads=(["stats"], ["history"], ["replay", "1"], ["account", "list"]),
                          history_shows=b"X won", refusal=b"the disk is full")
 
-        # Creating a database on the full disk leaves nothing behind.
+        # Creating a database on the full disk leaves nothing behind; reading one that is not
+        # there makes none, and finds nothing.
         before = sorted(os.listdir(mount_point))
+        new = os.path.join(mount_point, "new.sqlite")
         created = subprocess.run(
-            [binary, "stats", "--database", os.path.join(mount_point, "new.sqlite")],
+            [binary, "stats", "--reset", "--yes", "--database", new],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+        read = subprocess.run(
+            [binary, "stats", "--database", new],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
         after = sorted(os.listdir(mount_point))
         if created.returncode != 1:
             fail(f"full disk: creating a database exited {created.returncode}, expected 1")
+        if read.returncode != 0 or read.stdout != b"No games recorded for the guest.\n":
+            fail(f"full disk: reading a missing database exited {read.returncode}: "
+                 f"{read.stdout!r} {read.stderr!r}")
         if after != before:
             fail(f"full disk: a failed creation left {sorted(set(after) - set(before))}")
         os.remove(os.path.join(mount_point, "filler"))
@@ -625,8 +633,8 @@ def main():
     started = time.monotonic()
     try:
         template = os.path.join(work, "template.sqlite")
-        subprocess.run([binary, "stats", "--database", template], stdout=subprocess.PIPE,
-                       check=True)
+        subprocess.run([binary, "stats", "--reset", "--yes", "--database", template],
+                       stdout=subprocess.PIPE, check=True)
         plain_count, screen_count = (12, 8) if quick else (60, 40)
         random_kills = plain_trials(binary, work, template, tally, rng, plain_count, False)
         sentence_kills = plain_trials(binary, work, template, tally, rng, plain_count, True)

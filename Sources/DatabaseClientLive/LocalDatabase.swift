@@ -128,7 +128,21 @@ public final class LocalDatabase: Sendable {
     try LocalDatabase(path: ":memory:")
   }
 
-  /// Opens the database where PRODUCT.md §5 says it lives, creating the default folder.
+  /// An empty database in memory that takes no write, for reading one that does not exist.
+  private static func emptyForReading() throws(DatabaseError) -> LocalDatabase {
+    let database = try inMemory()
+    do {
+      try database.connection.withLock { database throws(SQLiteError) in
+        try database.execute("PRAGMA query_only = ON")
+      }
+    } catch {
+      throw DatabaseError(error)
+    }
+    return database
+  }
+
+  /// Opens the database where PRODUCT.md §5 says it lives, creating the default folder; only
+  /// reading one that does not exist yet creates nothing and reads an empty one.
   ///
   /// - Parameters:
   ///   - explicitPath: A `--database` path, which wins over everything.
@@ -140,6 +154,15 @@ public final class LocalDatabase: Sendable {
     explicitPath: String?, environment: [String: String], access: Access = .writing
   ) throws(DatabaseError) -> LocalDatabase {
     let location = try DatabaseLocation(explicitPath: explicitPath, environment: environment)
+    var status = stat()
+    let folderExists = stat(location.folder.isEmpty ? "." : location.folder, &status) == 0
+    if access == .reading, lstat(location.path, &status) != 0, errno == ENOENT,
+      location.isDefault || folderExists
+    {
+      // Reading a database that is not there yet makes none: it holds nothing, as an empty
+      // one would (a path whose folder is missing is still refused, a likely mistake).
+      return try emptyForReading()
+    }
     if location.isDefault {
       try location.createFolder()
     }

@@ -419,6 +419,35 @@ struct LocationTests {
     #expect(try permissions(path) == 0o600)
   }
 
+  /// Reading (stats, history, replay, account list) a database not made yet makes nothing: no
+  /// folder, no file, and nothing to read; a path in a missing folder is still refused.
+  @Test func readingADatabaseThatIsNotThereMakesNothing() async throws {
+    let folder = try TemporaryFolder()
+    let database = try LocalDatabase.open(
+      explicitPath: nil, environment: ["XDG_DATA_HOME": folder.file("data")], access: .reading)
+    #expect(!FileManager.default.fileExists(atPath: folder.file("data")))
+    let records = DatabaseClient.live(database: database)
+    #expect(try await records.history(.guest, 10).isEmpty)
+    #expect(try await records.stats(.guest) == Stats())
+    // It takes no write, so nothing can seem saved.
+    let unsaved = GameRecord(
+      x: PlayerRecord(name: "Ann"), o: PlayerRecord(name: "Bob"), moves: [.b2], startedAt: 0)
+    await #expect {
+      try await records.saveGameInProgress(unsaved, .guest)
+    } throws: { error in
+      (error as? DatabaseError)?.message.contains("read-only") == true
+    }
+    _ = try LocalDatabase.open(
+      explicitPath: folder.file("games.sqlite"), environment: [:], access: .reading)
+    #expect(!FileManager.default.fileExists(atPath: folder.file("games.sqlite")))
+    #expect {
+      _ = try LocalDatabase.open(
+        explicitPath: folder.file("missing/games.sqlite"), environment: [:], access: .reading)
+    } throws: { error in
+      (error as? DatabaseError)?.message.contains("folder is missing") == true
+    }
+  }
+
   @Test func explicitPathInAMissingFolderIsAnErrorAndCreatesNothing() throws {
     let folder = try TemporaryFolder()
     #expect {
