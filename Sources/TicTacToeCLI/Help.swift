@@ -125,7 +125,8 @@ enum Help {
 
     Values are win, draw or loss for the side to move under perfect play, with the number of
     plies (single moves) to the end: the winner wins as fast as it can and the loser loses as
-    slowly as it can. "best" lists every move with the best value, the strongest first.
+    slowly as it can. "best" lists every move with the best value, the strongest first;
+    where the values are estimates, only the moves the engine rates highest among them.
 
     Each value the engine proves is given as it is: on 3×3 and on boards of up to 16 empty
     cells by an exact search, elsewhere by proof searches and, on boards over 64 cells, where
