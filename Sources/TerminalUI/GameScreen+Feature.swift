@@ -98,7 +98,9 @@ public enum GameInput {
   ) -> GameFeature.Action.View? {
     if state.isConfirmingQuit {
       switch command {
-      case .confirm, .quit: return .quitConfirmed
+      case .confirm: return .quitConfirmed
+      // q again answers the question q asked; asked about a new game, it discards nothing.
+      case .quit: return state.phase == .confirming(.quit) ? .quitConfirmed : nil
       // Enter and Space, which play a cell, keep the game that would be lost, as the desktop's
       // default answer does.
       case .cancel, .newGame, .playAtCursor: return .quitCancelled

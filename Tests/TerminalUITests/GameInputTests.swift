@@ -105,6 +105,11 @@ struct GameInputTests {
     let asked = GameScreen(state, terminal: terminal)
     #expect(asked.message == "Start a new game? This one will not be saved.")
     #expect(asked.buttons.map(\.text) == ["[y] New game", "[n] Keep playing"])
+    // Only y throws the game away there: q, which did not ask, does nothing.
+    #expect(
+      press(
+        .character("q"), .character("y"), .character("n"), state: state, terminal: &terminal)
+        == [nil, .quitConfirmed, .quitCancelled])
   }
 
   @Test func helpOpensWithQuestionMarkOrF1AndAnyKeyClosesIt() throws {
