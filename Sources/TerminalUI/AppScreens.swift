@@ -661,10 +661,11 @@ public enum AppScreens {
   }
 
   /// The item Stats' reset question focuses first: the password of an account (the code once
-  /// asked for), or Reset for the guest; `nil` when nothing is asked.
+  /// asked for), or, for the guest, Keep them, so that Enter twice deletes nothing (as the
+  /// desktop's dialog and the Discard question keep by default); `nil` when nothing is asked.
   private static func resetQuestionFocus(_ state: StatsFeature.State) -> FormID? {
     guard state.isConfirmingReset else { return nil }
-    guard let credentials = state.resetCredentials else { return .resetConfirmed }
+    guard let credentials = state.resetCredentials else { return .resetCancelled }
     return credentials.needsCode ? .resetCode : .resetPassword
   }
 

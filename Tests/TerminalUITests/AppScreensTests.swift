@@ -265,6 +265,26 @@ struct AppScreensTests {
     #expect(frame.text.contains(" > Code      [_"), "\(frame.text)")
   }
 
+  /// The guest's reset asks with the focus on Keep them: Enter on Reset stats, then Enter
+  /// again, deletes nothing.
+  @Test func theGuestsResetQuestionKeepsByDefault() {
+    var stats = StatsFeature.State(owner: .guest)
+    stats.stats = Stats(tallies: [Tally(opponent: .person, wins: 1, losses: 0, draws: 0)])
+    var newGame = NewGame.State()
+    newGame.stats = stats
+    var (_, terminal) = shown(app(.newGame(newGame)))
+    terminal.focus = .reset
+    newGame.stats?.isConfirmingReset = true
+    AppScreens.follow(app(.newGame(newGame)), terminal: &terminal)
+    #expect(terminal.focus == .resetCancelled)
+    let state = app(.newGame(newGame))
+    let frame = AppScreens.frame(state, terminal: terminal, width: 80, height: 24)
+    #expect(frame.text.contains(" > < Keep them >"), "\(frame.text)")
+    #expect(
+      AppScreens.handle(.enter, state: state, frame: frame, terminal: &terminal)
+        == .send(.newGame(.stats(.view(.resetCancelled)))))
+  }
+
   /// When the focused item goes away (a question answered, replaced by another), the focus
   /// goes to the form's likely next step rather than nowhere.
   @Test func theFocusNeverStaysOnAnItemThatWentAway() {
