@@ -311,7 +311,13 @@ extension GameFeature.State {
     case .stillSaving: ["That did nothing: the last move was still being saved."]
     case .answerYesOrNo: [typedQuestion ?? "Answer yes or no."]
     case .stopped: [failure?.sentence ?? "The game stopped."]
-    case .nothingToUndo: ["There is no move to undo."]
+    case .nothingToUndo:
+      // The computer's moves alone (it moved first, or plays both sides) are not taken back.
+      [
+        game.moves.isEmpty
+          ? "There is no move to undo."
+          : "Undo takes back only a person's moves; the computer's stay."
+      ]
     case .nothingToRedo: ["There is no move to redo."]
     case .undone(let count):
       [count == 1 ? "One move taken back." : "\(count) moves taken back."]

@@ -329,6 +329,13 @@ struct GameFeatureTests {
     let store = store(try makeState(), database: InMemoryDatabase().client)
     await store.send(.view(.undoTapped)) { $0.post(.nothingToUndo) }
     #expect(store.state.statusLine == "There is no move to undo.")
+    // Where only the computer has moved, Undo says why it takes nothing back.
+    var computers = store.state
+    computers.settings.mode = .computerVersusComputer
+    computers.game = try Game(start: computers.game.start, moves: [.b2])
+    #expect(
+      computers.line(for: .nothingToUndo)
+        == "Undo takes back only a person's moves; the computer's stay.")
     try await play(.a1, on: store)
     try await play(.b1, on: store)
     var undone = store.state.game
