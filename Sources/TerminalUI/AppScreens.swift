@@ -377,6 +377,7 @@ public enum AppScreens {
     "  Shift-Tab, ↑  previous field or button",
     "  ← →, Space    change a choice",
     "  Enter         press the button, or in a field the main one",
+    "  Ctrl-U        clear the field",
     "  Esc           back, or leave (asked first once signed in)",
     "  F1            show or hide this help",
     "  Ctrl-Z        suspend;  Ctrl-C  leave at once",

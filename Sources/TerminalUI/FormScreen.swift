@@ -276,6 +276,9 @@ public enum FormInput {
       return .edit(id: current.id, value: value + text.prefix(room))
     case (.text(let value, _), .backspace):
       return value.isEmpty ? .none : .edit(id: current.id, value: String(value.dropLast()))
+    case (.text(let value, _), .control("u")):
+      // As in a shell, what is before the cursor goes: the whole field, typed at its end.
+      return value.isEmpty ? .none : .edit(id: current.id, value: "")
     case (.text, .enter), (.choice, .enter):
       return .submit(from: current.id)
     case (.choice, .left):

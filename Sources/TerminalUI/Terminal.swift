@@ -45,7 +45,11 @@ private let crashSignals = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
 private func restoreTerminal() {
   guard isRaw.exchange(false, ordering: .acquiringAndReleasing) else { return }
   _ = Glibc.write(STDOUT_FILENO, leaveBytes.baseAddress, leaveBytes.count)
-  _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedAttributes)
+  // Through standard output, the same terminal, when standard input has gone (closed under
+  // the program): the shell would be left in raw mode.
+  if tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedAttributes) != 0 {
+    _ = tcsetattr(STDOUT_FILENO, TCSAFLUSH, &savedAttributes)
+  }
 }
 
 private func onEndingSignal(_ signal: Int32) {

@@ -385,6 +385,9 @@ struct AppScreensTests {
         .send(.login(.view(.userNameChanged("ada@example.com!")))),
         .send(.login(.view(.userNameChanged("ada@example.co")))),
       ])
+    // Ctrl-U clears the field at once, rather than a Backspace for each character.
+    #expect(
+      press(.control("u"), state: failedSignIn) == [.send(.login(.view(.userNameChanged(""))))])
   }
 
   /// A paste of thousands of characters fills a field to its end and no further, so that no
