@@ -46,6 +46,13 @@ extension StringProtocol {
     return String(prefix(columns: Swift.max(0, width - 1))) + "…"
   }
 
+  /// The text if it fits in `width` columns, or as much of its end as fits with `…` before
+  /// it, as a field shows what is typed at its end.
+  func fittedFromTheEnd(columns width: Int) -> String {
+    guard columns > width else { return String(self) }
+    return "…" + String(suffix(columns: Swift.max(0, width - 1)))
+  }
+
   /// The longest end of the text that fits in `width` columns.
   func suffix(columns width: Int) -> SubSequence {
     var used = 0

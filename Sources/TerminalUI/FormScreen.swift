@@ -116,7 +116,8 @@ public struct FormScreen: Hashable, Sendable {
         line.append(item.label.padding(to: labelWidth) + "  ", labelStyle(item))
         var shown = isSecret ? String(repeating: "*", count: value.count) : value
         if isFocused { shown += "_" }
-        shown = String(shown.suffix(columns: Self.fieldWidth)).padding(to: Self.fieldWidth)
+        // A value longer than the field shows its end, where typing goes, marked as cut.
+        shown = shown.fittedFromTheEnd(columns: Self.fieldWidth).padding(to: Self.fieldWidth)
         line.append("[" + shown + "]", fieldStyle(isFocused: isFocused, item: item))
       case .choice(let value):
         line.append(item.label.padding(to: labelWidth) + "  ", labelStyle(item))

@@ -344,6 +344,12 @@ struct AppScreensTests {
     let fields = form.lines.map { $0.spans.map(\.text).joined() }.filter { $0.hasSuffix("]") }
     #expect(fields.count == 2, "\(form.text)")
     #expect(Set(fields.map(\.columns)).count == 1, "\(fields)")
+    // A name longer than its field shows its end, marked as cut, in wide letters as in narrow.
+    newGame.settings.xName = String(repeating: "漢", count: 24)
+    newGame.settings.oName = String(repeating: "B", count: 40) + "END"
+    let long = shown(app(.newGame(newGame)), width: size.width, height: size.height).frame
+    #expect(long.text.contains("[…漢漢漢漢漢漢漢漢漢漢漢漢漢 ]"), "\(long.text)")
+    #expect(long.text.contains("[…BBBBBBBBBBBBBBBBBBBBBBBBEND]"), "\(long.text)")
     // Recent games with wide names are cut to the terminal's columns, not its characters.
     var stats = StatsFeature.State(owner: .guest)
     let name = String(repeating: "山", count: 24)
