@@ -262,6 +262,12 @@ enum ScreenLayout {
       } else {
         notice + StyledLine.wrapping("Enlarge the window, or press q to quit.", width: width)
       }
+    if frame.lines.count > height, height > 0, width > 0 {
+      // What does not fit is marked, never cut silently.
+      frame.lines = Array(frame.lines.prefix(height))
+      let last = frame.lines[height - 1]
+      frame.lines[height - 1] = StyledLine(last.text.prefix(columns: width - 1) + "…")
+    }
     frame = frame.clipped(width: width, height: height)
     frame.isTooSmall = true
     return frame

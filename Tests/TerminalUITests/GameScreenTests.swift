@@ -262,7 +262,12 @@ struct GameScreenTests {
         to quit.
         """)
     let tiny = try frame("empty", width: 12, height: 3).text
-    #expect(tiny == "Terminal too\nsmall\nNeed 14×16,")
+    #expect(tiny == "Terminal too\nsmall\nNeed 14×16,…")
+    // At 10×5, the cut is marked where the rows end.
+    let smallest = ScreenLayout.tooSmall(needed: (50, 22), width: 10, height: 5).text
+    #expect(smallest.split(separator: "\n").count == 5)
+    #expect(smallest.hasSuffix("…"), "\(smallest)")
+    #expect(smallest.split(separator: "\n").allSatisfy { $0.count <= 10 }, "\(smallest)")
   }
 
   @Test func helpOverlayReplacesTheBoard() throws {
