@@ -23,6 +23,13 @@ private final class ClosingLink: Sendable {
       open: { AsyncStream { $0.finish() } }, send: { _ in },
       close: { self.closes.withLock { $0 += 1 } })
   }
+
+  /// Online services whose every link is this one, the rest unimplemented.
+  var online: OnlineClient {
+    var online = OnlineClient.unimplemented
+    online.link = { _ in self.client }
+    return online
+  }
 }
 
 @MainActor
@@ -127,8 +134,7 @@ struct NewGameOnlineTests {
     online.link = .closed
     online.hasSessionEnded = true
     state.online = online
-    var client = OnlineClient.unimplemented
-    client.link = { _ in ClosingLink().client }
+    let client = ClosingLink().online
     let store = newGame(state, online: client)
     await store.send(.online(.delegate(.didQuit))) {
       $0.online = nil
@@ -142,8 +148,7 @@ struct NewGameOnlineTests {
   @Test
   func theFormSaysThatTheGameLeftWasCancelled() async {
     let link = ClosingLink()
-    var online = OnlineClient.unimplemented
-    online.link = { _ in link.client }
+    let online = link.online
     var state = NewGame.State(server: .example, session: session)
     var game = OnlineGame.State(
       server: .example, intent: .create(GameOptions()), userName: "ann", token: "T0KEN")
@@ -182,8 +187,7 @@ struct NewGameOnlineTests {
   /// connection dropped first) says so on the form, not nothing.
   @Test
   func theFormSaysThatTheGameLeftMayNotBeCancelled() async {
-    var online = OnlineClient.unimplemented
-    online.link = { _ in ClosingLink().client }
+    let online = ClosingLink().online
     var state = NewGame.State(server: .example, session: session)
     var game = OnlineGame.State(
       server: .example, intent: .create(GameOptions()), userName: "ann", token: "T0KEN")
@@ -237,8 +241,7 @@ struct NewGameOnlineTests {
   @Test
   func aCodeTheServerRefusesBringsTheFormBackSayingWhy() async {
     let link = ClosingLink()
-    var online = OnlineClient.unimplemented
-    online.link = { _ in link.client }
+    let online = link.online
     var state = NewGame.State(server: .example, session: session)
     state.inviteCode = "ZZZZZZ"
     var game = OnlineGame.State(
@@ -275,8 +278,7 @@ struct NewGameOnlineTests {
       server: .example, intent: .join(code: "K7M2QX"), userName: "ann", token: "T0KEN")
     game.link = .joining(attempt: 1)
     state.online = game
-    var online = OnlineClient.unimplemented
-    online.link = { _ in ClosingLink().client }
+    let online = ClosingLink().online
     let store = newGame(state, online: online)
     await store.send(.online(.link(.message(.refused(Refusal(.notSignedIn, request: 0x11)))))) {
       $0.online?.link = .closed
@@ -295,8 +297,7 @@ struct NewGameOnlineTests {
   @Test
   func watchingSendsNoTokenAndJoiningTakesTheCodeInCapitals() async {
     let link = ClosingLink()
-    var online = OnlineClient.unimplemented
-    online.link = { _ in link.client }
+    let online = link.online
     let store = newGame(NewGame.State(server: .example, session: session), online: online)
     await store.send(.view(.inviteCodeChanged(" k7m-2qx "))) { $0.inviteCode = " k7m-2qx " }
     await store.send(.view(.watchTapped)) {
