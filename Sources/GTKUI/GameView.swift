@@ -121,7 +121,7 @@ public final class GameView {
 
   /// The cell holding the keyboard focus, if any.
   package func focusedCell() -> Cell? {
-    BoardFocus.focusedCell(in: cells).map { Cell(row: $0.row, column: $0.column) }
+    BoardFocus.focusedCell(in: cells)
   }
 
   /// Handles a key as the arrow keys on the board do; returns whether it was used.

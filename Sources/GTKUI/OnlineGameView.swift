@@ -1,6 +1,6 @@
 import GameCore
 import GameProtocol
-import GameRules
+package import GameRules
 import NewGameCore
 public import OnlineCore
 
@@ -100,7 +100,13 @@ public final class OnlineGameView {
     }
     controlButton.setClass("suggested-action", state.isOver)
     renderQuestion(state)
-    if previous?.board == nil, state.board != nil { focusBoard() }
+    // After the question, the focus goes to the last move, as after a local game's: a held
+    // Enter that answered it then plays nothing on an empty cell.
+    if (previous?.board == nil && state.board != nil)
+      || (previous?.isConfirmingResign == true && !state.isConfirmingResign)
+    {
+      focusBoard()
+    }
   }
 
   /// Asks the core's question in a dialog while the core asks it.
@@ -112,6 +118,9 @@ public final class OnlineGameView {
       state.isConfirmingResign ? question : nil, actions: (.resignCancelled, .resignConfirmed),
       send: send)
   }
+
+  /// The cell holding the keyboard focus, if any.
+  package func focusedCell() -> Cell? { BoardFocus.focusedCell(in: cells) }
 
   /// Moves the keyboard focus to the board: the last move, else the first cell.
   public func focusBoard() {

@@ -1,4 +1,5 @@
 import CGTK
+import GameRules
 
 /// Keeps a screen's title line in step with the room the screen has, as the board's marks are.
 ///
@@ -57,11 +58,11 @@ enum BoardFocus {
     return true
   }
 
-  /// The row and column of the cell holding the keyboard focus, if any.
-  static func focusedCell(in cells: [[Button]]) -> (row: Int, column: Int)? {
+  /// The cell holding the keyboard focus, if any.
+  static func focusedCell(in cells: [[Button]]) -> Cell? {
     for (row, buttons) in cells.enumerated() {
       for (column, button) in buttons.enumerated() where button.isFocused {
-        return (row, column)
+        return Cell(row: row, column: column)
       }
     }
     return nil

@@ -84,7 +84,7 @@ public class Element {
   }
 
   /// Moves the keyboard focus here.
-  func grabFocus() { gtk_widget_grab_focus(widget) }
+  package func grabFocus() { gtk_widget_grab_focus(widget) }
 
   /// Puts `text` on the clipboard of the widget's display.
   func copyToClipboard(_ text: String) {

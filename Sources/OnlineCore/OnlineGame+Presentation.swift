@@ -106,7 +106,8 @@ extension OnlineGame.State {
 
   /// The title line: whose turn it is, the wait, or the result.
   ///
-  /// For example `ann, place your X`, `Waiting for bob to place O…`, `Winner! Congrats ann!`.
+  /// For example `ann, place your X` (`… once reconnected` while the connection comes back),
+  /// `Waiting for bob to place O…`, `Winner! Congrats ann!`.
   public var title: String {
     guard let snapshot, let feature = feature(afterPly: snapshot.moves.count - 1) else {
       // Closed before a game was shown: the server refused the request, or could not be
@@ -128,7 +129,13 @@ extension OnlineGame.State {
       return "Winner! Congrats \(name(of: winner))!"
     case .playing:
       let toMove = feature.board.toMove
-      guard let role = snapshot.role, role != toMove else { return feature.title }
+      guard let role = snapshot.role, role != toMove else {
+        // The player's turn while the connection comes back: no move can be sent yet.
+        guard snapshot.role == nil || link == .live else {
+          return "\(name(of: toMove)), place your \(toMove.symbol) once reconnected"
+        }
+        return feature.title
+      }
       return "Waiting for \(name(of: toMove)) to place \(toMove.symbol)…"
     }
   }

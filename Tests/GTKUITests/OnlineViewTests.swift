@@ -178,9 +178,12 @@ final class OnlineViewTests: XCTestCase {
       app.backButton.click()
       let question = try XCTUnwrap(view.confirmation)
       XCTAssertEqual(question.heading, "Resign this game? bob wins.")
+      view.cells[2][2].grabFocus()
       question.respond(.keep)
       pump { view.confirmation == nil }
       XCTAssertEqual(link.sent.count, sentBeforeTheQuestion, "keeping the game sends nothing")
+      // The focus is on the last move, where a held Enter that answered plays nothing.
+      XCTAssertEqual(view.focusedCell(), .a1)
       XCTAssertTrue(app.toasts.shown.contains("The game goes on."))
 
       link.emit(.message(.moved(code: "K7M2QX", ply: 1, cell: .b2)))

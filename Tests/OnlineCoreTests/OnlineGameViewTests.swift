@@ -365,6 +365,12 @@ struct OnlineGameViewTests {
     #expect(state.isBoardEnabled)
     #expect(state.cells.joined().allSatisfy { $0.isEnabled })
     #expect(state.controls.map(\.control) == [.resign])
+    // While the connection comes back, the title does not ask for a move the board refuses.
+    state.hasBeenLive = true
+    state.link = .waiting(attempt: 2)
+    #expect(state.title == "ann, place your X once reconnected")
+    #expect(!state.isBoardEnabled)
+    state.link = .live
 
     state.snapshot = snapshot(moves: [b2])
     #expect(state.title == "Waiting for bob to place O…")
