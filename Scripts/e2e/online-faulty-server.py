@@ -92,6 +92,8 @@ def snapshot(moves=(), role=None):
 
 
 NO_SUCH_GAME = 16
+GAME_OVER = 20
+MOVE = 0x14
 RATE_LIMITED = 9
 JOIN_GAME = 0x11
 LIST_GAMES = 0x13
@@ -650,9 +652,10 @@ def recovery_codes_left_lie():
           f"login with a lying count of recovery codes: {status} {out!r} {err!r}")
 
 
-def unanswered_move():
-    """A server that answers pings but never the player's move: after 30 seconds the
-    connection counts as lost, as a silent one does, and the client connects again."""
+def unanswered_move(refusal=None, label="a move unanswered"):
+    """A server that answers pings but never the player's move (or refuses it `gameOver` and
+    never says how the game ended): after 30 seconds the connection counts as lost, as a
+    silent one does, and the client connects again."""
     def script(connection, server):
         if not seat(connection, server, [(1, 1)], role=1):
             return
@@ -662,8 +665,10 @@ def unanswered_move():
                 server.received.append(payload)
                 if payload[0] == 0x17:  # ping: pong, with its nonce
                     connection.sendall(frame(b"\x98" + payload[1:9]))
-                elif payload[0] == 0x14 and server.move_at is None:  # move: no answer
+                elif payload[0] == MOVE and server.move_at is None:
                     server.move_at = time.time()
+                    if refusal is not None:
+                        connection.sendall(frame(refused(refusal, MOVE)))
         except (OSError, ssl.SSLError):
             pass
 
@@ -671,20 +676,25 @@ def unanswered_move():
     server.move_at = None
     player = Client(server, player_arguments())
     player.type("secret\n")
-    check(player.wait_for("bob, place your O") is not None, "the game was not shown")
+    check(player.wait_for("bob, place your O") is not None, f"{label}: the game was not shown")
     player.type("a1\n")
     lost = player.wait_for("Lost the connection to the server", timeout=60)
     player.process.kill()
     player.process.wait()
     check(lost is not None and server.move_at is not None,
-          f"a move never answered was waited on for good: {player.lines!r}")
+          f"{label}: the move was waited on for good: {player.lines!r}")
     if lost and server.move_at:
         seconds = lost - server.move_at
-        check(29 <= seconds <= 36, f"a move unanswered was given up after {seconds:.1f} s")
-        print(f"a move unanswered counted as a lost connection after {seconds:.1f} s")
+        check(29 <= seconds <= 36, f"{label}: given up after {seconds:.1f} s")
+        print(f"{label} counted as a lost connection after {seconds:.1f} s")
 
 
-checks = [two_factor_lies, recovery_codes_left_lie, unanswered_move, two_factor_confirmation_lost, flood_while_watching, records_of_something_else, silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
+def move_refused_without_an_ending():
+    unanswered_move(GAME_OVER, "a move refused gameOver with no ending")
+
+
+checks = [two_factor_lies, recovery_codes_left_lie, unanswered_move,
+          move_refused_without_an_ending, two_factor_confirmation_lost, flood_while_watching, records_of_something_else, silent_greeting, text_answer, closed_at_once, silent_request, unoffered_version, garbage_while_watching,
           oversized_while_playing, impossible_move, cell_off_the_board, spectator_typing,
           join_refused_after_input_ends, silent_mid_game]
 threads = [threading.Thread(target=each) for each in checks]

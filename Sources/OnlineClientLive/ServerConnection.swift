@@ -171,7 +171,11 @@ public final class ServerConnection: ConnectionHandler, @unchecked Sendable {
   private func settleMove(_ message: ServerMessage) {
     switch message {
     case .moved, .game, .ended, .cancelled: break
-    case .refused(let refusal) where refusal.request == OnlineGame.moveRequest: break
+    case .refused(let refusal) where refusal.request == OnlineGame.moveRequest:
+      // Refused because the game ended meanwhile: the ending, which follows once stored,
+      // answers the move; a server that never sends it counts as lost, and the game is
+      // asked for again.
+      guard refusal.code != .gameOver else { return }
     default: return
     }
     if let timer = moveDeadline.withLock({ $0.take() }) { loop.cancel(timer: timer) }

@@ -176,7 +176,9 @@ extension OnlineGame.State {
     case .gameNotStarted:
       contradicted = snapshot.status == .playing
     case .gameOver:
-      contradicted = !isOver
+      // The opponent may have resigned (or forfeited) while the move was on its way: the
+      // server refuses the move at once and says how the game ended once that is stored.
+      contradicted = false
     case .cellTaken:
       contradicted = isOwnTurn && board.contains(cell) && board[cell] == nil
     case .notYourTurn, .staleMove:

@@ -371,8 +371,7 @@ struct OnlineGameLiesTests {
 
   /// A refusal of ann's move at b2, on her turn, for a reason the game she sees contradicts.
   @Test(arguments: [
-    ErrorCode.cellOutOfBounds, .notAPlayer, .gameNotStarted, .gameOver, .cellTaken,
-    .notYourTurn, .staleMove,
+    ErrorCode.cellOutOfBounds, .notAPlayer, .gameNotStarted, .cellTaken, .notYourTurn, .staleMove,
   ])
   func aRefusalOfTheMoveThatTheGameContradictsStopsTheClient(code refusalCode: ErrorCode) async {
     await stops(
@@ -380,6 +379,31 @@ struct OnlineGameLiesTests {
       on: .refused(Refusal(refusalCode, request: OnlineGame.moveRequest)),
       saying: "The server at example.org:7457 refused the move at b2 with a reason this game "
         + "contradicts (\(refusalCode)).")
+  }
+
+  /// A move refused `gameOver` in a game still under way is no lie: bob resigned while it was
+  /// on its way, and the ending follows once the server has stored it.
+  @Test func aMoveRefusedAsTheGameEndsWaitsForTheEnding() async {
+    let store = annPlayingX(ScriptedLink(), pendingMove: Self.b2)
+    let refusal = Refusal(.gameOver, request: OnlineGame.moveRequest)
+    await store.send(.link(.message(.refused(refusal)))) {
+      $0.pendingMove = nil
+      $0.notices = [.refused(refusal, cell: Self.b2)]
+    }
+    #expect(
+      store.state.lines(for: .refused(refusal, cell: Self.b2)) == [.sentence("The game is over.")])
+    let end = GameEnd(winner: .x, reason: .resigned, xRating: 1_216, oRating: 1_184)
+    await store.send(.link(.message(.ended(code: code, end)))) {
+      $0.snapshot?.status = .finished(end)
+      $0.sawTheEnd = true
+      $0.notices.append(.ended(end))
+      $0.link = .closed
+    }
+    #expect(
+      store.state.lines(for: .ended(end)) == [
+        .sentence("bob resigned; you win."), .sentence("Ratings: ann 1216 (+16), bob 1184 (−16)."),
+      ])
+    await store.finish()
   }
 
   /// Refusals no move can get, whether the refusal names the move or no request at all.
