@@ -199,7 +199,9 @@ extension OnlineGame.State {
     switch refusal.code {
     case .notAPlayer: contradicted = snapshot.role != nil
     case .gameNotStarted: contradicted = snapshot.status == .playing
-    case .gameOver: contradicted = !isOver
+    // As for a move: the game may have ended on its way (bob resigned first); the ending
+    // follows.
+    case .gameOver: contradicted = false
     case .notSignedIn: contradicted = true
     default: contradicted = false
     }

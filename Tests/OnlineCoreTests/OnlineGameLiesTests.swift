@@ -525,7 +525,7 @@ struct OnlineGameLiesTests {
   /// A refusal of ann's resignation her game contradicts stops the client; one it does not
   /// leaves the game going on, to be given up again.
   @Test func aRefusedResignationIsCheckedAndSaid() async {
-    for refusalCode in [ErrorCode.notAPlayer, .gameNotStarted, .gameOver] {
+    for refusalCode in [ErrorCode.notAPlayer, .gameNotStarted] {
       var state = annPlayingX(ScriptedLink(), moves: [Self.b2]).state
       state.hasResigned = true
       let store = TestStore(initialState: state) {
@@ -547,6 +547,17 @@ struct OnlineGameLiesTests {
       $0.notices = [.refused(busy, cell: nil)]
     }
     await store.finish()
+    // Refused gameOver: bob resigned first, and his ending follows.
+    let racing = TestStore(initialState: state) {
+      OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+    }
+    let over = Refusal(.gameOver, request: OnlineGame.resignRequest)
+    await racing.send(.link(.message(.refused(over)))) {
+      $0.hasResigned = false
+      $0.notices = [.refused(over, cell: nil)]
+    }
+    #expect(racing.state.link == .live)
+    await racing.finish()
   }
 
   /// Ann's session ended on the server since it signed her in (her password was changed
