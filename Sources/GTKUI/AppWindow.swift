@@ -218,7 +218,7 @@ public final class AppWindow {
     switch notice {
     case .joined, .refused, .away, .back, .ended, .reconnecting, .retrying, .reconnected,
       .notConnected, .stillSending, .stopped, .keptPlaying, .notOnline, .digitsNeedTheClassicBoard,
-      .unknownCommand, .cancelled:
+      .unknownCommand, .cancelled, .moveLost:
       true
     // The title, the invite code and the board show these; the dialog asks the question; the
     // screen closes with a cancellation left unconfirmed, and New game says it.

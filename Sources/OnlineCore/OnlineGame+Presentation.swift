@@ -60,6 +60,13 @@ extension OnlineGame.State {
       return [.sentence("\(reason.dropLast()); trying again…")]
     case .reconnected:
       return [.sentence("Reconnected to the server.")]
+    case .moveLost(let cell):
+      guard let snapshot else { return [] }
+      return [
+        .sentence(
+          "The move at \(cell.name) did not reach the server before the connection dropped; "
+            + "play it again.")
+      ] + boardAndTitle(afterPly: snapshot.moves.count - 1)
     case .notConnected(let resigning):
       let what =
         resigning ? "the resignation was not sent, and the game goes on" : "the move was not sent"
@@ -235,7 +242,7 @@ extension OnlineGame.State {
     switch notice {
     case .refused, .notConnected, .stillSending, .stopped, .answerYesOrNo,
       .digitsNeedTheClassicBoard, .unknownCommand, .notOnline, .reconnecting, .retrying,
-      .notCancelled:
+      .notCancelled, .moveLost:
       return true
     case .created, .shown, .joined, .moved, .away, .back, .ended, .reconnected, .askedToResign,
       .keptPlaying, .help, .board, .inputEnded, .cancelled:
@@ -274,7 +281,7 @@ extension OnlineGame.State {
     case .inputEnded:
       return "Input ended; the seat is held for a while: \(continuing)"
     case .joined, .refused, .away, .back, .reconnecting, .retrying, .reconnected, .notConnected,
-      .stillSending, .stopped, .cancelled, .notCancelled:
+      .stillSending, .stopped, .cancelled, .notCancelled, .moveLost:
       return lines(for: notice).first.flatMap { line in
         if case .sentence(let text) = line { text } else { nil }
       }

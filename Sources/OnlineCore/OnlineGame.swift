@@ -70,6 +70,9 @@ public struct OnlineGame: Reducer {
     case retrying(String)
     /// This client is back.
     case reconnected
+    /// The player's move was on its way when the connection dropped, and the game shown on
+    /// coming back does not have it: it is to be played again.
+    case moveLost(Cell)
     /// A move (or, with `resigning`, the resignation) was asked for while the connection is
     /// down; it was not sent.
     case notConnected(resigning: Bool = false)
@@ -133,6 +136,9 @@ public struct OnlineGame: Reducer {
     public var snapshot: GameSnapshot?
     /// The move sent and not yet answered.
     public var pendingMove: Cell?
+    /// The move that was on its way when the connection dropped, until the game shown on
+    /// coming back says whether the server has it.
+    public var unconfirmedMove: Cell?
     /// Everything to tell the player, oldest first.
     public var notices: [Notice] = []
     /// Whether the connection was live before the last drop, so coming back is news.
@@ -587,6 +593,7 @@ public struct OnlineGame: Reducer {
       return .none
     case .live:
       state.hasBeenLive = true
+      state.unconfirmedMove = state.pendingMove
       state.pendingMove = nil
       guard !state.isOver else {
         state.link = .closed
@@ -763,6 +770,12 @@ public struct OnlineGame: Reducer {
       // Moves made while this client was away are told as moves, from the last one seen.
       let seen = previous.code == snapshot.code ? previous.moves.count : 0
       for ply in seen..<max(seen, snapshot.moves.count) { state.notices.append(.moved(ply: ply)) }
+      // The move on its way when the connection dropped either is among them, or is said lost.
+      if !isRepeated, let move = state.unconfirmedMove {
+        state.unconfirmedMove = nil
+        let arrived = snapshot.moves.indices.contains(seen) && snapshot.moves[seen] == move
+        if !arrived, snapshot.status == .playing { state.notices.append(.moveLost(move)) }
+      }
     } else {
       if !state.isSpectator, snapshot.role == .x, snapshot.status == .waiting {
         // Created, or one's own game joined again by its code: the code is given either way.

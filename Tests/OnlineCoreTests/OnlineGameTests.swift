@@ -215,6 +215,52 @@ struct OnlineGameTests {
     await store.finish()
   }
 
+  /// A move on its way when the connection dropped: the game shown on coming back has it
+  /// (told as a move), or does not (said lost, to be played again).
+  @Test func aMoveOnItsWayWhenTheConnectionDroppedIsToldOrSaidLost() async throws {
+    let b2 = Cell(row: 1, column: 1)
+    for arrived in [false, true] {
+      var state = OnlineGame.State(
+        server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
+      state.snapshot = snapshot()
+      state.link = .live
+      state.hasBeenLive = true
+      state.pendingMove = b2
+      let store = TestStore(initialState: state) {
+        OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+      }
+      await store.send(.link(.closed(reason: "reset", isPermanent: false))) {
+        $0.link = .waiting(attempt: 1)
+        $0.pendingMove = nil
+        $0.unconfirmedMove = b2
+        $0.notices = [.reconnecting]
+      }
+      await store.skipInFlightEffects()
+      var resumed = store.state
+      resumed.link = .joining(attempt: 1)
+      let back = TestStore(initialState: resumed) {
+        OnlineGame(link: ScriptedLink().client, clock: TestClock().client)
+      }
+      let later = snapshot(moves: arrived ? [b2] : [])
+      await back.send(.link(.message(.game(later)))) {
+        $0.snapshot = later
+        $0.link = .live
+        $0.unconfirmedMove = nil
+        $0.notices += arrived ? [.reconnected, .moved(ply: 0)] : [.reconnected, .moveLost(b2)]
+      }
+      if !arrived {
+        #expect(
+          back.state.lines(for: .moveLost(b2)) == [
+            .sentence(
+              "The move at b2 did not reach the server before the connection dropped; play it "
+                + "again."),
+            .board(.classic), .sentence("ann, place your X"),
+          ])
+      }
+      await back.finish()
+    }
+  }
+
   /// After a restart of the server, the opponent who has not come back yet is away: the
   /// player who is back is told so, and how long the seat is held, as without a restart.
   @Test func aReconnectionToAGameWhoseOpponentIsAwaySaysSo() async {
