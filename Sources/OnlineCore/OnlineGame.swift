@@ -483,6 +483,12 @@ public struct OnlineGame: Reducer {
         .refused(Refusal(.cellOutOfBounds, request: Self.moveRequest), cell: cell))
       return .none
     }
+    if let board = state.board, board[cell] != nil {
+      // A cell taken on the board shown stays taken, whatever is on its way: said at once, in
+      // the order typed, and the turn is not spent on it.
+      state.notices.append(.refused(Refusal(.cellTaken, request: Self.moveRequest), cell: cell))
+      return .none
+    }
     guard state.pendingMove == nil else {
       // The move on its way gives the turn away; the server would refuse this one.
       state.notices.append(.stillSending)

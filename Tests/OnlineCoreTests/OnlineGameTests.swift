@@ -215,6 +215,29 @@ struct OnlineGameTests {
     await store.finish()
   }
 
+  /// A cell taken on the board shown is refused at once, in the order typed, and the turn
+  /// goes to the next cell typed rather than to a move the server would refuse.
+  @Test func aTakenCellIsRefusedAtHomeAndTheNextCellIsSent() async {
+    let link = ScriptedLink()
+    let b2 = Cell(row: 1, column: 1)
+    let a1 = Cell(row: 0, column: 0)
+    let c3 = Cell(row: 2, column: 2)
+    var state = OnlineGame.State(
+      server: server, intent: .create(GameOptions()), userName: "ann", token: "t1")
+    state.snapshot = snapshot(moves: [b2, a1])
+    state.link = .live
+    state.hasBeenLive = true
+    let store = TestStore(initialState: state) {
+      OnlineGame(link: link.client, clock: TestClock().client)
+    }
+    let taken = Refusal(.cellTaken, request: OnlineGame.moveRequest)
+    await store.send(.view(.lineTyped("a1"))) { $0.notices = [.refused(taken, cell: a1)] }
+    #expect(store.state.statusLine == "a1 is taken.")
+    await store.send(.view(.lineTyped("c3"))) { $0.pendingMove = c3 }
+    #expect(await link.waitForSent() == [.move(code: code, ply: 2, cell: c3)])
+    await store.finish()
+  }
+
   /// A move on its way when the connection dropped: the game shown on coming back has it
   /// (told as a move), or does not (said lost, to be played again).
   @Test func aMoveOnItsWayWhenTheConnectionDroppedIsToldOrSaidLost() async throws {
