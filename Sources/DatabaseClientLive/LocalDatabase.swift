@@ -177,10 +177,17 @@ public final class LocalDatabase: Sendable {
     return try LocalDatabase(path: location.path, access: access)
   }
 
-  /// Whether a running `tictactoe serve` holds the database at `path`: the server keeps an
-  /// exclusive `flock` on the file for as long as it runs (SQLite's own locks are `fcntl`
-  /// locks, which this leaves alone).
+  /// Whether a running `tictactoe serve` holds the database at `path`.
+  ///
+  /// The server keeps an exclusive `flock` on the file, and on its lock file beside it, for as
+  /// long as it runs (SQLite's own locks are `fcntl` locks, which this leaves alone). A
+  /// program creating the database holds the file alone for a moment, and is no server.
   public static func isHeldByServer(_ path: String) -> Bool {
+    isLockedByAnother(resolvedPath(path) + ".lock") && isLockedByAnother(path)
+  }
+
+  /// Whether another open file holds a `flock` on `path`.
+  private static func isLockedByAnother(_ path: String) -> Bool {
     // Without blocking: a named pipe given as the database is refused later, not waited on.
     let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return false }

@@ -419,6 +419,24 @@ struct LocationTests {
     #expect(try permissions(path) == 0o600)
   }
 
+  /// A server holds the database and the lock file beside it; a program creating the
+  /// database holds the file alone for a moment, and is not taken for a server.
+  @Test func onlyTheFileAndItsLockFileHeldTogetherAreAServer() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("games.sqlite")
+    _ = try LocalDatabase(path: path)
+    let file = open(path, O_RDONLY | O_CLOEXEC)
+    defer { close(file) }
+    #expect(flock(file, LOCK_EX | LOCK_NB) == 0)
+    #expect(!LocalDatabase.isHeldByServer(path), "a creation in progress")
+    let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    defer { close(lock) }
+    #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
+    #expect(LocalDatabase.isHeldByServer(path))
+    flock(file, LOCK_UN)
+    #expect(!LocalDatabase.isHeldByServer(path), "a lock file left held alone")
+  }
+
   /// Reading (stats, history, replay, account list) a database not made yet makes nothing: no
   /// folder, no file, and nothing to read; a path in a missing folder is still refused.
   @Test func readingADatabaseThatIsNotThereMakesNothing() async throws {
