@@ -47,6 +47,8 @@ public struct GameServer: Reducer {
       case greeting
       /// Greeted: every request is allowed.
       case ready
+      /// Closed for breaking the protocol, which the log has said.
+      case turnedAway
     }
 
     /// The peer's address, which sign-in limits count by.
@@ -209,6 +211,7 @@ public struct GameServer: Reducer {
           + "\(client.address.escapingControlCharacters) that broke the protocol: "
           + error.description.escapingControlCharacters)
       state.refuse(error.code, to: id)
+      state.clients[id]?.phase = .turnedAway
       state.close(id)
       return .none
 
@@ -289,16 +292,25 @@ public struct GameServer: Reducer {
       return .none
     }
     guard state.clients[id]?.phase == .ready else {
+      guard state.clients[id]?.phase == .greeting else { return .none }
+      let address = state.clients[id]?.address.escapingControlCharacters ?? ""
       guard case .hello(let versions) = message else {
+        log(ServerLog.brokeProtocolPrefix + "\(address) that sent a request before hello.")
         state.refuse(.helloExpected, request: request, to: id)
+        state.clients[id]?.phase = .turnedAway
         state.close(id)
         return .none
       }
       guard let version = ProtocolVersion.negotiated(with: versions) else {
         let range = ProtocolVersion.supported
+        log(
+          ServerLog.brokeProtocolPrefix
+            + "\(address) that speaks none of this server's protocol versions "
+            + "(\(range.lowerBound) to \(range.upperBound)).")
         state.refuse(
           .unsupportedVersion, request: request,
           detail: UInt32(range.lowerBound) << 16 | UInt32(range.upperBound), to: id)
+        state.clients[id]?.phase = .turnedAway
         state.close(id)
         return .none
       }
@@ -792,6 +804,12 @@ public struct GameServer: Reducer {
 
   private func disconnect(_ id: ClientID, state: inout State) {
     guard let client = state.clients.removeValue(forKey: id) else { return }
+    if client.phase == .greeting {
+      // Through TLS, then closed, or silent until the greeting's time ran out.
+      log(
+        ServerLog.brokeProtocolPrefix
+          + "\(client.address.escapingControlCharacters) that never said hello.")
+    }
     let deadline = state.now + Int64(state.reconnectGraceSeconds) * 1_000
     for code in client.games.sorted() {
       guard var match = state.matches[code] else { continue }

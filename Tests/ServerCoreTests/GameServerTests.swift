@@ -148,6 +148,7 @@ struct GameServerTests {
       $0.clients[id] = GameServer.Client(address: "10.0.0.1")
     }
     await store.send(.received(id, .listGames)) {
+      $0.clients[id]?.phase = .turnedAway
       $0.outbox = [
         .init(id, .message(.refused(Refusal(.helloExpected, request: 0x13)))), .init(id, .close),
       ]
@@ -236,6 +237,7 @@ struct GameServerTests {
       $0.clients[id] = GameServer.Client(address: "10.0.0.1")
     }
     await store.send(.received(id, .hello(versions: 6...7))) {
+      $0.clients[id]?.phase = .turnedAway
       $0.outbox = [
         .init(
           id, .message(.refused(Refusal(.unsupportedVersion, request: 1, detail: 5 << 16 | 5)))),
@@ -253,6 +255,7 @@ struct GameServerTests {
         $0.clients[old] = GameServer.Client(address: "10.0.0.1")
       }
       await store.send(.received(old, .hello(versions: versions))) {
+        $0.clients[old]?.phase = .turnedAway
         $0.outbox += [
           .init(
             old,

@@ -50,6 +50,7 @@ struct RequestPhaseTests {
         expected.clients[id]?.phase = .ready
         expected.outbox = [.init(id, .message(.welcome(version: ProtocolVersion.current)))]
       } else {
+        expected.clients[id]?.phase = .turnedAway
         expected.outbox = [
           .init(id, .message(.refused(Refusal(.helloExpected, request: message.type)))),
           .init(id, .close),
@@ -58,6 +59,32 @@ struct RequestPhaseTests {
       #expect(after == expected, "\(message)")
       #expect(!hasEffect)
     }
+  }
+
+  /// A connection closed before its hello leaves the operator one line: turned away for a
+  /// request before hello or for versions the server does not speak, or gone (closed, or
+  /// silent past the greeting's time) before saying anything.
+  @Test func aConnectionWithoutAHelloLeavesOneLine() throws {
+    var state = serverState(try playingMatch())
+    let id = ClientID(9)
+    state.clients[id] = GameServer.Client(address: "10.0.0.9")
+    let lines = Mutex<[String]>([])
+    let logging = GameServer(
+      authentication: .unimplemented, storage: .unimplemented, random: { _ in 0 },
+      log: { line in lines.withLock { $0.append(line) } })
+    let early = reduced(state, .received(id, .listGames), server: logging).state
+    _ = reduced(early, .disconnected(id), server: logging)
+    let old = reduced(state, .received(id, .hello(versions: 1...1)), server: logging).state
+    _ = reduced(old, .disconnected(id), server: logging)
+    _ = reduced(state, .disconnected(id), server: logging)
+    #expect(
+      lines.withLock { $0 } == [
+        "Closed a connection from 10.0.0.9 that sent a request before hello.",
+        "Closed a connection from 10.0.0.9 that speaks none of this server's protocol versions "
+          + "(\(ProtocolVersion.supported.lowerBound) to "
+          + "\(ProtocolVersion.supported.upperBound)).",
+        "Closed a connection from 10.0.0.9 that never said hello.",
+      ])
   }
 
   @Test func aGuestMayWatchListAndSignInButNotPlay() throws {
@@ -167,6 +194,7 @@ struct RequestPhaseTests {
     ] {
       let (after, hasEffect) = reduced(state, .broke(guestClient, error))
       var expected = state
+      expected.clients[guestClient]?.phase = .turnedAway
       expected.outbox = [
         .init(guestClient, .message(.refused(Refusal(error.code)))), .init(guestClient, .close),
       ]
