@@ -28,7 +28,8 @@ public enum ProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
     case .frameTooLarge(let length):
       "A frame of \(length) bytes is longer than the limit of \(ProtocolLimits.maximumFrameLength)."
     case .truncated: "A message ended inside a field."
-    case .trailingBytes(let count): "A message has \(count) bytes after its last field."
+    case .trailingBytes(let count):
+      "A message has \(count) \(count == 1 ? "byte" : "bytes") after its last field."
     case .unknownMessage(let type): "Message type \(type) is not part of the protocol."
     case .invalidField(let reason): "A message has an invalid field: \(reason)."
     }
