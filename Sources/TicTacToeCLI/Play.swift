@@ -2,6 +2,7 @@ import AppCore
 import AppLive
 import AuthenticationClient
 import Console
+import DatabaseClient
 import Foundation
 import TerminalUI
 
@@ -16,7 +17,7 @@ extension CLI {
       return ExitCode.failure
     }
     if let online = options.online { return await playOnline(options, online, common: common) }
-    let clients: LiveClients
+    var clients: LiveClients
     do {
       clients = try LiveClients(
         common,
@@ -25,6 +26,9 @@ extension CLI {
       printError(error.message)
       return error.status
     }
+    // Once what is shown is lost, no move is stored unseen: the computer's included, which
+    // comes without a line typed (it moves first, or plays both sides).
+    clients.database = clients.database.refusingGameWrites { Console.outputFailure != nil }
     var session: Session?
     if let user = options.user {
       do {
@@ -46,5 +50,27 @@ extension CLI {
     return await TerminalApp.run(
       clients.app(), launch: launch,
       options: TerminalOptions(isPlain: options.plain, colorMode: colorMode))
+  }
+}
+
+extension DatabaseClient {
+  /// The client, its games' writes refused while `isBlind` holds (the output lost): the game
+  /// stops there, as it does when the disk refuses a move.
+  fileprivate func refusingGameWrites(
+    while isBlind: @escaping @Sendable () -> Bool
+  ) -> DatabaseClient {
+    let sentence = "The output could not be written, so no move is stored unseen."
+    var client = self
+    let saveFinished = saveFinishedGame
+    client.saveFinishedGame = { record in
+      guard !isBlind() else { throw DatabaseError(sentence) }
+      return try await saveFinished(record)
+    }
+    let saveInProgress = saveGameInProgress
+    client.saveGameInProgress = { record, owner in
+      guard !isBlind() else { throw DatabaseError(sentence) }
+      try await saveInProgress(record, owner)
+    }
+    return client
   }
 }
