@@ -279,9 +279,11 @@ public enum AppScreens {
       }
     }
     if frame.isTooSmall {
-      // Only quitting and answering act while nothing else can be seen.
+      // Only quitting and answering act while nothing else can be seen; a question shown is
+      // answered first (leaving would ask another over it).
       switch key {
-      case .character("q"), .character("Q"): return .send(.view(.exitTapped))
+      case .character("q"), .character("Q"):
+        return question(state) == nil ? .send(.view(.exitTapped)) : .none
       case .character("y"), .character("n"):
         if state.loginState?.trustQuestion != nil {
           return .send(.login(.view(key == .character("y") ? .trustConfirmed : .trustCancelled)))
@@ -346,18 +348,22 @@ public enum AppScreens {
   /// The question of the moment, asked even on a terminal too small for anything else.
   private static func question(_ state: TicTacToe.State) -> String? {
     if state.isConfirmingExit { return state.exitQuestion + " [y] Leave [n] Stay" }
+    // The answers read as on the screen that asks (New game, not Quit, for a new game).
     if let game = state.game, game.isConfirmingQuit {
-      return game.quitConfirmationMessage + " [y] Quit [n] Keep playing"
+      return game.quitConfirmationMessage
+        + " [y] \(game.quitConfirmationAnswer) [n] \(GameControl.keepPlaying.title)"
     }
     if let online = state.newGameState?.online, online.isConfirmingResign {
-      return online.resignQuestion + " [y] Resign [n] Keep playing"
+      return online.resignQuestion
+        + " [y] \(OnlineControl.confirmResign.title) [n] \(OnlineControl.keepPlaying.title)"
     }
     if let discard = state.newGameState?.discardQuestion {
       let answers = NewGame.State.discardAnswers
       return discard + " [y] \(answers.discard) [n] \(answers.keep)"
     }
     if let trust = state.loginState?.trustQuestionMessage {
-      return trust + " [y] Trust it [n] Do not trust it"
+      let answers = Login.State.trustAnswers
+      return trust + " [y] \(answers.trust) [n] \(answers.refuse)"
     }
     return nil
   }

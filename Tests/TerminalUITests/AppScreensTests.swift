@@ -571,9 +571,14 @@ struct AppScreensTests {
     var quitting = state
     quitting.newGameState?.game?.phase = .confirming(.quit)
     #expect(
-      press(.character("n"), state: quitting, width: 30, height: 10) == [
-        .send(.newGame(.game(.view(.quitCancelled))))
+      press(.character("n"), .character("q"), state: quitting, width: 30, height: 10) == [
+        .send(.newGame(.game(.view(.quitCancelled)))), .none,
       ])
+    // The answers read as on the full screen: a new game is not a quit.
+    var renewing = state
+    renewing.newGameState?.game?.phase = .confirming(.newGame)
+    let asked = shown(renewing, width: 45, height: 10).frame.text
+    #expect(asked.contains("[y] New game [n] Keep playing"), "\(asked)")
   }
 
   @Test func formsHaveHelpOnF1() {
