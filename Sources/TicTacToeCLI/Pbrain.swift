@@ -335,16 +335,18 @@ package struct PbrainSession {
           + "the setting is left as it was"
       ]
     }
-    if ["timeout_turn", "timeout_match", "time_left"].contains(key), let value, value < 0 {
+    // What 0 means differs: the fastest move for a turn, no limit for a match.
+    let zero = ["timeout_turn": "0 asks for the fastest move", "timeout_match": "0 means no limit"]
+    if let meaning = zero[key], let value, value < 0 {
       return [
-        "ERROR INFO \(key) \(value) is not a time (0 means no limit); the setting is left as "
-          + "it was"
+        "ERROR INFO \(key) \(value) is not a time (\(meaning)); the setting is left as it was"
       ]
     }
     switch key {
     case "timeout_turn": limits.turn = value
     case "timeout_match": limits.match = value
-    case "time_left": limits.left = value
+    // A manager tells a brain over its match time so: none is left.
+    case "time_left": limits.left = value.map { max(0, $0) }
     case "max_memory":
       if let value, value < 0 {
         return [

@@ -339,13 +339,15 @@ struct PbrainSessionTests {
     #expect(
       feed(&brain, "START 99999999999999999999")
         == ["ERROR START 99999999999999999999 is too large a board; this brain plays up to 15"])
-    for key in ["timeout_turn", "timeout_match", "time_left"] {
+    for (key, zero) in [
+      ("timeout_turn", "0 asks for the fastest move"), ("timeout_match", "0 means no limit"),
+    ] {
       #expect(
         feed(&brain, "INFO \(key) -5")
-          == [
-            "ERROR INFO \(key) -5 is not a time (0 means no limit); the setting is left as it was"
-          ])
+          == ["ERROR INFO \(key) -5 is not a time (\(zero)); the setting is left as it was"])
     }
+    // Over its match time, the brain has none left: it moves at once, as for 0.
+    #expect(feed(&brain, "INFO time_left -5").isEmpty)
     #expect(
       feed(&brain, "INFO timeout_turn lots")
         == [
