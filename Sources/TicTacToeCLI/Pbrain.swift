@@ -416,7 +416,8 @@ package struct PbrainSession {
   {
     var limit = limits.turn.map { Duration.milliseconds($0) } ?? turn
     if limits.turn == 0 { limit = .milliseconds(20) }
-    if let left = limits.left, limits.match != 0 {
+    // Before the manager says what is left, the whole match is.
+    if let left = limits.left ?? limits.match, limits.match != 0 {
       // Spread what is left over the moves that may still come, at most half a board.
       let moves = max(6, emptyCells / 4)
       limit = min(limit, .milliseconds(max(0, left) / moves))

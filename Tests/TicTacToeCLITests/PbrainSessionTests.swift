@@ -280,6 +280,14 @@ struct PbrainSessionTests {
     #expect(asked.memory == nil)
   }
 
+  @Test func aMatchLimitWithoutTheTimeLeftIsSharedOverTheMoves() {
+    // 1 s for the match, nothing said of what is left: 1 s over 56 moves (17 ms) less 6.7 ms,
+    // not the whole match on the first move.
+    let budget = PbrainSession.budget(
+      .init(match: 1_000), default: .seconds(1), emptyCells: 225)
+    #expect(budget == .microseconds(10_300))
+  }
+
   @Test func budgetsNeverExceedTheTurnOrTheTimeLeft() {
     for turn in [0, 1, 5, 50, 100, 1_000, 30_000] {
       for left in [0, 1, 100, 5_000, 1_000_000] {
