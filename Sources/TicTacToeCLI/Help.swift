@@ -197,7 +197,8 @@ enum Help {
     full; refused while the stones do not alternate, a colour two ahead), undo (the last
     stone, whichever colour), showboard, quit. Vertices are a column letter (A, B, … skipping
     I) and a row counted from the bottom: A1 is the bottom-left corner. Errors answer
-    "? message". The first board is 3×3, or 15×15 when --k is above 3.
+    "? message". The first board is 3×3, or 15×15 when --k is above 3. Without --k, a board
+    takes its side in a row to win, up to five (boardsize 4: four, boardsize 7: five).
 
     \(strongestNote)
     """
