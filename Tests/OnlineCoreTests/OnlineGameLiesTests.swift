@@ -392,17 +392,9 @@ struct OnlineGameLiesTests {
     }
     #expect(
       store.state.lines(for: .refused(refusal, cell: Self.b2)) == [.sentence("The game is over.")])
-    let end = GameEnd(winner: .x, reason: .resigned, xRating: 1_216, oRating: 1_184)
-    await store.send(.link(.message(.ended(code: code, end)))) {
-      $0.snapshot?.status = .finished(end)
-      $0.sawTheEnd = true
-      $0.notices.append(.ended(end))
-      $0.link = .closed
-    }
-    #expect(
-      store.state.lines(for: .ended(end)) == [
-        .sentence("bob resigned; you win."), .sentence("Ratings: ann 1216 (+16), bob 1184 (−16)."),
-      ])
+    await store.send(
+      .link(.message(.ended(code: code, bobsResignation))), assert: annHearsBobResigned)
+    #expect(store.state.lines(for: .ended(bobsResignation)) == annWinsByResignation)
     await store.finish()
   }
 

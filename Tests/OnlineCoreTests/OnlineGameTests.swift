@@ -73,6 +73,22 @@ func snapshot(
     status: status, role: role)
 }
 
+/// bob (O) resigned against ann (X): 16 points move from him to her.
+let bobsResignation = GameEnd(winner: .x, reason: .resigned, xRating: 1_216, oRating: 1_184)
+
+/// What ann's client makes of bob's resignation: the game over, said, and the link closed.
+func annHearsBobResigned(_ state: inout OnlineGame.State) {
+  state.snapshot?.status = .finished(bobsResignation)
+  state.sawTheEnd = true
+  state.notices.append(.ended(bobsResignation))
+  state.link = .closed
+}
+
+/// What ann's client says of bob's resignation.
+let annWinsByResignation: [PlainLine] = [
+  .sentence("bob resigned; you win."), .sentence("Ratings: ann 1216 (+16), bob 1184 (−16)."),
+]
+
 @MainActor
 struct OnlineGameTests {
   private func makeStore(
@@ -135,18 +151,10 @@ struct OnlineGameTests {
         .sentence("X plays b2."), .board(try Board.classic.playing(at: b2)),
         .sentence("bob, place your O"),
       ])
-    let end = GameEnd(winner: .x, reason: .resigned, xRating: 1_216, oRating: 1_184)
-    link.emit(.message(.ended(code: code, end)))
-    await store.receive(.link(.message(.ended(code: code, end)))) {
-      $0.snapshot?.status = .finished(end)
-      $0.sawTheEnd = true
-      $0.notices.append(.ended(end))
-      $0.link = .closed
-    }
-    #expect(
-      store.state.lines(for: .ended(end)) == [
-        .sentence("bob resigned; you win."), .sentence("Ratings: ann 1216 (+16), bob 1184 (−16)."),
-      ])
+    link.emit(.message(.ended(code: code, bobsResignation)))
+    await store.receive(
+      .link(.message(.ended(code: code, bobsResignation))), assert: annHearsBobResigned)
+    #expect(store.state.lines(for: .ended(bobsResignation)) == annWinsByResignation)
     await store.finish()
   }
 
