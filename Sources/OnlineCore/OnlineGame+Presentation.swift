@@ -136,14 +136,15 @@ extension OnlineGame.State {
       return "Winner! Congrats \(name(of: winner))!"
     case .playing:
       let toMove = feature.board.toMove
-      guard let role = snapshot.role, role != toMove else {
-        // The player's turn while the connection comes back: no move can be sent yet.
-        guard snapshot.role == nil || link == .live else {
-          return "\(name(of: toMove)), place your \(toMove.symbol) once reconnected"
-        }
-        return feature.title
+      guard let role = snapshot.role else { return feature.title }
+      guard role == toMove else {
+        return "Waiting for \(name(of: toMove)) to place \(toMove.symbol)…"
       }
-      return "Waiting for \(name(of: toMove)) to place \(toMove.symbol)…"
+      // The player's turn while the connection comes back: no move can be sent yet.
+      guard link == .live else {
+        return "\(name(of: toMove)), place your \(toMove.symbol) once reconnected"
+      }
+      return feature.title
     }
   }
 

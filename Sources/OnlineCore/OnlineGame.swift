@@ -545,11 +545,15 @@ public struct OnlineGame: Reducer {
     state.link = .closed
     state.pendingMove = nil
     state.leaving = nil
-    let close = Effect<Action>.merge(
+    guard let delegate else { return closing() }
+    return .merge(closing(), .send(.delegate(delegate)))
+  }
+
+  /// Ends the connection and every wait on it.
+  private func closing() -> Effect<Action> {
+    .merge(
       .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
       .cancel(id: CancelID.cancellation), .run { [link] _ in await link.close() })
-    guard let delegate else { return close }
-    return .merge(close, .send(.delegate(delegate)))
   }
 
   /// The type byte of a move, which refusals of moves name.
@@ -644,13 +648,10 @@ public struct OnlineGame: Reducer {
     // A question open when the client stops is answered by nothing: the stop is said instead.
     state.isConfirmingResign = false
     state.notices.append(.stopped(sentence))
-    let close = Effect<Action>.merge(
-      .cancel(id: CancelID.reconnect), .cancel(id: CancelID.connection),
-      .cancel(id: CancelID.cancellation), .run { [link] _ in await link.close() })
     // Stopped before a game was shown (the code refused, the server unreachable): there is
     // nothing to look at, so the screen closes and the one before says why.
-    guard state.snapshot == nil else { return close }
-    return .merge(close, .send(.delegate(.didQuit)))
+    guard state.snapshot == nil else { return closing() }
+    return .merge(closing(), .send(.delegate(.didQuit)))
   }
 
   // MARK: - Messages
