@@ -778,10 +778,16 @@ public struct OnlineGame: Reducer {
       let seen = previous.code == snapshot.code ? previous.moves.count : 0
       for ply in seen..<max(seen, snapshot.moves.count) { state.notices.append(.moved(ply: ply)) }
       // The move on its way when the connection dropped either is among them, or is said lost.
+      var isLost = false
       if !isRepeated, let move = state.unconfirmedMove {
         state.unconfirmedMove = nil
         let arrived = snapshot.moves.indices.contains(seen) && snapshot.moves[seen] == move
-        if !arrived, snapshot.status == .playing { state.notices.append(.moveLost(move)) }
+        isLost = !arrived && snapshot.status == .playing
+        if isLost { state.notices.append(.moveLost(move)) }
+      }
+      // Back with nothing new: the board and whose turn it is, said again, as a move would.
+      if !isRepeated, !isLost, seen == snapshot.moves.count, snapshot.status == .playing {
+        state.notices.append(.board)
       }
     } else {
       if !state.isSpectator, snapshot.role == .x, snapshot.status == .waiting {

@@ -312,8 +312,10 @@ struct OnlineGameTests {
     await store.send(.link(.message(.game(later)))) {
       $0.snapshot = later
       $0.link = .live
-      $0.notices = [.reconnected, .away(.o, seconds: 5)]
+      $0.notices = [.reconnected, .board, .away(.o, seconds: 5)]
     }
+    // Back with no move missed, whose turn it is is said again, as after a move.
+    #expect(store.state.lines(for: .board).last == .sentence("ann, place your X"))
     #expect(store.state.isAway(.o))
     #expect(
       store.state.lines(for: .away(.o, seconds: 5))
