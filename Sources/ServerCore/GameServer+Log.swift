@@ -10,6 +10,12 @@ package enum ServerLog {
   /// process can count such lines rather than write each.
   package static let brokeProtocolPrefix = "Closed a connection from "
 
+  /// The line for a connection closed for breaking the protocol: `reason` finishes
+  /// `Closed a connection from ADDRESS that …`.
+  package static func closed(from address: String, that reason: String) -> String {
+    brokeProtocolPrefix + "\(address.escapingControlCharacters) that \(reason)"
+  }
+
   package static func signedIn(_ account: SignedInAccount, request: UInt8, from address: String)
     -> String
   {

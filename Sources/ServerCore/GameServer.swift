@@ -206,13 +206,10 @@ public struct GameServer: Reducer {
     case .broke(let id, let error):
       guard let client = state.clients[id] else { return .none }
       // The operator's only trace of a client that sends what is not the protocol.
-      log(
-        ServerLog.brokeProtocolPrefix
-          + "\(client.address.escapingControlCharacters) that broke the protocol: "
-          + error.description.escapingControlCharacters)
-      state.refuse(error.code, to: id)
-      state.clients[id]?.phase = .turnedAway
-      state.close(id)
+      turnAway(
+        id, from: client.address, Refusal(error.code),
+        that: "broke the protocol: " + error.description.escapingControlCharacters,
+        state: &state)
       return .none
 
     case .disconnected(let id):
@@ -293,25 +290,22 @@ public struct GameServer: Reducer {
     }
     guard state.clients[id]?.phase == .ready else {
       guard state.clients[id]?.phase == .greeting else { return .none }
-      let address = state.clients[id]?.address.escapingControlCharacters ?? ""
+      let address = state.clients[id]?.address ?? ""
       guard case .hello(let versions) = message else {
-        log(ServerLog.brokeProtocolPrefix + "\(address) that sent a request before hello.")
-        state.refuse(.helloExpected, request: request, to: id)
-        state.clients[id]?.phase = .turnedAway
-        state.close(id)
+        turnAway(
+          id, from: address, Refusal(.helloExpected, request: request),
+          that: "sent a request before hello.", state: &state)
         return .none
       }
       guard let version = ProtocolVersion.negotiated(with: versions) else {
         let range = ProtocolVersion.supported
-        log(
-          ServerLog.brokeProtocolPrefix
-            + "\(address) that speaks none of this server's protocol versions "
-            + "(\(range.lowerBound) to \(range.upperBound)).")
-        state.refuse(
-          .unsupportedVersion, request: request,
-          detail: UInt32(range.lowerBound) << 16 | UInt32(range.upperBound), to: id)
-        state.clients[id]?.phase = .turnedAway
-        state.close(id)
+        turnAway(
+          id, from: address,
+          Refusal(
+            .unsupportedVersion, request: request,
+            detail: UInt32(range.lowerBound) << 16 | UInt32(range.upperBound)),
+          that: "speaks none of this server's protocol versions (\(range.lowerBound) to "
+            + "\(range.upperBound)).", state: &state)
         return .none
       }
       state.clients[id]?.phase = .ready
@@ -802,13 +796,23 @@ public struct GameServer: Reducer {
 
   // MARK: - Connections and time
 
+  /// Closes a connection that broke the protocol, refused with `refusal` first, and leaves the
+  /// operator its line (`reason` finishes `Closed a connection from ADDRESS that …`).
+  private func turnAway(
+    _ id: ClientID, from address: String, _ refusal: Refusal, that reason: String,
+    state: inout State
+  ) {
+    log(ServerLog.closed(from: address, that: reason))
+    state.refuse(refusal.code, request: refusal.request, detail: refusal.detail, to: id)
+    state.clients[id]?.phase = .turnedAway
+    state.close(id)
+  }
+
   private func disconnect(_ id: ClientID, state: inout State) {
     guard let client = state.clients.removeValue(forKey: id) else { return }
     if client.phase == .greeting {
       // Through TLS, then closed, or silent until the greeting's time ran out.
-      log(
-        ServerLog.brokeProtocolPrefix
-          + "\(client.address.escapingControlCharacters) that never said hello.")
+      log(ServerLog.closed(from: client.address, that: "never said hello."))
     }
     let deadline = state.now + Int64(state.reconnectGraceSeconds) * 1_000
     for code in client.games.sorted() {
